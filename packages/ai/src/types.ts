@@ -1,0 +1,296 @@
+// The shared vocabulary of pi-ai: messages, models, stream events and options.
+// Every layer above speaks these types; the shapes match what the reference
+// writes into session files, so files stay compatible both ways.
+
+/** Wire protocols with a built-in adapter. `Api` stays open for custom adapters. */
+export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai";
+export type Api = KnownApi | (string & {});
+
+/** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */
+export type ProviderId = string;
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+// ---------------------------------------------------------------------------
+// Content blocks
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	/** Provider signature for the text (OpenAI Responses message id / phase data). */
+	textSignature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/** Opaque signature the provider needs to accept the block again (Anthropic, Google, OpenAI encrypted reasoning). */
+	thinkingSignature?: string;
+	/** Redacted thinking: `thinkingSignature` holds the encrypted payload, `thinking` is a placeholder. */
+	redacted?: boolean;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** Base64 without a data: prefix. */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	/** Google's thought signature attached to a function call. */
+	thoughtSignature?: string;
+}
+
+// ---------------------------------------------------------------------------
+// Usage and stop reasons
+
+export interface Usage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+/**
+ * Why a response ended. A stream's stop reason is never assumed: it is set
+ * from the protocol's own terminal event, or the stream ends with `error`.
+ */
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+/**
+ * Structured facts about a failed request, so upper layers (retry, overflow
+ * compaction) decide on data rather than on regexes over message text.
+ */
+export interface ProviderErrorInfo {
+	/** What went wrong, coarsely. */
+	kind:
+		| "auth" // missing/invalid credentials (401/403, no key configured)
+		| "rate_limit" // 429
+		| "overloaded" // 503/529, provider capacity
+		| "server" // other 5xx
+		| "network" // connection refused/reset, DNS, socket timeout
+		| "stream_cut" // the stream ended without the protocol's terminal event
+		| "overflow" // the prompt exceeds the context window
+		| "bad_request" // other 4xx
+		| "aborted" // the caller aborted
+		| "provider" // an error event inside a 200 stream
+		| "unknown";
+	/** HTTP status, when there was one. */
+	status?: number;
+	/** Provider error code/type when given (e.g. "overloaded_error", "context_length_exceeded"). */
+	code?: string;
+	/** True when trying the same request again may succeed. */
+	retryable: boolean;
+	/** Server-requested delay before retrying (from retry-after / retry-after-ms / body), in ms. */
+	retryAfterMs?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+
+/**
+ * System instructions and tool declarations at a point in the transcript.
+ * The leading system message is the system prompt. A later one changes it:
+ * `content` adds instructions, `sections` replace (string) or remove (null)
+ * named sections, `toolsAdded`/`toolsRemoved` change the tool set. Replaying
+ * them in order yields the current prompt and tools (see `replaySystemState`).
+ */
+export interface SystemMessage {
+	role: "system";
+	content: string | TextContent[];
+	/** Named prompt sections, rendered in declaration order after `content`. */
+	sections?: Record<string, string | null>;
+	toolsAdded?: Tool[];
+	toolsRemoved?: { name: string }[];
+	timestamp: number;
+}
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: ProviderId;
+	model: string;
+	/** The model id the provider reports having used, when it differs. */
+	responseModel?: string;
+	responseId?: string;
+	usage: Usage;
+	stopReason: StopReason;
+	errorMessage?: string;
+	/** Structured error facts; present when stopReason is "error" or "aborted". */
+	errorInfo?: ProviderErrorInfo;
+	/** Unix ms when the request started. */
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = unknown> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
+
+// ---------------------------------------------------------------------------
+// Tools and context
+
+/** A tool the model may call; `parameters` is a JSON Schema (TypeBox schemas are JSON Schema). */
+export interface Tool<TParameters extends object = object> {
+	name: string;
+	description: string;
+	parameters: TParameters;
+}
+
+/**
+ * What callers pass to `stream()`. `systemPrompt` and `tools` are shorthand
+ * for a leading system message; `normalizeContext()` folds them in before any
+ * adapter sees the request.
+ */
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+// ---------------------------------------------------------------------------
+// Models
+
+export interface ModelCost {
+	/** $ per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+/** Dialect switches for OpenAI-compatible servers (see docs of `openai-completions`). */
+export interface OpenAICompletionsCompat {
+	supportsStore?: boolean;
+	supportsDeveloperRole?: boolean;
+	supportsReasoningEffort?: boolean;
+	supportsUsageInStreaming?: boolean;
+	maxTokensField?: "max_completion_tokens" | "max_tokens";
+	requiresToolResultName?: boolean;
+	requiresAssistantAfterToolResult?: boolean;
+	requiresThinkingAsText?: boolean;
+	requiresReasoningContentOnAssistantMessages?: boolean;
+	thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+	supportsStrictMode?: boolean;
+	openRouterRouting?: Record<string, unknown>;
+	cacheControlFormat?: "anthropic";
+	supportsLongCacheRetention?: boolean;
+}
+
+export interface AnthropicMessagesCompat {
+	supportsEagerToolInputStreaming?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export interface OpenAIResponsesCompat {
+	sendSessionIdHeader?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export type ModelCompat = OpenAICompletionsCompat & AnthropicMessagesCompat & OpenAIResponsesCompat;
+
+export interface Model<TApi extends Api = Api> {
+	id: string;
+	name: string;
+	api: TApi;
+	provider: ProviderId;
+	baseUrl: string;
+	/** Whether the model can think/reason; a model without it supports only "off". */
+	reasoning: boolean;
+	/**
+	 * Per-level provider value: a string is sent as-is (effort name), null marks
+	 * the level unsupported. Omitted levels use the adapter's default mapping.
+	 */
+	thinkingLevelMap?: Partial<Record<ThinkingLevel, string | null>>;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+	compat?: ModelCompat;
+}
+
+// ---------------------------------------------------------------------------
+// Request options
+
+export type CacheRetention = "none" | "short" | "long";
+
+export interface ProviderResponseInfo {
+	status: number;
+	headers: Record<string, string>;
+}
+
+export interface StreamOptions {
+	temperature?: number;
+	maxTokens?: number;
+	signal?: AbortSignal;
+	/** Overrides the key from the environment. */
+	apiKey?: string;
+	/** Extra HTTP headers merged over the model's. */
+	headers?: Record<string, string>;
+	cacheRetention?: CacheRetention;
+	/** Stable id of the conversation: drives OpenAI's prompt_cache_key and similar. */
+	sessionId?: string;
+	/** Thinking level; "off" or undefined disables reasoning where the API allows. */
+	reasoning?: ThinkingLevel;
+	/** Token budgets for budget-based APIs (Anthropic, Google). */
+	thinkingBudgets?: Partial<Record<Exclude<ThinkingLevel, "off">, number>>;
+	/** Inspect or replace the request body just before it is sent. */
+	onPayload?: (payload: unknown, model: Model) => unknown | undefined;
+	/** Called with status and headers before the body is read. */
+	onResponse?: (response: ProviderResponseInfo, model: Model) => void;
+	/** Abort the request when no byte arrives for this long (ms). */
+	timeoutMs?: number;
+	metadata?: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------
+// Stream events
+
+/**
+ * Events of one streamed response. Every event carries `partial`, the message
+ * so far, so renderers never reassemble deltas. The stream emits `start`, any
+ * number of block events (blocks may interleave; key on `contentIndex`), then
+ * exactly one terminal event: `done` on success, `error` on failure or abort.
+ * Failures never throw out of the iterator.
+ */
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	/** `delta` is the raw JSON text chunk; `partial`'s tool call holds the best-effort parsed arguments. */
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "error" | "aborted">; error: AssistantMessage };
+
+export type AssistantMessageEventType = AssistantMessageEvent["type"];

@@ -1,0 +1,63 @@
+// Builds every package with esbuild. Libraries keep third-party imports external;
+// the CLI bundles the workspace packages (from source) so start-up reads few files,
+// and code splitting keeps lazily imported modules (provider adapters, TUI) in
+// their own chunks so they load only when used.
+import { chmodSync, rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const common = {
+	platform: "node",
+	format: "esm",
+	target: "node20",
+	bundle: true,
+	splitting: true,
+	sourcemap: "linked",
+	logLevel: "warning",
+	legalComments: "none",
+	conditions: ["development"],
+};
+
+// Imported by a library's code but shipped in another package: stay external.
+const workspace = ["@pi/ai", "@pi/agent-core", "@pi/tui", "@pi/coding-agent"];
+
+const libraries = [
+	{ dir: "packages/ai", entries: ["src/index.ts"] },
+	{ dir: "packages/agent", entries: ["src/index.ts"] },
+	{ dir: "packages/tui", entries: ["src/index.ts"] },
+	{ dir: "packages/coding-agent", entries: ["src/index.ts"] },
+];
+
+for (const lib of libraries) {
+	rmSync(`${lib.dir}/dist`, { recursive: true, force: true });
+	await build({
+		...common,
+		entryPoints: lib.entries.map((e) => `${lib.dir}/${e}`),
+		outdir: `${lib.dir}/dist`,
+		packages: "external",
+		external: workspace,
+	});
+}
+
+// The `pi` executable: workspace code bundled in, npm dependencies external.
+const bareImport = /^[^./]/;
+await build({
+	...common,
+	entryPoints: { cli: "packages/coding-agent/src/cli/cli.ts" },
+	outdir: "packages/coding-agent/dist",
+	entryNames: "[name]",
+	chunkNames: "chunks/[name]-[hash]",
+	plugins: [
+		{
+			name: "externalize-npm-deps",
+			setup(b) {
+				b.onResolve({ filter: bareImport }, (args) =>
+					args.path.startsWith("@pi/") || args.path.startsWith("node:")
+						? undefined
+						: { path: args.path, external: true },
+				);
+			},
+		},
+	],
+	banner: { js: "#!/usr/bin/env node" },
+});
+chmodSync("packages/coding-agent/dist/cli.js", 0o755);

@@ -1,0 +1,138 @@
+// Enforces the import directions of DESIGN.md §1 and §1.4:
+//   ai <- agent <- coding-agent -> tui, no cycles, no self-barrel imports,
+//   and only cli/ and modes/ may import modes/ inside pi-coding-agent.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+const packageOf: Record<string, string> = {
+	"@pi/ai": "ai",
+	"@pi/agent-core": "agent",
+	"@pi/tui": "tui",
+	"@pi/coding-agent": "coding-agent",
+};
+const allowed: Record<string, string[]> = {
+	ai: [],
+	agent: ["ai"],
+	tui: [],
+	"coding-agent": ["ai", "agent", "tui"],
+};
+
+function sourceFiles(dir: string): string[] {
+	const out: string[] = [];
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) out.push(...sourceFiles(path));
+		else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(path);
+	}
+	return out;
+}
+
+const importPattern =
+	/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
+
+function importsOf(file: string): string[] {
+	const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+	const specs: string[] = [];
+	for (const m of text.matchAll(importPattern)) specs.push(m[1] ?? m[2] ?? m[3]);
+	return specs;
+}
+
+function resolveRelative(from: string, spec: string): string {
+	const base = resolve(dirname(from), spec);
+	return base.replace(/\.js$/, ".ts");
+}
+
+const files = Object.values(packageOf).flatMap((pkg) => {
+	try {
+		return sourceFiles(join(root, "packages", pkg, "src")).map((file) => ({ pkg, file }));
+	} catch {
+		return [];
+	}
+});
+
+describe("architecture", () => {
+	it("packages import only along the allowed layer directions", () => {
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			for (const spec of importsOf(file)) {
+				const target = Object.entries(packageOf).find(([name]) => spec === name || spec.startsWith(`${name}/`));
+				if (!target) {
+					if (spec.startsWith(".") && !resolve(dirname(file), spec).startsWith(join(root, "packages", pkg))) {
+						violations.push(`${relative(root, file)} reaches outside its package: ${spec}`);
+					}
+					continue;
+				}
+				const targetPkg = target[1];
+				if (targetPkg === pkg) violations.push(`${relative(root, file)} imports its own package barrel ${spec}`);
+				else if (!allowed[pkg].includes(targetPkg))
+					violations.push(`${relative(root, file)} (${pkg}) must not import ${spec} (${targetPkg})`);
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("no module imports its own package's index.ts", () => {
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			const indexFile = join(root, "packages", pkg, "src", "index.ts");
+			for (const spec of importsOf(file)) {
+				if (spec.startsWith(".") && resolveRelative(file, spec) === indexFile) {
+					violations.push(`${relative(root, file)} imports ${spec}`);
+				}
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("inside pi-coding-agent only cli/ and modes/ import modes/", () => {
+		const src = join(root, "packages", "coding-agent", "src");
+		const modes = join(src, "modes");
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			if (pkg !== "coding-agent") continue;
+			if (file.startsWith(join(src, "cli")) || file.startsWith(modes) || file === join(src, "index.ts")) continue;
+			for (const spec of importsOf(file)) {
+				if (spec.startsWith(".") && resolveRelative(file, spec).startsWith(modes)) {
+					violations.push(`${relative(root, file)} imports ${spec}`);
+				}
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("has no import cycles", () => {
+		const graph = new Map<string, string[]>();
+		for (const { file } of files) {
+			graph.set(
+				file,
+				importsOf(file)
+					.filter((s) => s.startsWith("."))
+					.map((s) => {
+						const r = resolveRelative(file, s);
+						return r.endsWith(".ts") ? r : `${r}.ts`;
+					}),
+			);
+		}
+		const state = new Map<string, "visiting" | "done">();
+		const cycles: string[] = [];
+		const visit = (node: string, stack: string[]) => {
+			if (state.get(node) === "done") return;
+			if (state.get(node) === "visiting") {
+				const cycle = stack.slice(stack.indexOf(node)).concat(node);
+				cycles.push(cycle.map((f) => relative(root, f)).join(" -> "));
+				return;
+			}
+			state.set(node, "visiting");
+			for (const next of graph.get(node) ?? []) if (graph.has(next)) visit(next, [...stack, node]);
+			state.set(node, "done");
+		};
+		for (const node of graph.keys()) visit(node, []);
+		expect(cycles).toEqual([]);
+	});
+
+	it("finds the source files it checks", () => {
+		expect(files.length).toBeGreaterThan(3);
+	});
+});

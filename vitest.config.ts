@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	resolve: { conditions: ["development", "node", "import", "default"] },
+	ssr: { resolve: { conditions: ["development", "node", "import", "default"] } },
+	test: {
+		include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+		testTimeout: 20_000,
+		hookTimeout: 20_000,
+		pool: "forks",
+	},
+});
