@@ -1,0 +1,66 @@
+import type { Model, StreamOptions, ThinkingLevel } from "./types.js";
+import { THINKING_LEVELS } from "./types.js";
+
+export type ReasoningLevel = Exclude<ThinkingLevel, "off">;
+
+/** Default thinking budgets in tokens for budget-based APIs; xhigh is treated as high unless set. */
+export const DEFAULT_THINKING_BUDGETS: Record<ReasoningLevel, number> = {
+	minimal: 1024,
+	low: 2048,
+	medium: 8192,
+	high: 16384,
+	xhigh: 16384,
+};
+
+/**
+ * The levels a model accepts, in order. A model without reasoning supports only
+ * "off"; otherwise every level not mapped to null, with xhigh only when the
+ * model's `thinkingLevelMap` names it explicitly.
+ */
+export function getSupportedThinkingLevels(model: Pick<Model, "reasoning" | "thinkingLevelMap">): ThinkingLevel[] {
+	if (!model.reasoning) return ["off"];
+	const map = model.thinkingLevelMap ?? {};
+	return THINKING_LEVELS.filter((level) => {
+		if (level === "off") return map.off !== null;
+		if (level === "xhigh") return typeof map.xhigh === "string";
+		return map[level] !== null;
+	});
+}
+
+/** The nearest supported level: first the same or higher, then lower. */
+export function clampThinkingLevel(
+	model: Pick<Model, "reasoning" | "thinkingLevelMap">,
+	level: ThinkingLevel,
+): ThinkingLevel {
+	const supported = getSupportedThinkingLevels(model);
+	if (supported.includes(level)) return level;
+	const wanted = THINKING_LEVELS.indexOf(level);
+	const higher = supported.find((l) => THINKING_LEVELS.indexOf(l) > wanted);
+	if (higher) return higher;
+	const lower = [...supported].reverse().find((l) => THINKING_LEVELS.indexOf(l) < wanted);
+	return lower ?? "off";
+}
+
+/** The token budget for a level on budget-based APIs. */
+export function thinkingBudget(level: ReasoningLevel, budgets?: StreamOptions["thinkingBudgets"]): number {
+	return (
+		budgets?.[level] ??
+		(level === "xhigh" ? (budgets?.high ?? DEFAULT_THINKING_BUDGETS.xhigh) : DEFAULT_THINKING_BUDGETS[level])
+	);
+}
+
+/**
+ * The provider-side effort value for a level on effort-based APIs: the model's
+ * `thinkingLevelMap` entry when given, else the level name (xhigh → "high"
+ * unless the map says otherwise). Undefined when reasoning is off/unsupported.
+ */
+export function reasoningEffort(
+	model: Pick<Model, "reasoning" | "thinkingLevelMap">,
+	level: ThinkingLevel | undefined,
+): string | undefined {
+	if (!model.reasoning || !level || level === "off") return undefined;
+	const mapped = model.thinkingLevelMap?.[level];
+	if (mapped === null) return undefined;
+	if (typeof mapped === "string") return mapped;
+	return level === "xhigh" ? "high" : level;
+}
