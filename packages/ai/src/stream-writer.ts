@@ -47,6 +47,11 @@ export class AssistantStreamWriter {
 		};
 	}
 
+	/** True once `start` was emitted (the provider began answering). */
+	get hasStarted(): boolean {
+		return this.started;
+	}
+
 	get isDone(): boolean {
 		return this.stream.isFinished;
 	}

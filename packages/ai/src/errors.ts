@@ -1,0 +1,277 @@
+import { isOverflowErrorText } from "./overflow.js";
+import type { ProviderErrorInfo } from "./types.js";
+
+/** A failure turned into what the `error` event carries. */
+export interface MappedError {
+	message: string;
+	info: ProviderErrorInfo;
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
+
+/**
+ * Maps anything an SDK or fetch may throw to structured facts. Understands the
+ * official OpenAI and Anthropic SDK errors (`status`, `headers`, `error` body),
+ * Google GenAI's `ApiError` (status + JSON in the message), connection errors,
+ * timeouts and aborts. `secrets` (API keys) are scrubbed from the message.
+ */
+export function errorFromException(error: unknown, signal?: AbortSignal, secrets: readonly string[] = []): MappedError {
+	if (signal?.aborted || isAbortError(error)) {
+		return { message: "Request was aborted", info: { kind: "aborted", retryable: false } };
+	}
+	const record = asRecord(error);
+	const name = typeof record?.name === "string" ? record.name : "";
+	const rawMessage = error instanceof Error ? error.message : typeof error === "string" ? error : safeStringify(error);
+	const status = statusOf(record, rawMessage);
+
+	if (status !== undefined) {
+		const body = bodyOf(record, rawMessage);
+		const mapped = errorFromHttpParts(status, body, headersOf(record), rawMessage);
+		return { message: redactSecrets(mapped.message, secrets), info: mapped.info };
+	}
+
+	if (name.includes("Timeout") || /timed? ?out/i.test(rawMessage) || codeInChain(error, TIMEOUT_CODES)) {
+		return {
+			message: redactSecrets(`Request timed out: ${rawMessage}`, secrets),
+			info: { kind: "network", code: "timeout", retryable: true },
+		};
+	}
+	const netCode = codeInChain(error, NETWORK_CODES);
+	if (name.includes("Connection") || netCode || /fetch failed|socket|network|terminated|ECONN/i.test(rawMessage)) {
+		const detail = causeMessage(error);
+		const text = detail && !rawMessage.includes(detail) ? `${rawMessage} (${detail})` : rawMessage;
+		const info: ProviderErrorInfo = { kind: "network", retryable: true };
+		if (netCode) info.code = netCode;
+		return { message: redactSecrets(text, secrets), info };
+	}
+	if (isOverflowErrorText(rawMessage)) {
+		return { message: redactSecrets(rawMessage, secrets), info: { kind: "overflow", retryable: false } };
+	}
+	return {
+		message: redactSecrets(rawMessage || "Unknown error", secrets),
+		info: { kind: "unknown", retryable: false },
+	};
+}
+
+/** For raw fetch users: classify a non-2xx response from its status, body text and headers. */
+export function errorFromHttpStatus(status: number, bodyText: string, headers?: HeaderSource): MappedError {
+	let body: unknown = bodyText;
+	try {
+		body = bodyText.trim() === "" ? undefined : JSON.parse(bodyText);
+	} catch {
+		// Plain-text body: keep the text.
+	}
+	return errorFromHttpParts(status, body, normalizeHeaders(headers), undefined);
+}
+
+function errorFromHttpParts(
+	status: number,
+	body: unknown,
+	headers: Map<string, string>,
+	fallbackMessage: string | undefined,
+): MappedError {
+	const detail = providerMessage(body);
+	const code = providerCode(body);
+	const message =
+		detail !== undefined
+			? `${status} ${detail}`
+			: fallbackMessage && fallbackMessage !== ""
+				? fallbackMessage.startsWith(String(status))
+					? fallbackMessage
+					: `${status} ${fallbackMessage}`
+				: `${status} status code (no body)`;
+	const info: ProviderErrorInfo = { kind: kindForStatus(status), status, retryable: false };
+	if (code) info.code = code;
+
+	const overflowText = `${message} ${code ?? ""}`;
+	if ((status === 400 || status === 413 || status === 422 || status === 500) && isOverflowErrorText(overflowText)) {
+		info.kind = "overflow";
+	} else if (code === "context_length_exceeded" || code === "request_too_large") {
+		info.kind = "overflow";
+	} else if (status === 429 && code === "insufficient_quota") {
+		// Billing exhaustion: waiting will not help.
+		info.kind = "rate_limit";
+	} else if (code === "overloaded_error") {
+		info.kind = "overloaded";
+	}
+
+	info.retryable =
+		info.kind === "rate_limit"
+			? code !== "insufficient_quota"
+			: info.kind === "overloaded" || info.kind === "server" || info.kind === "network";
+	const retryAfterMs = retryAfterFrom(headers) ?? retryDelayFromBody(body);
+	if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs;
+	return { message, info };
+}
+
+function kindForStatus(status: number): ProviderErrorInfo["kind"] {
+	if (status === 401 || status === 403) return "auth";
+	if (status === 429) return "rate_limit";
+	if (status === 529 || status === 503) return "overloaded";
+	if (status === 408) return "network";
+	if (status === 413) return "overflow";
+	if (status >= 500) return "server";
+	if (status >= 400) return "bad_request";
+	return "unknown";
+}
+
+/** Delay from `retry-after-ms` (ms) or `retry-after` (seconds or an HTTP date). */
+export function retryAfterFrom(headers: Map<string, string>, now = Date.now()): number | undefined {
+	const ms = headers.get("retry-after-ms");
+	if (ms !== undefined) {
+		const value = Number.parseFloat(ms);
+		if (Number.isFinite(value) && value >= 0) return Math.round(value);
+	}
+	const after = headers.get("retry-after");
+	if (after !== undefined) {
+		const seconds = Number(after.trim());
+		if (after.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+		const date = Date.parse(after);
+		if (!Number.isNaN(date)) return Math.max(0, date - now);
+	}
+	return undefined;
+}
+
+/** Google puts the delay in the body: `details[].retryDelay: "30s"`. */
+function retryDelayFromBody(body: unknown): number | undefined {
+	const details = asRecord(asRecord(body)?.error)?.details;
+	if (!Array.isArray(details)) return undefined;
+	for (const detail of details) {
+		const delay = asRecord(detail)?.retryDelay;
+		if (typeof delay === "string") {
+			const match = /^(\d+(?:\.\d+)?)s$/.exec(delay.trim());
+			if (match) return Math.round(Number.parseFloat(match[1]) * 1000);
+		}
+	}
+	return undefined;
+}
+
+/** The provider's own error message from the shapes OpenAI, Anthropic and Google use. */
+function providerMessage(body: unknown): string | undefined {
+	if (typeof body === "string") return body.trim() === "" ? undefined : body.trim();
+	const record = asRecord(body);
+	if (!record) return undefined;
+	const inner = asRecord(record.error);
+	if (inner && typeof inner.message === "string") return inner.message;
+	if (typeof record.error === "string") return record.error;
+	if (typeof record.message === "string") return record.message;
+	if (typeof record.detail === "string") return record.detail;
+	return safeStringify(body);
+}
+
+function providerCode(body: unknown): string | undefined {
+	const record = asRecord(body);
+	if (!record) return undefined;
+	const inner = asRecord(record.error) ?? record;
+	for (const key of ["code", "type", "status"] as const) {
+		const value = inner[key];
+		if (typeof value === "string" && value !== "" && value !== "error") return value;
+	}
+	return undefined;
+}
+
+function statusOf(record: Record<string, unknown> | undefined, message: string): number | undefined {
+	const status = record?.status;
+	if (typeof status === "number" && status >= 100) return status;
+	// Google GenAI: "got status: 429 Too Many Requests. {...}"
+	const match = /got status: (\d{3})/.exec(message);
+	return match ? Number(match[1]) : undefined;
+}
+
+function bodyOf(record: Record<string, unknown> | undefined, message: string): unknown {
+	if (record && "error" in record && record.error !== undefined) {
+		const error = record.error;
+		// OpenAI's SDK keeps only the inner error object; re-wrap so one parser reads all shapes.
+		const inner = asRecord(error);
+		if (inner && !("error" in inner) && ("message" in inner || "code" in inner)) return { error: inner };
+		return error;
+	}
+	const jsonStart = message.indexOf("{");
+	if (jsonStart >= 0) {
+		try {
+			return JSON.parse(message.slice(jsonStart));
+		} catch {
+			// Not JSON after all.
+		}
+	}
+	return undefined;
+}
+
+function headersOf(record: Record<string, unknown> | undefined): Map<string, string> {
+	const headers = record?.headers;
+	if (headers instanceof Headers) return normalizeHeaders(headers);
+	if (asRecord(headers)) return normalizeHeaders(headers as Record<string, string>);
+	return new Map();
+}
+
+function normalizeHeaders(headers: HeaderSource): Map<string, string> {
+	const out = new Map<string, string>();
+	if (!headers) return out;
+	if (headers instanceof Headers) {
+		headers.forEach((value, key) => {
+			out.set(key.toLowerCase(), value);
+		});
+		return out;
+	}
+	for (const [key, value] of Object.entries(headers)) {
+		if (value === undefined) continue;
+		out.set(key.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
+	}
+	return out;
+}
+
+const NETWORK_CODES = [
+	"ECONNRESET",
+	"ECONNREFUSED",
+	"ECONNABORTED",
+	"EPIPE",
+	"ENOTFOUND",
+	"EAI_AGAIN",
+	"EHOSTUNREACH",
+	"ENETUNREACH",
+	"UND_ERR_SOCKET",
+	"UND_ERR_CLOSED",
+];
+const TIMEOUT_CODES = ["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"];
+
+function codeInChain(error: unknown, codes: readonly string[]): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		const code = asRecord(current)?.code;
+		if (typeof code === "string" && codes.includes(code)) return code;
+		current = asRecord(current)?.cause;
+	}
+	return undefined;
+}
+
+function causeMessage(error: unknown): string | undefined {
+	const cause = asRecord(error)?.cause;
+	return cause instanceof Error ? cause.message : undefined;
+}
+
+function isAbortError(error: unknown): boolean {
+	const name = asRecord(error)?.name;
+	return name === "AbortError" || name === "APIUserAbortError";
+}
+
+/** Removes API keys and bearer tokens from text that may be shown or logged. */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+	let out = text;
+	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+	return out
+		.replace(/\b(sk-(?:ant-)?[A-Za-z0-9_-]{6})[A-Za-z0-9_-]{8,}/g, "$1…[redacted]")
+		.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, "$1[redacted]")
+		.replace(/([?&](?:key|api_key|apikey)=)[^&\s"']+/gi, "$1[redacted]");
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+	return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+function safeStringify(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
