@@ -19,7 +19,11 @@ export interface ApiAdapter {
 /** What `runAdapterStream` hands the adapter body. */
 export interface AdapterRun {
 	writer: AssistantStreamWriter;
-	/** Aborts on the caller's signal or on the idle timeout; pass it to the SDK. */
+	/**
+	 * Aborts on the caller's signal or on the idle timeout; pass it to the SDK.
+	 * SDK streams may end quietly on abort: when `signal.aborted`, just return
+	 * (no finish/fail) and the run reports `aborted` or the timeout.
+	 */
 	signal: AbortSignal;
 	/** Call on every wire chunk: restarts the idle timer of `options.timeoutMs`. */
 	touch(): void;
@@ -60,6 +64,8 @@ export function runAdapterStream(
 		try {
 			await body({ writer, signal: controller.signal, touch });
 			if (!writer.isDone) {
+				// SDK streams end quietly on abort, so an abort or idle timeout can look like a clean end.
+				if (timedOut && !callerSignal?.aborted) throw new Error("idle timeout");
 				if (callerSignal?.aborted) writer.fail("Request was aborted", { kind: "aborted", retryable: false });
 				else
 					writer.fail("The stream ended before the provider reported a stop reason", {

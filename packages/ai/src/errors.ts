@@ -30,6 +30,11 @@ export function errorFromException(error: unknown, signal?: AbortSignal, secrets
 		return { message: redactSecrets(mapped.message, secrets), info: mapped.info };
 	}
 
+	const inner = asRecord(record?.error);
+	if (inner && (typeof inner.message === "string" || inner.code !== undefined)) {
+		// An error object inside a 200 stream (OpenAI SDK re-throws `data.error` without a status).
+		return providerStreamError(inner, secrets);
+	}
 	if (name.includes("Timeout") || /timed? ?out/i.test(rawMessage) || codeInChain(error, TIMEOUT_CODES)) {
 		return {
 			message: redactSecrets(`Request timed out: ${rawMessage}`, secrets),
@@ -51,6 +56,22 @@ export function errorFromException(error: unknown, signal?: AbortSignal, secrets
 		message: redactSecrets(rawMessage || "Unknown error", secrets),
 		info: { kind: "unknown", retryable: false },
 	};
+}
+
+/** Classifies an error object that arrived inside a successful stream. */
+export function providerStreamError(error: Record<string, unknown>, secrets: readonly string[] = []): MappedError {
+	const text = typeof error.message === "string" ? error.message : safeStringify(error);
+	const numeric = typeof error.code === "number" ? error.code : Number.parseInt(String(error.code ?? ""), 10);
+	if (Number.isInteger(numeric) && numeric >= 400 && numeric < 600) {
+		const mapped = errorFromHttpParts(numeric, { error }, new Map(), undefined);
+		return { message: redactSecrets(mapped.message, secrets), info: mapped.info };
+	}
+	const info: ProviderErrorInfo = { kind: "provider", retryable: false };
+	const code = providerCode({ error });
+	if (code) info.code = code;
+	if (isOverflowErrorText(`${text} ${code ?? ""}`)) info.kind = "overflow";
+	else if (code && /overloaded|rate_limit|server_error|timeout|unavailable/i.test(code)) info.retryable = true;
+	return { message: redactSecrets(text, secrets), info };
 }
 
 /** For raw fetch users: classify a non-2xx response from its status, body text and headers. */

@@ -1,7 +1,199 @@
-// Placeholder so the registry's lazy import resolves; the real adapter replaces this file.
-import { type ApiAdapter, failedStream } from "../adapter.js";
+/**
+ * OpenAI Chat Completions over the official `openai` SDK. Also serves the
+ * compatible servers (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Groq,
+ * xAI, DeepSeek, Cerebras, Mistral…) through `compat` switches.
+ */
+import OpenAI from "openai";
+import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
+import type { NormalizedContext } from "../context.js";
+import type { AssistantStreamWriter } from "../stream-writer.js";
+import type { Model } from "../types.js";
+import { resolveCompletionsCompat } from "./openai-completions-compat.js";
+import { buildChatRequest } from "./openai-completions-request.js";
+
+/** What a streamed chunk may carry, across dialects (only the fields read here). */
+interface ChunkToolCall {
+	index?: number;
+	id?: string | null;
+	function?: { name?: string | null; arguments?: string | null };
+}
+interface ChunkDelta {
+	content?: string | null;
+	reasoning_content?: string | null;
+	reasoning?: string | null;
+	reasoning_text?: string | null;
+	reasoning_details?: { type?: string; text?: string; summary?: string }[] | null;
+	tool_calls?: ChunkToolCall[] | null;
+}
+interface ChunkUsage {
+	prompt_tokens?: number;
+	completion_tokens?: number;
+	total_tokens?: number;
+	prompt_cache_hit_tokens?: number;
+	prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+}
+interface Chunk {
+	id?: string;
+	model?: string;
+	choices?: { delta?: ChunkDelta | null; finish_reason?: string | null }[];
+	usage?: ChunkUsage | null;
+	x_groq?: { usage?: ChunkUsage };
+}
+
+const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
 
 export const adapter: ApiAdapter = {
-	stream: (model) =>
-		failedStream(model, `The "${model.api}" adapter is not implemented yet`, { kind: "unknown", retryable: false }),
+	stream(model: Model, context: NormalizedContext, options: AdapterOptions) {
+		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
+			const compat = resolveCompletionsCompat(model);
+			let request: unknown = buildChatRequest(model, context, options, compat);
+			const replaced = options.onPayload?.(request, model);
+			if (replaced !== undefined) request = replaced;
+
+			const client = new OpenAI({
+				apiKey: options.apiKey,
+				baseURL: model.baseUrl,
+				maxRetries: 0, // retrying is the application's decision
+				timeout: 24 * 60 * 60 * 1000, // idle timeouts are ours (options.timeoutMs)
+				defaultHeaders: { ...model.headers, ...options.headers },
+			});
+			const { data: chunks, response } = await client.chat.completions
+				.create(request as OpenAI.ChatCompletionCreateParamsStreaming, { signal })
+				.withResponse();
+			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+
+			const state = new ChunkReader(writer);
+			for await (const chunk of chunks as AsyncIterable<Chunk>) {
+				touch();
+				state.read(chunk);
+			}
+			// The SDK ends iteration quietly on abort; runAdapterStream reports abort or timeout.
+			if (signal.aborted) return;
+			state.end();
+		});
+	},
 };
+
+/** Maps chunks onto the writer: one open text or thinking block at a time; tool calls by wire index. */
+class ChunkReader {
+	private text = -1;
+	private thinking = -1;
+	private readonly toolBlocks = new Map<number, number>();
+	private finishReason: string | undefined;
+
+	constructor(private readonly writer: AssistantStreamWriter) {}
+
+	read(chunk: Chunk): void {
+		const writer = this.writer;
+		if (!writer.hasStarted) {
+			writer.start();
+			writer.setResponseId(chunk.id);
+			writer.setResponseModel(chunk.model);
+		}
+		const usage = chunk.usage ?? chunk.x_groq?.usage;
+		if (usage) this.usage(usage);
+		const choice = chunk.choices?.[0];
+		if (!choice) return;
+		const delta = choice.delta;
+		if (delta) {
+			const reasoning = reasoningDelta(delta);
+			if (reasoning) {
+				if (this.thinking < 0) {
+					this.closeText();
+					this.thinking = writer.beginThinking(reasoning.field);
+				}
+				writer.appendThinking(this.thinking, reasoning.text);
+			}
+			if (typeof delta.content === "string" && delta.content !== "") {
+				if (this.text < 0) {
+					this.closeThinking();
+					this.text = writer.beginText();
+				}
+				writer.appendText(this.text, delta.content);
+			}
+			if (delta.tool_calls) for (const call of delta.tool_calls) this.toolCall(call);
+		}
+		if (choice.finish_reason) this.finishReason = choice.finish_reason;
+	}
+
+	private toolCall(call: ChunkToolCall): void {
+		const wireIndex = call.index ?? this.toolBlocks.size;
+		let block = this.toolBlocks.get(wireIndex);
+		if (block === undefined) {
+			this.closeText();
+			this.closeThinking();
+			block = this.writer.beginToolCall(call.id || `call_${wireIndex}`, call.function?.name ?? "");
+			this.toolBlocks.set(wireIndex, block);
+		} else if (call.id || call.function?.name) {
+			this.writer.updateToolCall(block, { id: call.id ?? undefined, name: call.function?.name ?? undefined });
+		}
+		const args = call.function?.arguments;
+		if (args) this.writer.appendToolArguments(block, args);
+	}
+
+	private usage(usage: ChunkUsage): void {
+		const prompt = usage.prompt_tokens ?? 0;
+		const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+		const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+		const completion = usage.completion_tokens ?? 0;
+		// Some servers (xAI) leave reasoning tokens out of completion_tokens but count them in the total.
+		const output = Math.max(completion, (usage.total_tokens ?? 0) - prompt);
+		this.writer.setUsage({
+			input: Math.max(0, prompt - cached - cacheWrite),
+			output,
+			cacheRead: cached,
+			cacheWrite,
+		});
+	}
+
+	private closeText(): void {
+		if (this.text >= 0) this.writer.endBlock(this.text);
+		this.text = -1;
+	}
+
+	private closeThinking(): void {
+		if (this.thinking >= 0) this.writer.endBlock(this.thinking);
+		this.thinking = -1;
+	}
+
+	/** The wire stream ended: only a reported finish reason makes it a success. */
+	end(): void {
+		const reason = this.finishReason;
+		if (reason === undefined) {
+			this.writer.fail("The stream ended without a finish reason", { kind: "stream_cut", retryable: true });
+			return;
+		}
+		switch (reason) {
+			case "length":
+				this.writer.finish("length");
+				return;
+			case "tool_calls":
+			case "function_call":
+				this.writer.finish("toolUse");
+				return;
+			case "content_filter":
+				this.writer.fail("The provider's content filter stopped the response", {
+					kind: "provider",
+					code: "content_filter",
+					retryable: false,
+				});
+				return;
+			default:
+				// "stop", and the odd "eos"/"end_turn" of some local servers.
+				this.writer.finish(this.toolBlocks.size > 0 && reason !== "stop" ? "toolUse" : "stop");
+		}
+	}
+}
+
+function reasoningDelta(delta: ChunkDelta): { field: string; text: string } | undefined {
+	// Servers may send the same text under two names (OpenRouter: reasoning + reasoning_details): take one.
+	for (const field of REASONING_FIELDS) {
+		const value = delta[field];
+		if (typeof value === "string" && value !== "") return { field, text: value };
+	}
+	if (Array.isArray(delta.reasoning_details)) {
+		const text = delta.reasoning_details.map((d) => d.text ?? d.summary ?? "").join("");
+		if (text !== "") return { field: "reasoning_details", text };
+	}
+	return undefined;
+}

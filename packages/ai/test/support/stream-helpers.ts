@@ -1,0 +1,33 @@
+/** Small helpers for adapter tests: a model pointed at the fake server, and event collection. */
+import type { AssistantMessageEventStream } from "../../src/event-stream.js";
+import type { AssistantMessageEvent, Model } from "../../src/types.js";
+
+export function fakeModel<T extends Model>(base: Partial<T> & Pick<Model, "api" | "baseUrl">): Model {
+	return {
+		id: "fake-model",
+		name: "Fake Model",
+		provider: "openai",
+		reasoning: false,
+		input: ["text", "image"],
+		cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
+		contextWindow: 128_000,
+		maxTokens: 16_384,
+		...base,
+	};
+}
+
+export async function collect(stream: AssistantMessageEventStream): Promise<AssistantMessageEvent[]> {
+	const events: AssistantMessageEvent[] = [];
+	for await (const event of stream) events.push(event);
+	return events;
+}
+
+/** Event types in order, with the content index where there is one: "text_delta:0". */
+export function eventTrace(events: AssistantMessageEvent[]): string[] {
+	return events.map((e) => ("contentIndex" in e ? `${e.type}:${e.contentIndex}` : e.type));
+}
+
+/** Deltas of one kind joined, to compare text across splits. */
+export function deltas(events: AssistantMessageEvent[], type: "text_delta" | "thinking_delta" | "toolcall_delta") {
+	return events.filter((e) => e.type === type).map((e) => (e as { delta: string }).delta);
+}
