@@ -4,6 +4,7 @@ export * from "./cost.js";
 export * from "./env-keys.js";
 export * from "./errors.js";
 export * from "./event-stream.js";
+export * from "./models/catalog.js";
 export * from "./overflow.js";
 export * from "./registry.js";
 export * from "./stream.js";

@@ -1,0 +1,138 @@
+// The built-in model catalog: lookups over the generated data module. The data
+// stays a JSON string until the first lookup, so importing pi-ai does not pay
+// for building several hundred model objects nobody may ask for.
+import type { Api, Model, ModelCompat, ThinkingLevel } from "../types.js";
+import { CATALOG_JSON, type KnownModels, type KnownProviderApis } from "./catalog.generated.js";
+
+export type { KnownModels, KnownProviderApis };
+
+/** A provider id of the built-in catalog. */
+export type KnownProvider = keyof KnownModels;
+/** A built-in model id of `provider`. */
+export type KnownModelId<P extends KnownProvider> = KnownModels[P];
+
+interface CatalogRow {
+	id: string;
+	name: string;
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	contextWindow: number;
+	maxTokens: number;
+	cost: [number, number, number, number];
+	thinkingLevelMap?: Partial<Record<ThinkingLevel, string | null>>;
+	compat?: ModelCompat;
+	api?: Api;
+	baseUrl?: string;
+}
+
+interface CatalogProvider {
+	provider: string;
+	api: Api;
+	baseUrl: string;
+	compat?: ModelCompat;
+	models: CatalogRow[];
+}
+
+let registry: Map<string, Map<string, Model>> | undefined;
+
+function load(): Map<string, Map<string, Model>> {
+	if (registry) return registry;
+	const byProvider = new Map<string, Map<string, Model>>();
+	for (const p of JSON.parse(CATALOG_JSON) as CatalogProvider[]) {
+		const models = new Map<string, Model>();
+		for (const row of p.models) {
+			const [input, output, cacheRead, cacheWrite] = row.cost;
+			const model: Model = {
+				id: row.id,
+				name: row.name,
+				api: row.api ?? p.api,
+				provider: p.provider,
+				baseUrl: row.baseUrl ?? p.baseUrl,
+				reasoning: row.reasoning,
+				input: row.input,
+				cost: { input, output, cacheRead, cacheWrite },
+				contextWindow: row.contextWindow,
+				maxTokens: row.maxTokens,
+			};
+			if (row.thinkingLevelMap) model.thinkingLevelMap = row.thinkingLevelMap;
+			// Provider-wide dialect flags first, the model's own flags over them.
+			if (p.compat || row.compat) model.compat = { ...p.compat, ...row.compat };
+			models.set(row.id, model);
+		}
+		byProvider.set(p.provider, models);
+	}
+	registry = byProvider;
+	return byProvider;
+}
+
+/** A copy the caller may change without touching the catalog. */
+function copy<TApi extends Api>(model: Model): Model<TApi> {
+	const out = { ...model, input: [...model.input], cost: { ...model.cost } } as Model<TApi>;
+	if (model.thinkingLevelMap) out.thinkingLevelMap = { ...model.thinkingLevelMap };
+	if (model.compat) out.compat = structuredClone(model.compat);
+	if (model.headers) out.headers = { ...model.headers };
+	return out;
+}
+
+/**
+ * A built-in model. Known provider/id pairs are typed (and autocomplete) and
+ * always return a model; any other pair returns undefined when not in the
+ * catalog. Each call returns a fresh copy.
+ */
+export function getModel<P extends KnownProvider, I extends KnownModelId<P>>(
+	provider: P,
+	id: I,
+): Model<KnownProviderApis[P]>;
+export function getModel(provider: string, id: string): Model | undefined;
+export function getModel(provider: string, id: string): Model | undefined {
+	const model = load().get(provider)?.get(id);
+	return model ? copy(model) : undefined;
+}
+
+/** The built-in models of a provider, in catalog order (empty for an unknown provider). */
+export function getModels<P extends KnownProvider>(provider: P): Model<KnownProviderApis[P]>[];
+export function getModels(provider: string): Model[];
+export function getModels(provider: string): Model[] {
+	const models = load().get(provider);
+	return models ? [...models.values()].map((m) => copy(m)) : [];
+}
+
+/** The providers of the built-in catalog. */
+export function getProviders(): KnownProvider[] {
+	return [...load().keys()] as KnownProvider[];
+}
+
+/** Every built-in model, provider by provider. */
+export function getAllModels(): Model[] {
+	const out: Model[] = [];
+	for (const models of load().values()) for (const m of models.values()) out.push(copy(m));
+	return out;
+}
+
+/**
+ * Finds a model by reference in `models` (default: the built-in catalog).
+ * Tried in order: `provider/id` (the id may itself contain slashes, as
+ * OpenRouter's do), an exact id, then a case-insensitive id, then a
+ * case-insensitive name. The first match in list order wins.
+ */
+export function findModel(ref: string, models: readonly Model[] = getAllModels()): Model | undefined {
+	const slash = ref.indexOf("/");
+	if (slash > 0) {
+		const provider = ref.slice(0, slash);
+		const id = ref.slice(slash + 1);
+		const hit = models.find((m) => m.provider === provider && m.id === id);
+		if (hit) return hit;
+	}
+	const exact = models.find((m) => m.id === ref);
+	if (exact) return exact;
+	const lower = ref.toLowerCase();
+	return models.find((m) => m.id.toLowerCase() === lower) ?? models.find((m) => m.name.toLowerCase() === lower);
+}
+
+/** True when both are the same model of the same provider. */
+export function modelsAreEqual(
+	a: Pick<Model, "id" | "provider"> | undefined,
+	b: Pick<Model, "id" | "provider"> | undefined,
+): boolean {
+	return !!a && !!b && a.id === b.id && a.provider === b.provider;
+}
