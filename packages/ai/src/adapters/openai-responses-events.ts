@@ -1,0 +1,268 @@
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { isOverflowErrorText } from "../overflow.js";
+import type { AssistantStreamWriter } from "../stream-writer.js";
+import type { ProviderErrorInfo } from "../types.js";
+
+/** What the Responses API streams, plus event types this adapter predates. */
+export type ResponsesWireEvent = ResponseStreamEvent | { type: string; [key: string]: unknown };
+
+type TrackedItem =
+	| { kind: "reasoning"; index: number; parts: number }
+	| { kind: "message"; index: number; streamed: boolean }
+	| { kind: "function_call"; index: number; streamed: boolean }
+	| { kind: "custom_tool_call"; index: number; input: string };
+
+/** Text signature carrying the output message id (and phase) so a follow-up request can replay the item. */
+export function encodeTextSignature(id: string, phase?: string | null): string {
+	return JSON.stringify(phase ? { v: 1, id, phase } : { v: 1, id });
+}
+
+/** Reads a text signature; plain strings are legacy bare message ids. */
+export function parseTextSignature(
+	signature: string | undefined,
+): { id: string; phase?: "commentary" | "final_answer" } | undefined {
+	if (!signature) return undefined;
+	if (signature.startsWith("{")) {
+		try {
+			const parsed = JSON.parse(signature) as { v?: unknown; id?: unknown; phase?: unknown };
+			if (parsed.v === 1 && typeof parsed.id === "string") {
+				return parsed.phase === "commentary" || parsed.phase === "final_answer"
+					? { id: parsed.id, phase: parsed.phase }
+					: { id: parsed.id };
+			}
+		} catch {
+			// not JSON: a bare id
+		}
+	}
+	return { id: signature };
+}
+
+/**
+ * Maps Responses API stream events onto the writer. Output items become
+ * blocks: reasoning → thinking (the whole item, with its encrypted content, is
+ * the signature), message → text (id and phase in the signature), function
+ * and custom tool calls → tool calls with id `call_id|item_id`. Only
+ * `response.completed` / `response.incomplete` end with `done`.
+ */
+export class ResponsesEventMapper {
+	private readonly items = new Map<string, TrackedItem>();
+	private readonly byOutputIndex = new Map<number, string>();
+
+	constructor(private readonly writer: AssistantStreamWriter) {}
+
+	handle(event: ResponsesWireEvent): void {
+		const writer = this.writer;
+		if (writer.isDone) return;
+		const e = event as ResponseStreamEvent;
+		switch (e.type) {
+			case "response.created":
+			case "response.in_progress":
+				writer.start();
+				writer.setResponseId(e.response.id);
+				writer.setResponseModel(e.response.model);
+				return;
+			case "response.output_item.added":
+				this.itemAdded(e.item as unknown as Record<string, unknown>, e.output_index);
+				return;
+			case "response.reasoning_summary_part.added": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind !== "reasoning") return;
+				// Separate summary parts the way they read: as paragraphs.
+				if (item.parts > 0) writer.appendThinking(item.index, "\n\n");
+				item.parts++;
+				return;
+			}
+			case "response.reasoning_summary_text.delta":
+			case "response.reasoning_text.delta": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind === "reasoning") writer.appendThinking(item.index, e.delta);
+				return;
+			}
+			case "response.output_text.delta":
+			case "response.refusal.delta": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind !== "message") return;
+				item.streamed = true;
+				writer.appendText(item.index, e.delta);
+				return;
+			}
+			case "response.function_call_arguments.delta": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind !== "function_call" || e.delta === "") return;
+				item.streamed = true;
+				writer.appendToolArguments(item.index, e.delta);
+				return;
+			}
+			case "response.function_call_arguments.done": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind !== "function_call" || item.streamed || !e.arguments) return;
+				item.streamed = true;
+				writer.appendToolArguments(item.index, e.arguments);
+				return;
+			}
+			case "response.custom_tool_call_input.delta": {
+				const item = this.item(e.item_id, e.output_index);
+				if (item?.kind === "custom_tool_call") item.input += e.delta;
+				return;
+			}
+			case "response.output_item.done":
+				this.itemDone(e.item as unknown as Record<string, unknown>, e.output_index);
+				return;
+			case "response.completed":
+				this.applyUsage(e.response.usage);
+				writer.setResponseId(e.response.id);
+				writer.finish(writer.message.content.some((block) => block.type === "toolCall") ? "toolUse" : "stop");
+				return;
+			case "response.incomplete": {
+				this.applyUsage(e.response.usage);
+				const reason = e.response.incomplete_details?.reason;
+				if (reason === "content_filter") {
+					writer.fail("The response was stopped by the content filter", {
+						kind: "provider",
+						code: "content_filter",
+						retryable: false,
+					});
+				} else {
+					writer.finish("length");
+				}
+				return;
+			}
+			case "response.failed": {
+				this.applyUsage(e.response.usage);
+				const error = e.response.error;
+				const { message, info } = responsesErrorInfo(error?.code, error?.message ?? "The response failed");
+				writer.fail(message, info);
+				return;
+			}
+			case "error": {
+				const { message, info } = responsesErrorInfo(e.code ?? undefined, e.message);
+				writer.fail(message, info);
+				return;
+			}
+			default:
+				return;
+		}
+	}
+
+	/** The wire stream ended; without a terminal response event that is a cut stream. */
+	end(): void {
+		if (this.writer.isDone) return;
+		this.writer.fail("The stream ended before response.completed", { kind: "stream_cut", retryable: true });
+	}
+
+	private item(itemId: string | undefined, outputIndex: number | undefined): TrackedItem | undefined {
+		if (itemId !== undefined) {
+			const found = this.items.get(itemId);
+			if (found) return found;
+		}
+		if (outputIndex === undefined) return undefined;
+		const id = this.byOutputIndex.get(outputIndex);
+		return id === undefined ? undefined : this.items.get(id);
+	}
+
+	private track(id: string, outputIndex: number, item: TrackedItem): void {
+		this.items.set(id, item);
+		this.byOutputIndex.set(outputIndex, id);
+	}
+
+	private itemAdded(item: Record<string, unknown>, outputIndex: number): void {
+		const writer = this.writer;
+		const id = typeof item.id === "string" ? item.id : `item_${outputIndex}`;
+		switch (item.type) {
+			case "reasoning":
+				this.track(id, outputIndex, { kind: "reasoning", index: writer.beginThinking(), parts: 0 });
+				return;
+			case "message": {
+				const index = writer.beginText(encodeTextSignature(id, item.phase as string | undefined));
+				this.track(id, outputIndex, { kind: "message", index, streamed: false });
+				return;
+			}
+			case "function_call": {
+				const index = writer.beginToolCall(`${String(item.call_id)}|${id}`, String(item.name));
+				this.track(id, outputIndex, { kind: "function_call", index, streamed: false });
+				return;
+			}
+			case "custom_tool_call": {
+				const index = writer.beginToolCall(`${String(item.call_id)}|${id}`, String(item.name));
+				this.track(id, outputIndex, { kind: "custom_tool_call", index, input: "" });
+				return;
+			}
+			default:
+				// Hosted tools (web search, code interpreter, …) are not part of the unified model.
+				return;
+		}
+	}
+
+	private itemDone(item: Record<string, unknown>, outputIndex: number): void {
+		const writer = this.writer;
+		const id = typeof item.id === "string" ? item.id : undefined;
+		const tracked = this.item(id, outputIndex);
+		if (!tracked) return;
+		if (tracked.kind === "reasoning") {
+			const block = writer.message.content[tracked.index];
+			const summary = Array.isArray(item.summary) ? (item.summary as { text?: string }[]) : [];
+			if (block?.type === "thinking" && block.thinking === "" && summary.length > 0) {
+				writer.appendThinking(tracked.index, summary.map((part) => part.text ?? "").join("\n\n"));
+			}
+			writer.setSignature(tracked.index, JSON.stringify(item));
+		} else if (tracked.kind === "message") {
+			if (!tracked.streamed && Array.isArray(item.content)) {
+				const text = (item.content as { type?: string; text?: string; refusal?: string }[])
+					.map((part) => (part.type === "refusal" ? (part.refusal ?? "") : (part.text ?? "")))
+					.join("");
+				writer.appendText(tracked.index, text);
+			}
+			if (id) writer.setSignature(tracked.index, encodeTextSignature(id, item.phase as string | undefined));
+		} else if (tracked.kind === "function_call") {
+			if (!tracked.streamed && typeof item.arguments === "string" && item.arguments !== "") {
+				writer.appendToolArguments(tracked.index, item.arguments);
+			}
+		} else {
+			const input = typeof item.input === "string" ? item.input : tracked.input;
+			// Free-form input has no JSON shape of its own; it travels as `{ input }`.
+			writer.appendToolArguments(tracked.index, JSON.stringify({ input }));
+		}
+		writer.endBlock(tracked.index);
+	}
+
+	private applyUsage(
+		usage:
+			| {
+					input_tokens?: number;
+					output_tokens?: number;
+					total_tokens?: number;
+					input_tokens_details?: { cached_tokens?: number };
+			  }
+			| null
+			| undefined,
+	): void {
+		if (!usage) return;
+		const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+		const patch: Parameters<AssistantStreamWriter["setUsage"]>[0] = {
+			input: Math.max(0, (usage.input_tokens ?? 0) - cached),
+			output: usage.output_tokens ?? 0,
+			cacheRead: cached,
+			cacheWrite: 0,
+		};
+		if (usage.total_tokens !== undefined) patch.totalTokens = usage.total_tokens;
+		this.writer.setUsage(patch);
+	}
+}
+
+/** Structured facts for an error reported inside a Responses stream (`error` event or `response.failed`). */
+export function responsesErrorInfo(
+	code: string | null | undefined,
+	text: string,
+): { message: string; info: ProviderErrorInfo } {
+	const message = code ? `${code}: ${text}` : text;
+	const base = code ? { code } : {};
+	if (code === "context_length_exceeded" || isOverflowErrorText(text))
+		return { message, info: { kind: "overflow", ...base, retryable: false } };
+	if (code === "insufficient_quota") return { message, info: { kind: "rate_limit", ...base, retryable: false } };
+	if (code === "rate_limit_exceeded") return { message, info: { kind: "rate_limit", ...base, retryable: true } };
+	if (code === "server_is_overloaded" || code === "slow_down")
+		return { message, info: { kind: "overloaded", ...base, retryable: true } };
+	if (code === "server_error" || code === "internal_error")
+		return { message, info: { kind: "server", ...base, retryable: true } };
+	return { message, info: { kind: "provider", ...base, retryable: false } };
+}
