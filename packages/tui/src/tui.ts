@@ -1,0 +1,508 @@
+/**
+ * The TUI: renders a component tree into the terminal's normal screen with
+ * differential updates.
+ *
+ * Each frame renders every child to lines for the terminal width and compares
+ * them with the previous frame. Only the lines from the first change down are
+ * rewritten (within the first changed line, only from the first changed
+ * column), inside synchronized-output brackets so the terminal shows the frame
+ * atomically. Content grows at the bottom and scrolls into the terminal's own
+ * scrollback; the screen is cleared and redrawn only when the width or height
+ * changes or a change lies above the visible rows.
+ */
+import { type Component, Container, CURSOR_MARKER, isFocusable } from "./component.js";
+import { isKeyRelease, matchesKey } from "./keys.js";
+import {
+	compositeLine,
+	type OverlayEntry,
+	type OverlayHandle,
+	type OverlayOptions,
+	resolveOverlayLayout,
+	resolveOverlaySize,
+} from "./overlay.js";
+import type { Terminal } from "./terminal.js";
+import { AnsiState, escapeLength, OSC8_CLOSE, SGR_RESET } from "./utils/ansi.js";
+import { truncateToWidth } from "./utils/slice.js";
+import { visibleWidth } from "./utils/width.js";
+
+const SYNC_START = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+/** Appended to every written line so styles and links never leak. */
+const LINE_RESET = SGR_RESET + OSC8_CLOSE;
+const CLEAR_ALL = "\x1b[3J\x1b[2J\x1b[H";
+const KITTY_IMAGE_ID = /\x1b_G[^\x1b]*?i=(\d+)/g;
+
+export type InputListenerResult = { consume?: boolean; data?: string } | undefined;
+export type InputListener = (data: string) => InputListenerResult;
+
+export interface TUIOptions {
+	/** Show the hardware cursor at the focused component's CURSOR_MARKER (default false: positioned but hidden). */
+	showHardwareCursor?: boolean;
+	/** Minimum ms between frames; requests in between are merged (default 16). */
+	minRenderIntervalMs?: number;
+}
+
+/** Where the frame's lines sit relative to what the terminal shows. */
+interface Frame {
+	lines: string[];
+	width: number;
+	height: number;
+}
+
+export class TUI extends Container {
+	readonly terminal: Terminal;
+	/** Called on Shift+Ctrl+D before input reaches the focused component. */
+	onDebug?: () => void;
+
+	private prev: Frame | undefined;
+	/** Content row the terminal cursor is on. */
+	private cursorRow = 0;
+	/** Rows of content the terminal holds (only grows between full redraws). */
+	private screenLines = 0;
+	private focusedComponent: Component | null = null;
+	private readonly inputListeners = new Set<InputListener>();
+	private readonly overlays: OverlayEntry[] = [];
+	private overlayOrder = 0;
+	private renderScheduled = false;
+	private renderTimer: NodeJS.Timeout | undefined;
+	private lastRenderAt = 0;
+	private started = false;
+	private stopped = false;
+	private showHardwareCursor: boolean;
+	private readonly minInterval: number;
+	private fullRedrawCount = 0;
+	private hardwareCursorVisible = false;
+
+	constructor(terminal: Terminal, options: TUIOptions | boolean = {}) {
+		super();
+		this.terminal = terminal;
+		const opts = typeof options === "boolean" ? { showHardwareCursor: options } : options;
+		this.showHardwareCursor = opts.showHardwareCursor ?? false;
+		this.minInterval = opts.minRenderIntervalMs ?? 16;
+	}
+
+	/** Number of full redraws so far (first frame excluded). */
+	get fullRedraws(): number {
+		return this.fullRedrawCount;
+	}
+
+	getShowHardwareCursor(): boolean {
+		return this.showHardwareCursor;
+	}
+
+	setShowHardwareCursor(enabled: boolean): void {
+		this.showHardwareCursor = enabled;
+		this.requestRender();
+	}
+
+	// ---- focus and input -------------------------------------------------
+
+	setFocus(component: Component | null): void {
+		if (this.focusedComponent === component) return;
+		if (isFocusable(this.focusedComponent)) this.focusedComponent.focused = false;
+		this.focusedComponent = component;
+		if (isFocusable(component)) component.focused = true;
+		this.requestRender();
+	}
+
+	getFocus(): Component | null {
+		return this.focusedComponent;
+	}
+
+	/** Listen to input before it reaches the focused component; return `{consume: true}` to stop it. */
+	addInputListener(listener: InputListener): () => void {
+		this.inputListeners.add(listener);
+		return () => this.inputListeners.delete(listener);
+	}
+
+	removeInputListener(listener: InputListener): void {
+		this.inputListeners.delete(listener);
+	}
+
+	/** Route one input chunk (normally called by the terminal). */
+	handleInput(data: string): void {
+		let current = data;
+		for (const listener of this.inputListeners) {
+			const r = listener(current);
+			if (r?.consume) return;
+			if (r?.data !== undefined) current = r.data;
+		}
+		if (current.length === 0) return;
+		if (this.onDebug && matchesKey(current, "shift+ctrl+d")) {
+			this.onDebug();
+			return;
+		}
+		// A focused overlay that is hidden or off-screen must not swallow keys.
+		const overlay = this.overlays.find((o) => o.component === this.focusedComponent);
+		if (overlay && !this.isOverlayVisible(overlay)) {
+			const fallback = this.topmostCapturingOverlay();
+			this.setFocus(fallback?.component ?? overlay.previousFocus);
+		}
+		const target = this.focusedComponent;
+		if (!target?.handleInput) return;
+		if (!target.wantsKeyRelease && isKeyRelease(current)) return;
+		target.handleInput(current);
+		this.requestRender();
+	}
+
+	// ---- overlays -----------------------------------------------------------
+
+	showOverlay(component: Component, options: OverlayOptions = {}): OverlayHandle {
+		const entry: OverlayEntry = {
+			component,
+			options,
+			hidden: false,
+			order: ++this.overlayOrder,
+			previousFocus: this.focusedComponent,
+		};
+		this.overlays.push(entry);
+		if (!options.nonCapturing && this.isOverlayVisible(entry)) this.setFocus(component);
+		this.requestRender();
+		const handle: OverlayHandle = {
+			hide: () => this.removeOverlay(entry),
+			setHidden: (hidden) => {
+				if (entry.hidden === hidden) return;
+				entry.hidden = hidden;
+				if (hidden && this.focusedComponent === component) this.restoreFocusFrom(entry);
+				else if (!hidden && !options.nonCapturing) {
+					entry.previousFocus = this.focusedComponent;
+					entry.order = ++this.overlayOrder;
+					this.setFocus(component);
+				}
+				this.requestRender();
+			},
+			isHidden: () => entry.hidden,
+			focus: () => {
+				if (!this.overlays.includes(entry)) return;
+				if (this.focusedComponent !== component) entry.previousFocus = this.focusedComponent;
+				entry.order = ++this.overlayOrder;
+				this.setFocus(component);
+				this.requestRender();
+			},
+			unfocus: () => {
+				if (this.focusedComponent === component) this.restoreFocusFrom(entry);
+			},
+			isFocused: () => this.focusedComponent === component,
+		};
+		return handle;
+	}
+
+	/** Remove the topmost overlay and give focus back. */
+	hideOverlay(): void {
+		const top = [...this.overlays].sort((a, b) => b.order - a.order)[0];
+		if (top) this.removeOverlay(top);
+	}
+
+	/** Whether any overlay is currently drawn. */
+	hasOverlay(): boolean {
+		return this.overlays.some((o) => this.isOverlayVisible(o));
+	}
+
+	private removeOverlay(entry: OverlayEntry): void {
+		const i = this.overlays.indexOf(entry);
+		if (i === -1) return;
+		this.overlays.splice(i, 1);
+		// Overlays that remembered this one as their focus source now point further back.
+		for (const o of this.overlays) if (o.previousFocus === entry.component) o.previousFocus = entry.previousFocus;
+		if (this.focusedComponent === entry.component) this.restoreFocusFrom(entry);
+		this.requestRender();
+	}
+
+	private restoreFocusFrom(entry: OverlayEntry): void {
+		const next = this.topmostCapturingOverlay(entry);
+		this.setFocus(next ? next.component : entry.previousFocus);
+	}
+
+	private isOverlayVisible(o: OverlayEntry): boolean {
+		if (o.hidden) return false;
+		return o.options.visible ? o.options.visible(this.terminal.columns, this.terminal.rows) : true;
+	}
+
+	private topmostCapturingOverlay(except?: OverlayEntry): OverlayEntry | undefined {
+		let best: OverlayEntry | undefined;
+		for (const o of this.overlays) {
+			if (o === except || o.options.nonCapturing || !this.isOverlayVisible(o)) continue;
+			if (!best || o.order > best.order) best = o;
+		}
+		return best;
+	}
+
+	// ---- lifecycle ----------------------------------------------------------
+
+	start(): void {
+		if (this.started) return;
+		this.started = true;
+		this.stopped = false;
+		this.terminal.start(
+			(data) => this.handleInput(data),
+			() => this.requestRender(),
+		);
+		this.terminal.hideCursor();
+		this.requestRender();
+	}
+
+	/** Stop rendering, leave the cursor below the content and give the terminal back. */
+	stop(): void {
+		if (this.stopped) return;
+		this.stopped = true;
+		if (this.renderTimer) clearTimeout(this.renderTimer);
+		this.renderTimer = undefined;
+		if (this.prev) {
+			const last = Math.max(0, this.prev.lines.length - 1);
+			this.terminal.write(`${this.moveRows(this.cursorRow, last)}\r\n`);
+		}
+		this.terminal.showCursor();
+		if (this.started) this.terminal.stop();
+		this.started = false;
+	}
+
+	override invalidate(): void {
+		super.invalidate();
+		for (const o of this.overlays) o.component.invalidate?.();
+	}
+
+	/**
+	 * Ask for a frame. Requests are merged: at most one frame per tick and per
+	 * `minRenderIntervalMs`. `force` redraws the whole screen.
+	 */
+	requestRender(force = false): void {
+		if (force) this.prev = undefined;
+		if (this.renderScheduled || this.stopped) return;
+		this.renderScheduled = true;
+		const wait = this.lastRenderAt + this.minInterval - performance.now();
+		if (wait > 0) {
+			this.renderTimer = setTimeout(() => this.flushScheduled(), wait);
+		} else process.nextTick(() => this.flushScheduled());
+	}
+
+	private flushScheduled(): void {
+		this.renderTimer = undefined;
+		if (!this.renderScheduled || this.stopped) return;
+		this.renderNow();
+	}
+
+	// ---- rendering ----------------------------------------------------------
+
+	/** Render a frame immediately (used by the scheduler, tests and benchmarks). */
+	renderNow(): void {
+		this.renderScheduled = false;
+		this.lastRenderAt = performance.now();
+		const width = this.terminal.columns;
+		const height = this.terminal.rows;
+		let lines = this.render(width);
+		if (this.overlays.length > 0) lines = this.compositeOverlays(lines, width, height);
+		const cursor = this.extractCursor(lines, height);
+		if (cursor) lines = cursor.lines;
+		this.draw({ lines, width, height }, cursor);
+	}
+
+	private compositeOverlays(base: string[], width: number, height: number): string[] {
+		const visible = this.overlays.filter((o) => this.isOverlayVisible(o)).sort((a, b) => a.order - b.order);
+		if (visible.length === 0) return base;
+		const lines = base.slice();
+		for (const o of visible) {
+			const size = resolveOverlaySize(o.options, width, height);
+			const rendered = o.component.render(size.width).slice(0, size.maxHeight);
+			const layout = resolveOverlayLayout(o.options, rendered.length, width, height);
+			// Overlay rows are screen rows: the last `height` content lines.
+			const top = Math.max(0, Math.max(lines.length, this.screenLines) - height) + layout.row;
+			while (lines.length < top + rendered.length) lines.push("");
+			for (let i = 0; i < rendered.length; i++) {
+				const ol =
+					visibleWidth(rendered[i]) > layout.width ? truncateToWidth(rendered[i], layout.width, "") : rendered[i];
+				lines[top + i] = compositeLine(lines[top + i], ol, layout.col, layout.width, width);
+			}
+		}
+		return lines;
+	}
+
+	/** Find and remove the cursor marker in the visible rows. */
+	private extractCursor(lines: string[], height: number): { row: number; col: number; lines: string[] } | null {
+		const from = Math.max(0, lines.length - height);
+		for (let row = lines.length - 1; row >= from; row--) {
+			const line = lines[row];
+			const at = line.indexOf(CURSOR_MARKER);
+			if (at === -1) continue;
+			// Copy: the array may be a component's cached render.
+			const copy = lines.slice();
+			copy[row] = line.slice(0, at) + line.slice(at + CURSOR_MARKER.length);
+			return { row, col: visibleWidth(line.slice(0, at)), lines: copy };
+		}
+		return null;
+	}
+
+	/** Escape sequence moving the cursor from content row `from` to `to` (both on screen). */
+	private moveRows(from: number, to: number): string {
+		if (to > from) return `\x1b[${to - from}B`;
+		if (to < from) return `\x1b[${from - to}A`;
+		return "";
+	}
+
+	private draw(frame: Frame, cursor: { row: number; col: number } | null): void {
+		const prev = this.prev;
+		const { lines, width, height } = frame;
+		let out: string;
+		if (!prev) {
+			out = this.fullFrame(lines, width, false);
+		} else if (prev.width !== width || prev.height !== height) {
+			this.fullRedrawCount++;
+			out = this.fullFrame(lines, width, true);
+		} else {
+			const prevLines = prev.lines;
+			const common = Math.min(prevLines.length, lines.length);
+			let first = 0;
+			while (first < common && prevLines[first] === lines[first]) first++;
+			if (first === common && prevLines.length === lines.length) {
+				// Nothing changed: at most the hardware cursor moves.
+				this.prev = frame;
+				const move = this.placeCursor(cursor, lines.length);
+				if (move) this.terminal.write(move);
+				return;
+			}
+			const viewportTop = Math.max(0, this.screenLines - height);
+			if (first < viewportTop) {
+				this.fullRedrawCount++;
+				out = this.fullFrame(lines, width, true);
+			} else out = this.partialFrame(prevLines, lines, first, width);
+		}
+		this.prev = frame;
+		out += this.placeCursor(cursor, lines.length);
+		this.terminal.write(SYNC_START + out + SYNC_END);
+	}
+
+	/** Every line from the top; with `clear`, the screen and scrollback are wiped first. */
+	private fullFrame(lines: string[], width: number, clear: boolean): string {
+		let out = clear ? CLEAR_ALL : "";
+		for (let i = 0; i < lines.length; i++) {
+			if (i > 0) out += "\r\n";
+			out += this.prepareLine(lines[i], width) + LINE_RESET;
+		}
+		this.cursorRow = Math.max(0, lines.length - 1);
+		this.screenLines = clear ? lines.length : Math.max(this.screenLines, lines.length);
+		return out;
+	}
+
+	/** Rewrite from line `first` (already known to differ) to the end. */
+	private partialFrame(prevLines: string[], lines: string[], first: number, width: number): string {
+		let out = "";
+		// Kitty images placed on rewritten lines must be deleted or they would stay on screen.
+		for (let i = first; i < prevLines.length; i++) {
+			const old = prevLines[i];
+			if (old.includes("\x1b_G")) {
+				for (const m of old.matchAll(KITTY_IMAGE_ID)) out += `\x1b_Ga=d,d=I,i=${m[1]}\x1b\\`;
+			}
+		}
+		// Reach row `first`: rows that exist are reached by moving, new rows by newlines.
+		const lastExisting = Math.max(0, this.screenLines - 1);
+		if (first <= lastExisting) out += this.moveRows(this.cursorRow, first);
+		else {
+			out += this.moveRows(this.cursorRow, lastExisting);
+			out += "\r\n".repeat(first - lastExisting);
+		}
+		let row = first;
+		let wroteTail = false;
+		if (first < lines.length) {
+			wroteTail = true;
+			const next = this.prepareLine(lines[first], width);
+			const cut = first < prevLines.length ? diffStart(this.prepareLine(prevLines[first], width), next) : null;
+			if (cut) out += `\x1b[${cut.col + 1}G\x1b[K${cut.state.open()}${next.slice(cut.index)}${LINE_RESET}`;
+			else out += `\r\x1b[K${next}${LINE_RESET}`;
+			for (let i = first + 1; i < lines.length; i++) {
+				out += `\r\n\x1b[K${this.prepareLine(lines[i], width)}${LINE_RESET}`;
+			}
+			row = lines.length - 1;
+		}
+		this.screenLines = Math.max(this.screenLines, lines.length);
+		if (prevLines.length > lines.length) {
+			// Content shrank: blank the rows that held the old tail.
+			if (!wroteTail) out += "\r\x1b[J";
+			else {
+				out += "\x1b[1B\r\x1b[J";
+				row = lines.length;
+			}
+		}
+		this.cursorRow = row;
+		return out;
+	}
+
+	/** Make a line safe to write: no tabs, never wider than the terminal. */
+	private prepareLine(line: string, width: number): string {
+		let l = line;
+		if (l.includes("\t")) l = l.replaceAll("\t", "   ");
+		if (visibleWidth(l) > width) l = truncateToWidth(l, width, "");
+		return l;
+	}
+
+	/** Move the hardware cursor to the marker (or keep it hidden at the content end). */
+	private placeCursor(cursor: { row: number; col: number } | null, total: number): string {
+		let out = "";
+		if (cursor && cursor.row < total) {
+			out += `${this.moveRows(this.cursorRow, cursor.row)}\x1b[${cursor.col + 1}G`;
+			this.cursorRow = cursor.row;
+			if (this.showHardwareCursor && !this.hardwareCursorVisible) {
+				out += "\x1b[?25h";
+				this.hardwareCursorVisible = true;
+			}
+		} else if (this.hardwareCursorVisible) {
+			out += "\x1b[?25l";
+			this.hardwareCursorVisible = false;
+		}
+		if (!this.showHardwareCursor && this.hardwareCursorVisible) {
+			out += "\x1b[?25l";
+			this.hardwareCursorVisible = false;
+		}
+		return out;
+	}
+}
+
+/**
+ * Where two versions of a line start to differ, at a point where rewriting
+ * can safely begin: outside escape sequences and grapheme clusters. Returns
+ * the string index in `next`, its column, and the style active there; null
+ * when the lines differ from the start or hold images.
+ */
+export function diffStart(prev: string, next: string): { index: number; col: number; state: AnsiState } | null {
+	const limit = Math.min(prev.length, next.length);
+	let p = 0;
+	while (p < limit && prev.charCodeAt(p) === next.charCodeAt(p)) p++;
+	if (p < 8) return null; // not worth a column jump
+	if (next.includes("\x1b_G") || next.includes("\x1b]1337") || prev.includes("\x1b_G")) return null;
+	// A boundary is safe when the next char in both lines cannot join what precedes it.
+	const safeAt = (k: number) =>
+		(k >= prev.length || prev.charCodeAt(k) < 0x7f) && (k >= next.length || next.charCodeAt(k) < 0x7f);
+	let i = 0;
+	let col = 0;
+	let safeIndex = 0;
+	let safeCol = 0;
+	while (i < p) {
+		const c = next.charCodeAt(i);
+		if (c === 0x1b) {
+			const len = escapeLength(next, i);
+			if (i + len > p) break;
+			i += len;
+		} else if (c < 0x7f) {
+			if (c >= 0x20) col++;
+			i++;
+		} else {
+			// A non-ASCII run counts only if it ends inside the common prefix.
+			let end = i;
+			while (end < p && next.charCodeAt(end) >= 0x7f) end++;
+			if (end >= p) break;
+			col += visibleWidth(next.slice(i, end));
+			i = end;
+		}
+		if (safeAt(i)) {
+			safeIndex = i;
+			safeCol = col;
+		}
+	}
+	if (safeIndex < 8) return null;
+	const state = new AnsiState();
+	let e = next.indexOf("\x1b");
+	while (e !== -1 && e < safeIndex) {
+		const len = escapeLength(next, e);
+		state.apply(next.slice(e, e + len));
+		e = next.indexOf("\x1b", e + len);
+	}
+	return { index: safeIndex, col: safeCol, state };
+}

@@ -1,0 +1,80 @@
+/**
+ * Terminal column widths of strings: grapheme clusters (Intl.Segmenter),
+ * East Asian width (get-east-asian-width) and emoji presentation rules as
+ * modern terminals apply them. Escape sequences have no width.
+ */
+import { eastAsianWidth } from "get-east-asian-width";
+import { escapeLength } from "./ansi.js";
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The shared grapheme segmenter. */
+export function getSegmenter(): Intl.Segmenter {
+	return segmenter;
+}
+
+const ZERO_WIDTH_START = /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff]/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+const EMOJI_MODIFIER = /[\u{1F3FB}-\u{1F3FF}]/u;
+
+/** Width of one grapheme cluster in terminal columns (0, 1 or 2). */
+export function graphemeWidth(g: string): number {
+	const cp = g.codePointAt(0) ?? 0;
+	if (cp < 0x7f) {
+		if (cp >= 0x20) return 1;
+		return cp === 0x09 ? 3 : 0;
+	}
+	if (cp < 0xa0) return 0;
+	if (g.length === 1 && cp < 0x300) return cp === 0xad ? 0 : 1;
+	if (ZERO_WIDTH_START.test(g)) return 0;
+	// Regional indicators: a pair is a flag (2 columns), a lone one is 1.
+	if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return g.length >= 4 ? 2 : 1;
+	if (g.length > 1) {
+		// Emoji presentation forced by VS16, skin tones, keycaps and ZWJ sequences are wide.
+		if (g.includes("\uFE0F") && (PICTOGRAPHIC.test(g) || g.includes("\u20E3"))) return 2;
+		if (PICTOGRAPHIC.test(g) && (EMOJI_MODIFIER.test(g) || g.includes("\u200D"))) return 2;
+	}
+	return eastAsianWidth(cp);
+}
+
+const cache = new Map<string, number>();
+const CACHE_LIMIT = 4096;
+
+/** True when every char is printable ASCII (the common, fast case). */
+function isPrintableAscii(str: string): boolean {
+	for (let i = 0; i < str.length; i++) {
+		const c = str.charCodeAt(i);
+		if (c < 0x20 || c > 0x7e) return false;
+	}
+	return true;
+}
+
+/** Width of a string with no escape sequences. */
+export function textWidth(text: string): number {
+	if (isPrintableAscii(text)) return text.length;
+	let w = 0;
+	for (const { segment } of segmenter.segment(text)) w += graphemeWidth(segment);
+	return w;
+}
+
+/** Visible width of a string in terminal columns, ignoring escape sequences. */
+export function visibleWidth(str: string): number {
+	if (str.length === 0) return 0;
+	if (isPrintableAscii(str)) return str.length;
+	const cached = cache.get(str);
+	if (cached !== undefined) return cached;
+	let width = 0;
+	let runStart = 0;
+	let i = 0;
+	while (i < str.length) {
+		if (str.charCodeAt(i) === 0x1b) {
+			if (i > runStart) width += textWidth(str.slice(runStart, i));
+			i += escapeLength(str, i);
+			runStart = i;
+		} else i++;
+	}
+	if (runStart < str.length) width += textWidth(str.slice(runStart));
+	if (cache.size >= CACHE_LIMIT) cache.clear();
+	cache.set(str, width);
+	return width;
+}
