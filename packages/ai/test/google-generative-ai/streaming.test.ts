@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isContextOverflow } from "../../src/overflow.js";
+import { stream } from "../../src/stream.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import { GOOGLE_OVERFLOW_MESSAGE, GoogleStream, googleError } from "../support/fake-provider/google.js";
+import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
+import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+
+let fake: FakeProvider;
+let model: Model;
+const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const key = { apiKey: "AIza-test-key-1234567890" };
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({
+		api: "google-generative-ai",
+		provider: "google",
+		id: "gemini-2.5-flash",
+		baseUrl: `${fake.url}/v1beta`,
+		reasoning: true,
+		cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
+	});
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+	fake.requests.length = 0;
+});
+
+function errorOf(events: AssistantMessageEvent[]): AssistantMessage {
+	const last = events.at(-1);
+	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
+	return last.error;
+}
+
+describe("google-generative-ai streaming", () => {
+	it("streams text and finishes with usage and cost", async () => {
+		fake.enqueue(
+			new GoogleStream()
+				.text("Hel", "lo")
+				.finish("STOP", {
+					promptTokenCount: 1000,
+					cachedContentTokenCount: 200,
+					candidatesTokenCount: 300,
+					thoughtsTokenCount: 200,
+					totalTokenCount: 1500,
+				})
+				.script(),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		expect(done.reason).toBe("stop");
+		expect(done.message.content).toEqual([{ type: "text", text: "Hello" }]);
+		expect(done.message.responseId).toBe("resp-fake-1");
+		expect(done.message.responseModel).toBe("gemini-fake");
+		const { cost, ...tokens } = done.message.usage;
+		expect(tokens).toEqual({ input: 800, output: 500, cacheRead: 200, cacheWrite: 0, totalTokens: 1500 });
+		expect(cost.input).toBeCloseTo(0.00024, 12);
+		expect(cost.output).toBeCloseTo(0.00125, 12);
+		expect(cost.cacheRead).toBeCloseTo(0.000015, 12);
+		expect(cost.total).toBeCloseTo(0.001505, 12);
+		expect(fake.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+		expect(fake.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-test-key-1234567890");
+	});
+
+	it("streams thoughts with their signature, then text", async () => {
+		fake.enqueue(
+			new GoogleStream().thought("Let me ", "think.").signature("c2ln").text("Answer.").finish("STOP").script(),
+		);
+		const events = await collect(stream(model, context, { ...key, reasoning: "medium" }));
+		expect(eventTrace(events)).toEqual([
+			"start",
+			"thinking_start:0",
+			"thinking_delta:0",
+			"thinking_delta:0",
+			"thinking_end:0",
+			"text_start:1",
+			"text_delta:1",
+			"text_end:1",
+			"done",
+		]);
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error"); // nothing queued: the fake answers 500
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		expect(done.message.content).toEqual([
+			{ type: "thinking", thinking: "Let me think.", thinkingSignature: "c2ln" },
+			{ type: "text", text: "Answer." },
+		]);
+	});
+
+	it("emits each function call with one delta holding its whole JSON, ids generated", async () => {
+		fake.enqueue(
+			new GoogleStream()
+				.text("Reading.")
+				.call("read", { path: "src/a.ts" }, "sig-1")
+				.call("bash", { command: "ls -la" })
+				.finish("STOP")
+				.script(),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual([
+			"start",
+			"text_start:0",
+			"text_delta:0",
+			"text_end:0",
+			"toolcall_start:1",
+			"toolcall_delta:1",
+			"toolcall_end:1",
+			"toolcall_start:2",
+			"toolcall_delta:2",
+			"toolcall_end:2",
+			"done",
+		]);
+		expect(deltas(events, "toolcall_delta")).toEqual(['{"path":"src/a.ts"}', '{"command":"ls -la"}']);
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		expect(done.reason).toBe("toolUse");
+		expect(done.message.content.slice(1)).toEqual([
+			{
+				type: "toolCall",
+				id: "read_resp-fake-1_1",
+				name: "read",
+				arguments: { path: "src/a.ts" },
+				thoughtSignature: "sig-1",
+			},
+			{ type: "toolCall", id: "bash_resp-fake-1_2", name: "bash", arguments: { command: "ls -la" } },
+		]);
+	});
+
+	it.each([
+		["STOP", "stop"],
+		["MAX_TOKENS", "length"],
+	] as const)("maps finishReason %s to %s", async (wire, unified) => {
+		fake.enqueue(new GoogleStream().text("x").finish(wire).script());
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe(unified);
+	});
+
+	it.each(["SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL"])(
+		"finishReason %s ends with a provider error",
+		async (wire) => {
+			fake.enqueue(new GoogleStream().text("x").finish(wire).script());
+			const message = await stream(model, context, key).result();
+			expect(message.stopReason).toBe("error");
+			expect(message.errorMessage).toBe(`Google stopped the response: ${wire}`);
+			expect(message.errorInfo).toEqual({ kind: "provider", code: wire, retryable: false });
+			expect(message.content).toEqual([{ type: "text", text: "x" }]);
+		},
+	);
+
+	it("ignores frames it does not know", async () => {
+		const frames = new GoogleStream().text("a").finish("STOP").sseFrames;
+		frames.splice(1, 0, { comment: "keep-alive" }, { data: { somethingNew: true } });
+		const { sse } = await import("../support/fake-provider/server.js");
+		fake.enqueue(sse(frames));
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
+	});
+
+	it("429 with retry info becomes a retryable rate_limit error", async () => {
+		fake.enqueue(
+			googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [
+				{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "12s" },
+			]),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "error"]);
+		const message = errorOf(events);
+		expect(message.errorInfo).toEqual({
+			kind: "rate_limit",
+			status: 429,
+			code: "RESOURCE_EXHAUSTED",
+			retryable: true,
+			retryAfterMs: 12000,
+		});
+		expect(isContextOverflow(message)).toBe(false);
+		expect(fake.requests).toHaveLength(1); // the SDK made one attempt only
+	});
+
+	it("500 becomes a retryable server error", async () => {
+		fake.enqueue(googleError(500, "INTERNAL", "An internal error has occurred."));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "INTERNAL", retryable: true });
+		expect(fake.requests).toHaveLength(1);
+	});
+
+	it("503 overloaded is retryable", async () => {
+		fake.enqueue(googleError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 503, code: "UNAVAILABLE", retryable: true });
+	});
+
+	it("recognises the overflow error body", async () => {
+		fake.enqueue(googleError(400, "INVALID_ARGUMENT", GOOGLE_OVERFLOW_MESSAGE));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toMatchObject({ kind: "overflow", status: 400, retryable: false });
+		expect(isContextOverflow(message)).toBe(true);
+	});
+
+	it("a stream cut mid-way ends with error and the partial content", async () => {
+		const script = new GoogleStream().text("Hello ", "there").finish("STOP").script();
+		const cutAt = script.bytes.indexOf('"finishReason"');
+		fake.enqueue({ ...script, cutAfterBytes: cutAt });
+		const events = await collect(stream(model, context, key));
+		const message = errorOf(events);
+		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
+		expect(message.errorInfo?.retryable).toBe(true);
+		expect(["network", "stream_cut"]).toContain(message.errorInfo?.kind);
+	});
+
+	it("a clean end without a finishReason is an error, never done", async () => {
+		fake.enqueue(new GoogleStream().text("All ", "of it").script());
+		const events = await collect(stream(model, context, key));
+		const message = errorOf(events);
+		expect(message.content).toEqual([{ type: "text", text: "All of it" }]);
+		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
+	});
+
+	it("slow chunks still arrive in order", async () => {
+		fake.enqueue(new GoogleStream().text("a", "b", "c").finish("STOP").script({ chunkSize: 40, delayMs: 5 }));
+		const events = await collect(stream(model, context, key));
+		expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
+		expect(events.at(-1)?.type).toBe("done");
+	});
+
+	it("client abort ends with aborted and the partial", async () => {
+		const script = new GoogleStream().text("Partial answer").script();
+		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
+		const controller = new AbortController();
+		const events: AssistantMessageEvent[] = [];
+		for await (const event of stream(model, context, { ...key, signal: controller.signal })) {
+			events.push(event);
+			if (event.type === "text_delta") controller.abort();
+		}
+		const last = events.at(-1);
+		if (last?.type !== "error") throw new Error("expected error");
+		expect(last.reason).toBe("aborted");
+		expect(last.error.content).toEqual([{ type: "text", text: "Partial answer" }]);
+		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
+	});
+});

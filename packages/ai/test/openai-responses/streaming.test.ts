@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isContextOverflow } from "../../src/overflow.js";
+import { stream } from "../../src/stream.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import { OPENAI_OVERFLOW_MESSAGE, openaiError, ResponsesStream } from "../support/fake-provider/openai-responses.js";
+import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
+import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+
+let fake: FakeProvider;
+let model: Model;
+const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const key = { apiKey: "sk-test-key-1234567890" };
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({ api: "openai-responses", id: "gpt-fake", baseUrl: `${fake.url}/v1`, reasoning: true });
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+	fake.requests.length = 0;
+});
+
+function errorOf(events: AssistantMessageEvent[]): AssistantMessage {
+	const last = events.at(-1);
+	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
+	return last.error;
+}
+
+describe("openai-responses streaming", () => {
+	it("streams text and finishes with usage and cost", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.message("msg_1", ["Hel", "lo"])
+				.completed({
+					input_tokens: 1000,
+					output_tokens: 500,
+					total_tokens: 1500,
+					input_tokens_details: { cached_tokens: 200 },
+				})
+				.script(),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		expect(done.reason).toBe("stop");
+		expect(done.message.content).toEqual([{ type: "text", text: "Hello", textSignature: '{"v":1,"id":"msg_1"}' }]);
+		expect(done.message.responseId).toBe("resp_fake_1");
+		const { cost, ...tokens } = done.message.usage;
+		expect(tokens).toEqual({ input: 800, output: 500, cacheRead: 200, cacheWrite: 0, totalTokens: 1500 });
+		expect(cost.input).toBeCloseTo(0.0016, 12);
+		expect(cost.output).toBeCloseTo(0.004, 12);
+		expect(cost.cacheRead).toBeCloseTo(0.0001, 12);
+		expect(cost.total).toBeCloseTo(0.0057, 12);
+		expect(fake.requests[0]?.path).toBe("/v1/responses");
+		expect(fake.requests[0]?.headers.authorization).toBe("Bearer sk-test-key-1234567890");
+	});
+
+	it("streams reasoning summaries as thinking; the whole item is the signature", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.reasoning("rs_1", [["Plan", "ning"], ["Check"]], "gAAAA-encrypted")
+				.message("msg_1", ["Answer."])
+				.completed()
+				.script(),
+		);
+		const events = await collect(stream(model, context, { ...key, reasoning: "high" }));
+		expect(eventTrace(events)).toEqual([
+			"start",
+			"thinking_start:0",
+			"thinking_delta:0",
+			"thinking_delta:0",
+			"thinking_delta:0",
+			"thinking_delta:0",
+			"thinking_end:0",
+			"text_start:1",
+			"text_delta:1",
+			"text_end:1",
+			"done",
+		]);
+		expect(deltas(events, "thinking_delta")).toEqual(["Plan", "ning", "\n\n", "Check"]);
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		const thinking = done.message.content[0];
+		if (thinking?.type !== "thinking") throw new Error("expected thinking");
+		expect(thinking.thinking).toBe("Planning\n\nCheck");
+		expect(JSON.parse(thinking.thinkingSignature ?? "")).toEqual({
+			id: "rs_1",
+			type: "reasoning",
+			encrypted_content: "gAAAA-encrypted",
+			summary: [
+				{ type: "summary_text", text: "Planning" },
+				{ type: "summary_text", text: "Check" },
+			],
+		});
+	});
+
+	it("streams several function calls with arguments split across chunks", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.functionCall("fc_a", "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
+				.functionCall("fc_b", "call_b", "bash", ['{"command":', ' "ls -la"}'])
+				.completed()
+				.script(),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual([
+			"start",
+			"toolcall_start:0",
+			"toolcall_delta:0",
+			"toolcall_delta:0",
+			"toolcall_delta:0",
+			"toolcall_delta:0",
+			"toolcall_end:0",
+			"toolcall_start:1",
+			"toolcall_delta:1",
+			"toolcall_delta:1",
+			"toolcall_end:1",
+			"done",
+		]);
+		const done = events.at(-1);
+		if (done?.type !== "done") throw new Error("expected done");
+		expect(done.reason).toBe("toolUse");
+		expect(done.message.content).toEqual([
+			{ type: "toolCall", id: "call_a|fc_a", name: "read", arguments: { path: "src/a.ts" } },
+			{ type: "toolCall", id: "call_b|fc_b", name: "bash", arguments: { command: "ls -la" } },
+		]);
+	});
+
+	it("response.incomplete (max_output_tokens) ends with length", async () => {
+		fake.enqueue(new ResponsesStream().created().message("msg_1", ["trunc"]).incomplete("max_output_tokens").script());
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("length");
+		expect(message.content).toMatchObject([{ type: "text", text: "trunc" }]);
+	});
+
+	it("response.incomplete (content_filter) ends with a provider error", async () => {
+		fake.enqueue(new ResponsesStream().created().message("msg_1", ["x"]).incomplete("content_filter").script());
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "provider", code: "content_filter", retryable: false });
+	});
+
+	it("response.failed ends with error and its code", async () => {
+		fake.enqueue(new ResponsesStream().created().failed("server_error", "The server had an error").script());
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe("server_error: The server had an error");
+		expect(message.errorInfo).toEqual({ kind: "server", code: "server_error", retryable: true });
+	});
+
+	it("an error event mid-stream ends with error, keeping the partial", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.openMessage("msg_1", "Par", "tial")
+				.error("rate_limit_exceeded", "Rate limit reached")
+				.script(),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
+		const message = errorOf(events);
+		expect(message.content).toMatchObject([{ type: "text", text: "Partial" }]);
+		expect(message.errorInfo).toEqual({ kind: "rate_limit", code: "rate_limit_exceeded", retryable: true });
+	});
+
+	it("ignores unknown event types", async () => {
+		fake.enqueue(new ResponsesStream().created().unknown().message("msg_1", ["a"]).unknown().completed().script());
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
+	});
+
+	it("429 with retry-after becomes a retryable rate_limit error", async () => {
+		fake.enqueue(openaiError(429, "rate_limit_exceeded", "Rate limit reached for requests", { "retry-after": "3" }));
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "error"]);
+		const message = errorOf(events);
+		expect(message.errorInfo).toEqual({
+			kind: "rate_limit",
+			status: 429,
+			code: "rate_limit_exceeded",
+			retryable: true,
+			retryAfterMs: 3000,
+		});
+		expect(fake.requests).toHaveLength(1);
+	});
+
+	it("500 becomes a retryable server error", async () => {
+		fake.enqueue(openaiError(500, "server_error", "The server had an error while processing your request."));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "server_error", retryable: true });
+		expect(fake.requests).toHaveLength(1);
+	});
+
+	it("recognises the overflow error body", async () => {
+		fake.enqueue(openaiError(400, "context_length_exceeded", OPENAI_OVERFLOW_MESSAGE));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toMatchObject({ kind: "overflow", status: 400, retryable: false });
+		expect(isContextOverflow(message)).toBe(true);
+	});
+
+	it("a stream cut mid-way ends with error and the partial content", async () => {
+		const script = new ResponsesStream().created().message("msg_1", ["Hello ", "there"]).completed().script();
+		const cutAt = script.bytes.indexOf("response.output_text.done");
+		fake.enqueue({ ...script, cutAfterBytes: cutAt });
+		const events = await collect(stream(model, context, key));
+		const message = errorOf(events);
+		expect(message.content).toMatchObject([{ type: "text", text: "Hello there" }]);
+		expect(message.errorInfo?.retryable).toBe(true);
+		expect(["network", "stream_cut"]).toContain(message.errorInfo?.kind);
+	});
+
+	it("a clean end without response.completed is an error, never done", async () => {
+		fake.enqueue(new ResponsesStream().created().message("msg_1", ["All ", "of it"]).script());
+		const events = await collect(stream(model, context, key));
+		const message = errorOf(events);
+		expect(message.content).toMatchObject([{ type: "text", text: "All of it" }]);
+		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
+	});
+
+	it("slow chunks still arrive in order", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.message("msg_1", ["a", "b", "c"])
+				.completed()
+				.script({ chunkSize: 80, delayMs: 3 }),
+		);
+		const events = await collect(stream(model, context, key));
+		expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
+		expect(events.at(-1)?.type).toBe("done");
+	});
+
+	it("client abort ends with aborted and the partial", async () => {
+		const script = new ResponsesStream().created().openMessage("msg_1", "Partial answer").script();
+		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
+		const controller = new AbortController();
+		const events: AssistantMessageEvent[] = [];
+		for await (const event of stream(model, context, { ...key, signal: controller.signal })) {
+			events.push(event);
+			if (event.type === "text_delta") controller.abort();
+		}
+		const last = events.at(-1);
+		if (last?.type !== "error") throw new Error("expected error");
+		expect(last.reason).toBe("aborted");
+		expect(last.error.content).toMatchObject([{ type: "text", text: "Partial answer" }]);
+		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
+	});
+});
