@@ -271,8 +271,9 @@ function causeMessage(error: unknown): string | undefined {
 }
 
 function isAbortError(error: unknown): boolean {
-	const name = asRecord(error)?.name;
-	return name === "AbortError" || name === "APIUserAbortError";
+	const record = asRecord(error);
+	// The SDKs' user-abort errors keep the generic name; their class says what they are.
+	return record?.name === "AbortError" || record?.constructor?.name === "APIUserAbortError";
 }
 
 /** Removes API keys and bearer tokens from text that may be shown or logged. */

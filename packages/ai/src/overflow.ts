@@ -7,7 +7,7 @@ import type { AssistantMessage } from "./types.js";
 export const OVERFLOW_PATTERNS: readonly RegExp[] = [
 	/prompt is too long/i, // Anthropic: "prompt is too long: 213462 tokens > 200000 maximum"
 	/request_too_large/i, // Anthropic 413 error type
-	/request size exceeds/i, // Anthropic 413 message
+	/request exceeds the maximum (?:allowed )?(?:size|number of bytes)/i, // Anthropic 413 message
 	/input is too long for requested model/i, // Amazon Bedrock
 	/exceeds the context window/i, // OpenAI Responses: "Your input exceeds the context window of this model"
 	/input token count.*exceeds the maximum/i, // Google Gemini
