@@ -1,0 +1,79 @@
+// `@file` arguments: text files are inlined into the first message as
+// `<file name="/abs/path">…</file>`, images are attached to it. Piped stdin
+// and the first message join them to make the initial prompt.
+import { readFile, stat } from "node:fs/promises";
+import type { ImageContent } from "@pi/ai";
+import { resolveUserPath } from "../config/paths.js";
+
+export class FileArgError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "FileArgError";
+	}
+}
+
+/** The image type of a buffer from its magic bytes, or undefined. */
+export function sniffImageType(data: Uint8Array): string | undefined {
+	const starts = (...bytes: number[]) => bytes.every((b, i) => data[i] === b);
+	if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+	if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+	if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+	if (starts(0x52, 0x49, 0x46, 0x46) && data[8] === 0x57 && data[9] === 0x45 && data[10] === 0x42 && data[11] === 0x50)
+		return "image/webp";
+	return undefined;
+}
+
+export interface ProcessedFiles {
+	/** Text to put in front of the first message. */
+	text: string;
+	images: ImageContent[];
+}
+
+/** Reads `@file` arguments (paths relative to cwd, `~` expanded). Throws FileArgError for unusable files. */
+export async function processFileArgs(paths: readonly string[], cwd: string): Promise<ProcessedFiles> {
+	let text = "";
+	const images: ImageContent[] = [];
+	for (const given of paths) {
+		const path = resolveUserPath(given, cwd);
+		const info = await stat(path).catch(() => undefined);
+		if (!info) throw new FileArgError(`File not found: ${given}`);
+		if (!info.isFile()) throw new FileArgError(`Not a file: ${given}`);
+		const data = await readFile(path);
+		const mimeType = sniffImageType(data);
+		if (mimeType) {
+			images.push({ type: "image", data: data.toString("base64"), mimeType });
+			text += `<file name="${path}"></file>\n`;
+			continue;
+		}
+		if (data.subarray(0, 8192).includes(0)) throw new FileArgError(`Cannot include binary file: ${given}`);
+		text += `<file name="${path}">\n${data.toString("utf8")}\n</file>\n`;
+	}
+	return { text, images };
+}
+
+/** All of stdin when it is piped; undefined when it is a terminal. */
+export async function readPipedStdin(stdin: NodeJS.ReadStream = process.stdin): Promise<string | undefined> {
+	if (stdin.isTTY) return undefined;
+	const chunks: Buffer[] = [];
+	for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+export interface InitialPrompts {
+	/** The first prompt (stdin + files + first message), undefined when there is nothing to send. */
+	initial?: { text: string; images: ImageContent[] };
+	/** Further messages, each sent as its own prompt after the previous run. */
+	rest: string[];
+}
+
+/** Joins piped stdin, @file text and the first message with no separator; later messages stay separate. */
+export function buildInitialPrompts(
+	messages: readonly string[],
+	files: ProcessedFiles,
+	stdin: string | undefined,
+): InitialPrompts {
+	const [first, ...rest] = messages;
+	const text = `${stdin ?? ""}${files.text}${first ?? ""}`;
+	if (text === "" && files.images.length === 0) return { rest };
+	return { initial: { text, images: files.images }, rest };
+}
