@@ -1,1 +1,11 @@
 export {};
+export * from "./messages.js";
+export * from "./session/file.js";
+export * from "./session/ids.js";
+export * from "./session/listing.js";
+export * from "./session/lock.js";
+export * from "./session/paths.js";
+export * from "./session/projection.js";
+export * from "./session/session-manager.js";
+export * from "./session/system-state.js";
+export * from "./session/types.js";

@@ -1,0 +1,176 @@
+// Turns the objects found in a session file into a header and tree records:
+// validates the header, migrates version-1/2 entries in memory (the file is
+// never rewritten), resolves duplicated ids, and decides which entries stay
+// in memory and which are re-read on demand.
+import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
+import { type EntryRecord, recordFor, type SessionTree } from "./tree.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
+
+/** Entries whose line is longer than this are dropped from memory after indexing and re-read when needed. */
+const KEEP_IN_MEMORY_BYTES = 1024;
+
+export interface LoadState {
+	file: string;
+	header: SessionHeader | undefined;
+	/** Why the file cannot be appended to (corrupt or missing header); undefined when writable. */
+	headerProblem: string | undefined;
+	version: number;
+	warnings: SessionLoadWarning[];
+	/** Objects seen so far (header included), for version-1 positional ids. */
+	objectCount: number;
+	/** Next suffix for renamed duplicate ids, per id. */
+	duplicates: Map<string, number>;
+	/** Id as written in the file → id in memory, for ids renamed as duplicates. */
+	aliases: Map<string, string>;
+	lastV1Id: string | null;
+}
+
+export function newLoadState(file: string): LoadState {
+	return {
+		file,
+		header: undefined,
+		headerProblem: undefined,
+		version: CURRENT_SESSION_VERSION,
+		warnings: [],
+		objectCount: 0,
+		duplicates: new Map(),
+		aliases: new Map(),
+		lastV1Id: null,
+	};
+}
+
+function isHeader(v: Record<string, unknown>): boolean {
+	return v.type === "session" && typeof v.id === "string";
+}
+
+/** The id a v1 entry gets from its position: stable across loads because the file only grows. */
+function positionalId(index: number): string {
+	return index.toString(16).padStart(8, "0");
+}
+
+/** Feed one scanned object into the tree. */
+export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedObject, firstObject: boolean): void {
+	const v = obj.value;
+	const index = state.objectCount++;
+	const warn = (message: string) =>
+		state.warnings.push({ file: state.file, line: obj.line, byteOffset: obj.offset, message });
+	if (firstObject) {
+		if (isHeader(v)) {
+			state.header = v as unknown as SessionHeader;
+			state.version = typeof v.version === "number" ? v.version : 1;
+			return;
+		}
+		state.headerProblem = `the first line of ${state.file} is not a session header`;
+		warn("missing or corrupt session header; the file is read-only (fork it to continue)");
+		// Not a header: fall through and keep it as an entry.
+	} else if (v.type === "session") {
+		warn("extra session header ignored");
+		return;
+	}
+	if (typeof v.type !== "string") {
+		warn("object without a type skipped");
+		return;
+	}
+	const legacy = state.version < CURRENT_SESSION_VERSION;
+	if (legacy) migrateLegacyEntry(state, v, index);
+	if (typeof v.id !== "string" || v.id.length === 0) {
+		// Hand-written or damaged: give it a stable id and chain it after the previous entry.
+		v.id = `L${obj.line.toString(16).padStart(7, "0")}`;
+		if (!("parentId" in v)) v.parentId = tree.leafId;
+		warn(`entry without an id; using ${v.id}`);
+	}
+	if (v.parentId === undefined) v.parentId = null;
+	if (typeof v.timestamp !== "string") v.timestamp = new Date(0).toISOString();
+	const entry = v as unknown as SessionEntry;
+	if (typeof entry.parentId === "string") entry.parentId = state.aliases.get(entry.parentId) ?? entry.parentId;
+	let renamed = false;
+	const existing = tree.byId.get(entry.id);
+	if (existing) {
+		if (
+			existing.type === entry.type &&
+			existing.parentId === entry.parentId &&
+			existing.timestamp === entry.timestamp &&
+			(existing.length === obj.length || existing.offset < 0)
+		) {
+			warn(`duplicate of entry ${entry.id} skipped`);
+			return;
+		}
+		// A different entry under a used id (two writers, or concatenated files). Keep
+		// both: the newer one gets a deterministic id so reloads agree, and later
+		// references to the id mean the newer definition.
+		const n = (state.duplicates.get(entry.id) ?? 0) + 1;
+		state.duplicates.set(entry.id, n);
+		const fresh = `${entry.id}~${n}`;
+		warn(`duplicate entry id ${entry.id}; kept as ${fresh}`);
+		state.aliases.set(entry.id, fresh);
+		entry.id = fresh;
+		renamed = true;
+	}
+	const keep = legacy || renamed || obj.recovered || obj.length <= KEEP_IN_MEMORY_BYTES;
+	const rec: EntryRecord = recordFor(entry, obj.offset, obj.length, keep);
+	tree.add(rec);
+}
+
+/** v1 (no ids, linear) → v2 (tree) → v3 (`hookMessage` renamed to `custom`), in place on one object. */
+function migrateLegacyEntry(state: LoadState, v: Record<string, unknown>, index: number): void {
+	if (state.version < 2 && typeof v.id !== "string") {
+		v.id = positionalId(index);
+		v.parentId = state.lastV1Id;
+		if (v.type === "compaction" && typeof v.firstKeptEntryIndex === "number") {
+			// Positions count the header as 0, as version-1 writers did.
+			if (v.firstKeptEntryIndex > 0) v.firstKeptEntryId = positionalId(v.firstKeptEntryIndex);
+			delete v.firstKeptEntryIndex;
+		}
+	}
+	if (typeof v.id === "string") state.lastV1Id = v.id;
+	if (v.type === "message") {
+		const m = v.message as { role?: unknown } | undefined;
+		if (m && m.role === "hookMessage") m.role = "custom";
+	}
+}
+
+export interface FileLoadResult {
+	size: number;
+	endsWithNewline: boolean;
+	lines: number;
+}
+
+/** Scan a file (from `fromOffset`, a line start) into the tree. */
+export function loadFromFd(
+	fd: number,
+	state: LoadState,
+	tree: SessionTree,
+	fromOffset = 0,
+	firstLine = 1,
+): FileLoadResult {
+	let first = fromOffset === 0 && state.objectCount === 0;
+	const summary = scanFd(
+		fd,
+		state.file,
+		(obj) => {
+			ingestObject(state, tree, obj, first);
+			first = false;
+		},
+		(w) => state.warnings.push(w),
+		fromOffset,
+		firstLine,
+	);
+	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
+		state.headerProblem = `${state.file} holds no session header`;
+	}
+	return summary;
+}
+
+/** Parse session text held in memory into the tree (every entry kept in memory). */
+export function loadFromText(text: string, state: LoadState, tree: SessionTree): void {
+	let first = true;
+	scanSessionText(
+		text,
+		(obj) => {
+			ingestObject(state, tree, { ...obj, length: 0, offset: -1 }, first);
+			first = false;
+		},
+		(w) => state.warnings.push(w),
+		state.file,
+	);
+}

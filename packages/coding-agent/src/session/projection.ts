@@ -1,0 +1,280 @@
+// Context projection: the one function that turns the active branch into
+// what the model sees. Rules (1.x): the latest compaction on the path leads
+// with its prompt/tool checkpoint and summary, then the kept entries from
+// `firstKeptEntryId` (minus system messages, folded into the checkpoint), then
+// everything after it; context_edit entries omit or replace the content of an
+// earlier entry (latest edit wins); custom_message and branch_summary become
+// messages; `custom`, labels, usage and settings entries contribute nothing.
+//
+// It runs before every request, so it is incremental: the projection of the
+// last leaf is cached, and when the new leaf descends from it only the new
+// entries are projected. A leaf elsewhere, or a new compaction, rebuilds.
+import type { AgentMessage } from "@pi/agent-core";
+import type { TextContent } from "@pi/ai";
+import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
+import type { EntryRecord, SessionTree } from "./tree.js";
+import type {
+	ContextEditEntry,
+	ProjectedSessionEntry,
+	SessionEntry,
+	SessionModelRef,
+	SessionProjection,
+} from "./types.js";
+
+/** What one entry contributes to the context, before edits. */
+export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
+	switch (entry.type) {
+		case "message": {
+			const m = entry.message;
+			// Files are not schema-checked; old or hand-edited ones can lack content.
+			if (m.role === "system" && m.content == null) return [{ ...m, content: "" }];
+			if ((m.role === "user" || m.role === "assistant" || m.role === "toolResult") && m.content == null) {
+				return [{ ...m, content: [] } as AgentMessage];
+			}
+			return [m];
+		}
+		case "custom_message":
+			return [
+				createCustomMessage(entry.customType, entry.content ?? [], entry.display, entry.details, entry.timestamp),
+			];
+		case "branch_summary":
+			return entry.summary ? [createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp)] : [];
+		case "compaction": {
+			const summary = createCompactionSummaryMessage(entry.summary, entry.tokensBefore, entry.timestamp);
+			return entry.systemMessage ? [entry.systemMessage, summary] : [summary];
+		}
+		default:
+			return [];
+	}
+}
+
+/** An entry's contribution with its latest edit applied. */
+export function projectContextEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
+	const messages = sessionEntryToContextMessages(entry);
+	if (!edit) return messages;
+	if (edit.replacement === null) return [];
+	const content = edit.replacement.content;
+	return messages.map((m) => {
+		if (m.role === "assistant" || m.role === "toolResult") {
+			const blocks = typeof content === "string" ? [{ type: "text", text: content } as TextContent] : content;
+			return { ...m, content: blocks } as AgentMessage;
+		}
+		if (m.role === "user" || m.role === "custom") return { ...m, content } as AgentMessage;
+		return m;
+	});
+}
+
+function isSystemRecord(rec: EntryRecord): boolean {
+	return rec.type === "message" && rec.role === "system";
+}
+
+/**
+ * Incremental projector for one tree. Not thread-safe, not shared between
+ * trees. Results share message objects with the entries: treat them as
+ * read-only.
+ */
+export class ContextProjector {
+	private cachedLeaf: string | null | undefined = undefined;
+	private path: EntryRecord[] = [];
+	private pathIndex = new Map<string, number>();
+	private compactionIndex = -1;
+	private slots: ProjectedSessionEntry[] = [];
+	private slotIndex = new Map<string, number>();
+	private edits = new Map<string, ContextEditEntry>();
+	private flat: AgentMessage[] | null = [];
+	private thinkingLevel = "off";
+	private model: SessionModelRef | null = null;
+
+	constructor(private readonly tree: SessionTree) {}
+
+	/** Forget the cache (after the tree was rebuilt). */
+	reset(): void {
+		this.cachedLeaf = undefined;
+		this.path = [];
+		this.pathIndex.clear();
+		this.compactionIndex = -1;
+		this.clearContext();
+		this.thinkingLevel = "off";
+		this.model = null;
+	}
+
+	project(leafId: string | null): SessionProjection {
+		this.update(leafId);
+		if (!this.flat) {
+			const flat: AgentMessage[] = [];
+			for (const slot of this.slots) for (const m of slot.messages) flat.push(m);
+			this.flat = flat;
+		}
+		return {
+			entries: this.slots.slice(),
+			messages: this.flat.slice(),
+			thinkingLevel: this.thinkingLevel,
+			model: this.model ? { ...this.model } : null,
+		};
+	}
+
+	/** The selected (compaction-aware) entries of the active branch. */
+	contextEntries(leafId: string | null): SessionEntry[] {
+		this.update(leafId);
+		return this.slots.map((s) => s.sourceEntry);
+	}
+
+	private update(leafId: string | null): void {
+		if (leafId === this.cachedLeaf) return;
+		if (leafId === null || !this.tree.byId.has(leafId)) {
+			this.reset();
+			this.cachedLeaf = leafId;
+			return;
+		}
+		// Walk up from the new leaf until the cached path is reached.
+		const appended: EntryRecord[] = [];
+		let cur = this.tree.byId.get(leafId);
+		let joinAt = -1;
+		const guard = new Set<string>();
+		while (cur) {
+			const at = this.pathIndex.get(cur.id);
+			if (at !== undefined && this.path[at] === cur) {
+				joinAt = at;
+				break;
+			}
+			if (guard.has(cur.id)) break; // a parent cycle in a damaged file
+			guard.add(cur.id);
+			appended.push(cur);
+			cur = cur.parentId ? this.tree.byId.get(cur.parentId) : undefined;
+		}
+		appended.reverse();
+		this.cachedLeaf = leafId;
+		if (joinAt >= 0 && joinAt === this.path.length - 1) {
+			this.extend(appended);
+			return;
+		}
+		// Moved to another branch: keep the shared prefix of the path, rebuild the rest.
+		for (let i = joinAt + 1; i < this.path.length; i++) this.pathIndex.delete(this.path[i].id);
+		this.path.length = joinAt + 1;
+		for (const rec of appended) {
+			this.pathIndex.set(rec.id, this.path.length);
+			this.path.push(rec);
+		}
+		this.compactionIndex = -1;
+		for (let i = this.path.length - 1; i >= 0; i--) {
+			if (this.path[i].type === "compaction") {
+				this.compactionIndex = i;
+				break;
+			}
+		}
+		this.recomputeSettings();
+		this.rebuildContext();
+	}
+
+	private extend(appended: EntryRecord[]): void {
+		let compacted = false;
+		for (const rec of appended) {
+			const at = this.path.length;
+			this.pathIndex.set(rec.id, at);
+			this.path.push(rec);
+			this.applySetting(rec);
+			if (rec.type === "compaction") {
+				this.compactionIndex = at;
+				compacted = true;
+			}
+		}
+		if (compacted) {
+			this.rebuildContext();
+			return;
+		}
+		for (const rec of appended) this.addSlot(this.tree.entryOf(rec));
+	}
+
+	private applySetting(rec: EntryRecord): void {
+		if (rec.type === "thinking_level_change") {
+			const e = this.tree.entryOf(rec);
+			if (e.type === "thinking_level_change") this.thinkingLevel = e.thinkingLevel;
+		} else if (rec.type === "model_change") {
+			const e = this.tree.entryOf(rec);
+			if (e.type === "model_change") this.model = { provider: e.provider, modelId: e.modelId };
+		} else if (rec.role === "assistant" && rec.provider !== undefined && rec.model !== undefined) {
+			this.model = { provider: rec.provider, modelId: rec.model };
+		}
+	}
+
+	/** Settings come from the whole path (not only the compacted range); the latest of each wins. */
+	private recomputeSettings(): void {
+		this.thinkingLevel = "off";
+		this.model = null;
+		let haveThinking = false;
+		let haveModel = false;
+		for (let i = this.path.length - 1; i >= 0 && !(haveThinking && haveModel); i--) {
+			const rec = this.path[i];
+			if (!haveThinking && rec.type === "thinking_level_change") {
+				this.applySetting(rec);
+				haveThinking = true;
+			} else if (
+				!haveModel &&
+				(rec.type === "model_change" || (rec.role === "assistant" && rec.provider !== undefined))
+			) {
+				this.applySetting(rec);
+				haveModel = true;
+			}
+		}
+	}
+
+	private clearContext(): void {
+		this.slots = [];
+		this.slotIndex.clear();
+		this.edits.clear();
+		this.flat = [];
+	}
+
+	private rebuildContext(): void {
+		this.clearContext();
+		const selected: EntryRecord[] = [];
+		const ci = this.compactionIndex;
+		if (ci < 0) {
+			selected.push(...this.path);
+		} else {
+			const compaction = this.tree.entryOf(this.path[ci]);
+			selected.push(this.path[ci]);
+			const firstKept = compaction.type === "compaction" ? compaction.firstKeptEntryId : undefined;
+			let keeping = false;
+			for (let i = 0; i < ci; i++) {
+				const rec = this.path[i];
+				if (rec.id === firstKept) keeping = true;
+				if (keeping && !isSystemRecord(rec)) selected.push(rec);
+			}
+			for (let i = ci + 1; i < this.path.length; i++) selected.push(this.path[i]);
+		}
+		// Edits first, so each target is projected once with its latest edit.
+		for (const rec of selected) {
+			if (rec.type === "context_edit") {
+				const e = this.tree.entryOf(rec) as ContextEditEntry;
+				this.edits.set(e.targetId, e);
+			}
+		}
+		for (let i = 0; i < selected.length; i++) {
+			const entry = this.tree.entryOf(selected[i]);
+			// An older compaction inside the kept range contributes nothing; only the newest leads.
+			const messages = entry.type === "compaction" && i > 0 ? [] : projectContextEntry(entry, this.edits.get(entry.id));
+			this.slotIndex.set(entry.id, this.slots.length);
+			this.slots.push({ sourceEntry: entry, messages });
+		}
+		this.flat = null;
+	}
+
+	private addSlot(entry: SessionEntry): void {
+		if (entry.type === "context_edit") {
+			this.edits.set(entry.targetId, entry);
+			const at = this.slotIndex.get(entry.targetId);
+			// Only the leading compaction projects anything; an older one stays empty.
+			if (at !== undefined && !(this.slots[at].sourceEntry.type === "compaction" && at > 0)) {
+				// A new slot object: projections handed out earlier must not change.
+				const source = this.slots[at].sourceEntry;
+				this.slots[at] = { sourceEntry: source, messages: projectContextEntry(source, entry) };
+				this.flat = null;
+			}
+		}
+		const messages = entry.type === "context_edit" ? [] : projectContextEntry(entry, this.edits.get(entry.id));
+		this.slotIndex.set(entry.id, this.slots.length);
+		this.slots.push({ sourceEntry: entry, messages });
+		if (this.flat) for (const m of messages) this.flat.push(m);
+	}
+}

@@ -1,0 +1,245 @@
+// Reads a session file line by line without holding it in memory, and
+// recovers what a crash can leave behind: a truncated last line, two objects
+// glued on one line (a write that started before the previous one ended with
+// "\n"), garbage. Every skipped span becomes a warning with line and byte
+// offset; nothing is ever written back.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { SessionLoadWarning } from "./types.js";
+
+/** One JSON object found in the file. */
+export interface ScannedObject {
+	value: Record<string, unknown>;
+	/** 1-based line number. */
+	line: number;
+	/** Byte offset and length of the object's own bytes (for lazy re-reads). */
+	offset: number;
+	length: number;
+	/** Recovered from a damaged line; its bytes are not a whole line. */
+	recovered: boolean;
+}
+
+export interface ScanSummary {
+	/** Bytes read (the file size at the time of the scan). */
+	size: number;
+	/** False when the last byte is not "\n": the next append must start a fresh line. */
+	endsWithNewline: boolean;
+	lines: number;
+}
+
+const ENTRY_TYPES = new Set([
+	"session",
+	"message",
+	"model_change",
+	"thinking_level_change",
+	"usage",
+	"compaction",
+	"branch_summary",
+	"custom",
+	"custom_message",
+	"context_edit",
+	"label",
+	"session_info",
+]);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** An object that can be a session line, as opposed to a nested content block. */
+function looksLikeEntry(v: unknown): v is Record<string, unknown> {
+	if (!isRecord(v) || typeof v.type !== "string") return false;
+	return ENTRY_TYPES.has(v.type) || (typeof v.id === "string" && "parentId" in v);
+}
+
+/** Index just past the JSON value starting at `start` (string-aware bracket matching), or -1. */
+function matchObjectEnd(text: string, start: number): number {
+	let depth = 0;
+	let inString = false;
+	for (let i = start; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 92 /* \ */) i++;
+			else if (c === 34 /* " */) inString = false;
+			continue;
+		}
+		if (c === 34) inString = true;
+		else if (c === 123 /* { */ || c === 91 /* [ */) depth++;
+		else if (c === 125 /* } */ || c === 93 /* ] */) {
+			depth--;
+			if (depth === 0) return i + 1;
+			if (depth < 0) return -1;
+		}
+	}
+	return -1;
+}
+
+/**
+ * Complete entry objects inside a line that does not parse as a whole. Starts
+ * are the line start and every `{"type":` (which cannot occur unescaped inside a
+ * JSON string, so it always opens an object); nested content blocks are
+ * rejected by `looksLikeEntry`.
+ */
+export function recoverObjects(text: string): { value: Record<string, unknown>; start: number; end: number }[] {
+	const found: { value: Record<string, unknown>; start: number; end: number }[] = [];
+	const starts: number[] = [];
+	if (text.startsWith("{")) starts.push(0);
+	for (let i = text.indexOf('{"type":'); i >= 0; i = text.indexOf('{"type":', i + 1)) {
+		if (i !== 0) starts.push(i);
+	}
+	let consumedTo = 0;
+	for (const start of starts) {
+		if (start < consumedTo) continue;
+		const end = matchObjectEnd(text, start);
+		if (end < 0) continue;
+		let value: unknown;
+		try {
+			value = JSON.parse(text.slice(start, end));
+		} catch {
+			continue;
+		}
+		if (!looksLikeEntry(value)) continue;
+		found.push({ value, start, end });
+		consumedTo = end;
+	}
+	return found;
+}
+
+export type ObjectSink = (obj: ScannedObject) => void;
+export type WarningSink = (w: SessionLoadWarning) => void;
+
+/**
+ * Parse one line's text. Emits each object found; returns a warning text when
+ * bytes had to be skipped.
+ */
+function parseLineText(
+	text: string,
+	line: number,
+	offset: number,
+	byteLength: number,
+	isLastUnterminated: boolean,
+	emit: ObjectSink,
+): string | undefined {
+	try {
+		const value: unknown = JSON.parse(text);
+		if (isRecord(value)) {
+			emit({ value, line, offset, length: byteLength, recovered: false });
+			return undefined;
+		}
+		return `not a JSON object (${byteLength} bytes skipped)`;
+	} catch {
+		// fall through to recovery
+	}
+	const parts = recoverObjects(text);
+	if (parts.length === 0) {
+		return isLastUnterminated
+			? `incomplete last line (${byteLength} bytes, no trailing newline) skipped; the bytes stay in the file`
+			: `unparsable line (${byteLength} bytes) skipped`;
+	}
+	let covered = 0;
+	for (const p of parts) {
+		const pOffset = offset + Buffer.byteLength(text.slice(0, p.start));
+		const pLength = Buffer.byteLength(text.slice(p.start, p.end));
+		covered += pLength;
+		emit({ value: p.value, line, offset: pOffset, length: pLength, recovered: true });
+	}
+	const skipped = byteLength - covered;
+	return `damaged line: recovered ${parts.length} object(s)${skipped > 0 ? `, ${skipped} bytes skipped` : ""}`;
+}
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+	for (let i = start; i < end; i++) {
+		const c = buf[i];
+		if (c !== 32 && c !== 9 && c !== 13) return false;
+	}
+	return true;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+
+/** Scan a file from `fromOffset` (a line start) to its current end. */
+export function scanSessionFile(
+	file: string,
+	emit: ObjectSink,
+	warn: WarningSink,
+	fromOffset = 0,
+	firstLineNumber = 1,
+): ScanSummary {
+	const fd = openSync(file, "r");
+	try {
+		return scanFd(fd, file, emit, warn, fromOffset, firstLineNumber);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+export function scanFd(
+	fd: number,
+	file: string,
+	emit: ObjectSink,
+	warn: WarningSink,
+	fromOffset = 0,
+	firstLineNumber = 1,
+): ScanSummary {
+	const size = fstatSync(fd).size;
+	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - fromOffset, 1)));
+	let filled = 0; // bytes in buf, starting at file offset `bufStart`
+	let bufStart = fromOffset;
+	let pos = fromOffset; // next file offset to read
+	let line = firstLineNumber;
+	let lastByte = -1;
+	const handle = (start: number, end: number, unterminated: boolean) => {
+		// start/end index into buf
+		const lineOffset = bufStart + start;
+		let s = start;
+		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
+		if (!isBlank(buf, s, end)) {
+			const text = buf.toString("utf8", s, end);
+			const problem = parseLineText(text, line, bufStart + s, end - s, unterminated, emit);
+			if (problem) warn({ file, line, byteOffset: lineOffset, message: problem });
+		}
+		line++;
+	};
+	while (pos < size) {
+		if (filled === buf.length) {
+			// A line longer than the buffer: grow it.
+			const bigger = Buffer.allocUnsafe(buf.length * 2);
+			buf.copy(bigger, 0, 0, filled);
+			buf = bigger;
+		}
+		const n = readSync(fd, buf, filled, Math.min(buf.length - filled, size - pos), pos);
+		if (n === 0) break; // file shrank under us; treat what we have as the end
+		pos += n;
+		filled += n;
+		lastByte = buf[filled - 1];
+		const view = buf.subarray(0, filled);
+		let start = 0;
+		for (let nl = view.indexOf(10, start); nl >= 0; nl = view.indexOf(10, start)) {
+			handle(start, nl, false);
+			start = nl + 1;
+		}
+		// Keep the unfinished line at the front of the buffer.
+		if (start > 0) {
+			buf.copy(buf, 0, start, filled);
+			filled -= start;
+			bufStart += start;
+		}
+	}
+	if (filled > 0) handle(0, filled, true);
+	return { size: pos, endsWithNewline: pos === fromOffset || lastByte === 10, lines: line - firstLineNumber };
+}
+
+/** Parse session text already in memory (tests, imports). Same recovery as files. */
+export function scanSessionText(text: string, emit: ObjectSink, warn: WarningSink, file = "<memory>"): void {
+	const lines = text.split("\n");
+	let offset = 0;
+	for (let i = 0; i < lines.length; i++) {
+		const raw = lines[i];
+		const bytes = Buffer.byteLength(raw);
+		const unterminated = i === lines.length - 1;
+		if (raw.trim()) {
+			const problem = parseLineText(raw, i + 1, offset, bytes, unterminated, emit);
+			if (problem) warn({ file, line: i + 1, byteOffset: offset, message: problem });
+		}
+		offset += bytes + 1;
+	}
+}

@@ -1,0 +1,631 @@
+// SessionManager: the append-only session tree of one conversation, on disk
+// (JSONL, 1.x format) or in memory (--no-session), with the same API.
+//
+// Write rules: a new session has no file until its first user or assistant
+// message (opening and quitting pi leaves nothing behind; the prompt is on disk
+// even if the first reply never comes); then header and buffered entries are
+// written at once, and from there every append is one synced line before the
+// method returns, so an event emitted afterwards announces an entry that is
+// already durable. One process writes a file at a time (see lock.ts).
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Message, Usage } from "@pi/ai";
+import type { BashExecutionMessage, CustomMessage } from "../messages.js";
+import { type Durability, SessionConflictError, SessionFile } from "./file.js";
+import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
+import { findMostRecentSession } from "./listing.js";
+import { loadFromFd, loadFromText, newLoadState } from "./load.js";
+import { acquireSessionLock } from "./lock.js";
+import { getDefaultSessionDir, sessionFileName } from "./paths.js";
+import { ContextProjector } from "./projection.js";
+import { getCurrentSystemMessage } from "./system-state.js";
+import { recordFor, SessionTree } from "./tree.js";
+import {
+	type BranchSummaryEntry,
+	type ContextEditEntry,
+	CURRENT_SESSION_VERSION,
+	type FileEntry,
+	type LabelEntry,
+	type NewSessionOptions,
+	type SessionContext,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionLoadWarning,
+	type SessionProjection,
+	type SessionTreeNode,
+	type UsageEntry,
+} from "./types.js";
+
+export interface SessionManagerOptions {
+	/** Default "fsync". */
+	durability?: Durability;
+	/** Called for every load/recovery warning (also kept, see getLoadWarnings). */
+	onWarning?: (warning: SessionLoadWarning) => void;
+	/** Open without the writer lock; every append throws. */
+	readOnly?: boolean;
+}
+
+type EntryInit = Omit<SessionEntry, "id" | "parentId" | "timestamp">;
+
+function isConversation(entry: SessionEntry): boolean {
+	return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
+}
+
+function serialize(entry: FileEntry): string {
+	return JSON.stringify(entry);
+}
+
+export class SessionManager {
+	private tree = new SessionTree();
+	private projector = new ContextProjector(this.tree);
+	private header!: SessionHeader;
+	private file: SessionFile | undefined;
+	private sessionFile: string | undefined;
+	private warnings: SessionLoadWarning[] = [];
+	private readOnlyReason: string | undefined;
+	private readonly durability: Durability;
+
+	private constructor(
+		private cwd: string,
+		private sessionDir: string,
+		private readonly persist: boolean,
+		private readonly options: SessionManagerOptions,
+	) {
+		this.durability = options.durability ?? "fsync";
+	}
+
+	// ---------------------------------------------------------------- factories
+
+	/** A new session for `cwd`, stored in `sessionDir` (default: the project's dir under the agent dir). */
+	static create(
+		cwd: string,
+		sessionDir?: string,
+		options: NewSessionOptions = {},
+		managerOptions: SessionManagerOptions = {},
+	): SessionManager {
+		const sm = new SessionManager(resolve(cwd), resolve(sessionDir ?? getDefaultSessionDir(cwd)), true, managerOptions);
+		sm.newSession(options);
+		return sm;
+	}
+
+	/**
+	 * Open a session file (created lazily if it does not exist; an empty file
+	 * gets its header at once). Takes the writer lock unless `readOnly`.
+	 */
+	static open(
+		path: string,
+		sessionDir?: string,
+		cwdOverride?: string,
+		managerOptions: SessionManagerOptions = {},
+	): SessionManager {
+		const file = resolve(path);
+		const sm = new SessionManager(
+			resolve(cwdOverride ?? process.cwd()),
+			resolve(sessionDir ?? dirname(file)),
+			true,
+			managerOptions,
+		);
+		sm.openFile(file, cwdOverride);
+		return sm;
+	}
+
+	/** The most recently modified session of `cwd` in `sessionDir`, or a new one. */
+	static continueRecent(cwd: string, sessionDir?: string, managerOptions: SessionManagerOptions = {}): SessionManager {
+		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
+		const recent = findMostRecentSession(dir);
+		if (recent) return SessionManager.open(recent, dir, undefined, managerOptions);
+		return SessionManager.create(cwd, dir, {}, managerOptions);
+	}
+
+	/** No file at all (`--no-session`); optionally seeded with entries (e.g. from an export). */
+	static inMemory(cwd: string = process.cwd(), options: NewSessionOptions = {}, entries?: FileEntry[]): SessionManager {
+		const sm = new SessionManager(resolve(cwd), "", false, {});
+		sm.newSession(options);
+		if (entries?.length) {
+			const text = entries.map(serialize).join("\n");
+			sm.loadText(text, "<memory>");
+		}
+		return sm;
+	}
+
+	/**
+	 * Copy every entry of another session (any cwd) into a new session for
+	 * `targetCwd`, whose header names the source as parent (`--fork`).
+	 */
+	static forkFrom(
+		sourcePath: string,
+		targetCwd: string,
+		sessionDir?: string,
+		options: NewSessionOptions = {},
+		managerOptions: SessionManagerOptions = {},
+	): SessionManager {
+		const source = resolve(sourcePath);
+		if (!existsSync(source)) throw new Error(`Cannot fork ${source}: no such session file`);
+		const src = SessionManager.open(source, undefined, targetCwd, { readOnly: true });
+		try {
+			if (src.tree.size === 0) throw new Error(`Cannot fork ${source}: it holds no entries`);
+			const entries = src.tree.all();
+			const sm = SessionManager.create(targetCwd, sessionDir, { ...options, parentSession: source }, managerOptions);
+			sm.warnings.push(...src.warnings);
+			for (const e of entries) sm.tree.add(recordFor(e));
+			if (entries.length > 0) sm.flushNow();
+			return sm;
+		} finally {
+			src.close();
+		}
+	}
+
+	// ---------------------------------------------------------------- lifecycle
+
+	/** Start a new, empty session in the same directory (closing the current file). Returns its future path. */
+	newSession(options: NewSessionOptions = {}): string | undefined {
+		if (options.id !== undefined) assertValidSessionId(options.id);
+		this.closeFile();
+		const timestamp = new Date().toISOString();
+		const id = options.id ?? createSessionId();
+		this.header = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.cwd };
+		if (options.parentSession) this.header.parentSession = options.parentSession;
+		this.resetTree();
+		this.readOnlyReason = undefined;
+		this.sessionFile = this.persist ? join(this.sessionDir, sessionFileName(timestamp, id)) : undefined;
+		return this.sessionFile;
+	}
+
+	/** Switch to another session file (resume). */
+	setSessionFile(path: string): void {
+		this.openFile(resolve(path));
+	}
+
+	/** Release the file and its lock. The manager stays readable from memory only for already-loaded entries. */
+	close(): void {
+		this.closeFile();
+	}
+
+	private closeFile(): void {
+		this.file?.close();
+		this.file = undefined;
+		this.tree.setReader(undefined);
+	}
+
+	private resetTree(): void {
+		this.tree = new SessionTree();
+		this.projector = new ContextProjector(this.tree);
+		this.warnings = [];
+	}
+
+	private warn(w: SessionLoadWarning): void {
+		this.warnings.push(w);
+		this.options.onWarning?.(w);
+	}
+
+	private openFile(file: string, cwdOverride?: string): void {
+		this.closeFile();
+		this.resetTree();
+		this.readOnlyReason = undefined;
+		this.sessionFile = file;
+		if (!existsSync(file)) {
+			const explicit = file;
+			this.newSession();
+			this.sessionFile = explicit; // keep the path the user asked for (--session)
+			return;
+		}
+		const lock = this.options.readOnly ? undefined : acquireSessionLock(file);
+		try {
+			const fd = openSync(file, "r");
+			const state = newLoadState(file);
+			let summary: ReturnType<typeof loadFromFd>;
+			try {
+				summary = loadFromFd(fd, state, this.tree);
+				// A writer that ignores the lock may have appended while we read.
+				while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
+					summary = loadFromFd(fd, state, this.tree, summary.size, summary.lines + 1);
+				}
+			} finally {
+				closeSync(fd);
+			}
+			for (const w of state.warnings) this.warn(w);
+			if (summary.size === 0) {
+				// An empty file given as a session: the header goes in before anything else.
+				this.newSession();
+				this.sessionFile = file;
+				if (lock) {
+					this.file = SessionFile.openForAppend(file, lock, 0, true, this.durability);
+					this.file.append(
+						serialize(this.header),
+						() => serialize(this.header),
+						(w) => this.warn(w),
+					);
+				}
+				return;
+			}
+			this.header = state.header
+				? { ...state.header, version: CURRENT_SESSION_VERSION }
+				: {
+						type: "session",
+						version: CURRENT_SESSION_VERSION,
+						id: createSessionId(),
+						timestamp: new Date().toISOString(),
+						cwd: resolve(cwdOverride ?? process.cwd()),
+					};
+			if (state.header && !cwdOverride && typeof state.header.cwd === "string" && state.header.cwd) {
+				this.cwd = state.header.cwd;
+			}
+			this.readOnlyReason = state.headerProblem;
+			if (lock && !state.headerProblem) {
+				this.file = SessionFile.openForAppend(file, lock, summary.size, summary.endsWithNewline, this.durability);
+			} else {
+				lock?.release();
+				this.file = SessionFile.openForRead(file);
+				if (this.options.readOnly && !this.readOnlyReason) this.readOnlyReason = "opened read-only";
+			}
+			const reader = this.file;
+			this.tree.setReader((offset, length) => reader.readAt(offset, length));
+		} catch (e) {
+			lock?.release();
+			throw e;
+		}
+	}
+
+	private loadText(text: string, label: string): void {
+		const state = newLoadState(label);
+		const tree = new SessionTree();
+		loadFromText(text, state, tree);
+		if (state.header) this.header = { ...state.header, version: CURRENT_SESSION_VERSION };
+		this.tree = tree;
+		this.projector = new ContextProjector(tree);
+		for (const w of state.warnings) this.warn(w);
+	}
+
+	// ---------------------------------------------------------------- persistence
+
+	private fullText(): string {
+		const lines = [serialize(this.header)];
+		for (const e of this.tree.all()) lines.push(serialize(e));
+		return `${lines.join("\n")}\n`;
+	}
+
+	/** Write header + buffered entries now (the lazy creation point). */
+	private flushNow(): void {
+		if (!this.persist || !this.sessionFile || this.file) return;
+		const lock = acquireSessionLock(this.sessionFile);
+		try {
+			this.file = SessionFile.createExclusive(this.sessionFile, this.fullText(), lock, this.durability);
+		} catch (e) {
+			lock.release();
+			throw e;
+		}
+		const file = this.file;
+		this.tree.setReader((offset, length) => file.readAt(offset, length));
+	}
+
+	private hasConversation(): boolean {
+		for (const rec of this.tree.records)
+			if (rec.type === "message" && (rec.role === "user" || rec.role === "assistant")) return true;
+		return false;
+	}
+
+	private appendEntry<T extends SessionEntry>(
+		init: EntryInit,
+		parentId: string | null = this.tree.leafId,
+		id: string = generateEntryId(this.tree.byId),
+		timestamp: string = new Date().toISOString(),
+	): T {
+		if (this.readOnlyReason) {
+			throw new Error(`Session ${this.sessionFile} is read-only (${this.readOnlyReason}); fork it to continue`);
+		}
+		// Envelope fields first, as every pi writes them (and as the fast paths of readers expect).
+		const { type, ...rest } = init as { type: string };
+		const entry = { type, id, parentId, timestamp, ...rest } as unknown as T;
+		const previousLeaf = this.tree.leafId;
+		this.tree.add(recordFor(entry));
+		try {
+			if (this.file) {
+				this.file.append(
+					serialize(entry),
+					() => this.fullText(),
+					(w) => this.warn(w),
+				);
+			} else if (this.persist && (isConversation(entry) || this.hasConversation())) {
+				this.flushNow();
+			}
+		} catch (e) {
+			// Memory follows the file: an entry that was not written must not become a parent.
+			this.tree.removeLast(previousLeaf);
+			this.projector.reset();
+			throw e;
+		}
+		return entry;
+	}
+
+	// ---------------------------------------------------------------- appends
+
+	/** A user/assistant/toolResult/system message, a bash execution or a custom message. Summaries have their own entries. */
+	appendMessage(message: Message | CustomMessage | BashExecutionMessage): string {
+		const role = (message as { role: string }).role;
+		if (role === "compactionSummary" || role === "branchSummary") {
+			throw new Error(`${role} messages are stored as compaction/branch_summary entries, not messages`);
+		}
+		return this.appendEntry({ type: "message", message } as EntryInit).id;
+	}
+
+	appendThinkingLevelChange(thinkingLevel: string): string {
+		return this.appendEntry({ type: "thinking_level_change", thinkingLevel } as EntryInit).id;
+	}
+
+	appendModelChange(provider: string, modelId: string): string {
+		return this.appendEntry({ type: "model_change", provider, modelId } as EntryInit).id;
+	}
+
+	appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
+		return this.appendEntry<UsageEntry>({
+			type: "usage",
+			kind,
+			provider,
+			model,
+			usage,
+			...(note ? { note } : {}),
+		} as EntryInit);
+	}
+
+	/**
+	 * A compaction of the active branch. `firstKeptEntryId` null keeps nothing
+	 * (the entry then names itself). The replayed prompt and tools are stored as
+	 * the checkpoint that leads the compacted context.
+	 */
+	appendCompaction<T = unknown>(
+		summary: string,
+		firstKeptEntryId: string | null,
+		tokensBefore: number,
+		details?: T,
+		fromHook?: boolean,
+		usage?: Usage,
+	): string {
+		if (firstKeptEntryId !== null && !this.tree.has(firstKeptEntryId)) {
+			throw new Error(`Entry ${firstKeptEntryId} not found`);
+		}
+		const timestamp = new Date().toISOString();
+		const system = getCurrentSystemMessage(this.buildSessionContext().messages);
+		const id = generateEntryId(this.tree.byId);
+		const init: Record<string, unknown> = {
+			type: "compaction",
+			summary,
+			firstKeptEntryId: firstKeptEntryId ?? id,
+			tokensBefore,
+		};
+		if (details !== undefined) init.details = details;
+		if (usage !== undefined) init.usage = usage;
+		if (fromHook !== undefined) init.fromHook = fromHook;
+		if (system) init.systemMessage = { ...system, timestamp: Date.parse(timestamp) };
+		return this.appendEntry(init as EntryInit, this.tree.leafId, id, timestamp).id;
+	}
+
+	appendCustomEntry(customType: string, data?: unknown): string {
+		return this.appendEntry({ type: "custom", customType, data } as EntryInit).id;
+	}
+
+	appendSessionInfo(name: string): string {
+		return this.appendEntry({ type: "session_info", name: name.replace(/[\r\n]+/g, " ").trim() } as EntryInit).id;
+	}
+
+	appendCustomMessageEntry<T = unknown>(
+		customType: string,
+		content: CustomMessage["content"],
+		display: boolean,
+		details?: T,
+	): string {
+		return this.appendEntry({ type: "custom_message", customType, content, display, details } as EntryInit).id;
+	}
+
+	/** Omit (null) or replace the content of an earlier user/assistant/toolResult/custom_message entry on the active branch. */
+	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
+		if (
+			replacement !== null &&
+			(typeof replacement !== "object" ||
+				(typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
+		) {
+			throw new Error("Context edit replacement must be null or { content: string | array }");
+		}
+		const target = this.tree.get(targetId);
+		if (!target) throw new Error(`Entry ${targetId} not found`);
+		if (!this.tree.pathRecords(this.tree.leafId).some((r) => r.id === targetId)) {
+			throw new Error(`Entry ${targetId} is not on the active branch`);
+		}
+		const role = target.type === "message" ? target.message.role : target.type === "custom_message" ? "custom" : "";
+		if (!(role === "user" || role === "assistant" || role === "toolResult" || role === "custom")) {
+			throw new Error(`Entry ${targetId} does not contribute editable model content`);
+		}
+		const normalized =
+			replacement !== null && (role === "assistant" || role === "toolResult") && typeof replacement.content === "string"
+				? { content: [{ type: "text" as const, text: replacement.content }] }
+				: replacement;
+		return this.appendEntry({ type: "context_edit", targetId, replacement: normalized } as EntryInit).id;
+	}
+
+	/** Set (non-empty) or clear (undefined/empty) the label of an entry. */
+	appendLabelChange(targetId: string, label: string | undefined): string {
+		if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		const init: Record<string, unknown> = { type: "label", targetId };
+		if (label) init.label = label;
+		return this.appendEntry<LabelEntry>(init as EntryInit).id;
+	}
+
+	// ---------------------------------------------------------------- navigation
+
+	/** Move the leaf; the next append continues from `entryId`. Nothing is written. */
+	branch(entryId: string): void {
+		if (!this.tree.has(entryId)) throw new Error(`Entry ${entryId} not found`);
+		this.tree.leafId = entryId;
+	}
+
+	/** The next append starts a new root. */
+	resetLeaf(): void {
+		this.tree.leafId = null;
+	}
+
+	/** Move the leaf to `branchFromId` and append a summary of the branch being left there. */
+	branchWithSummary(
+		branchFromId: string | null,
+		summary: string,
+		details?: unknown,
+		fromHook?: boolean,
+		usage?: unknown,
+	): string {
+		if (branchFromId !== null && !this.tree.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
+		const fromId = this.tree.leafId ?? "root";
+		const init: Record<string, unknown> = { type: "branch_summary", fromId, summary };
+		if (details !== undefined) init.details = details;
+		if (usage !== undefined) init.usage = usage;
+		if (fromHook !== undefined) init.fromHook = fromHook;
+		const previous = this.tree.leafId;
+		this.tree.leafId = branchFromId;
+		try {
+			return this.appendEntry<BranchSummaryEntry>(init as EntryInit, branchFromId).id;
+		} catch (e) {
+			this.tree.leafId = previous;
+			throw e;
+		}
+	}
+
+	/**
+	 * Continue in a new file holding the path from the root to `leafId`
+	 * (/fork, /clone). Labels on the path are re-created at its end; the header
+	 * records this file as parent. Returns the new path (undefined in memory).
+	 */
+	createBranchedSession(leafId: string | null): string | undefined {
+		const path = leafId === null ? [] : this.tree.pathRecords(leafId).map((r) => this.tree.entryOf(r));
+		if (leafId !== null && path.length === 0) throw new Error(`Entry ${leafId} not found`);
+		const parentSession = this.persist ? this.sessionFile : undefined;
+		const labels = this.tree.labelEntries();
+		// Drop label entries and re-link the rest, so nothing hangs off a removed entry.
+		const kept: SessionEntry[] = [];
+		const replaced = new Map<string, string | null>();
+		let parent: string | null = null;
+		const pendingLabels: string[] = [];
+		for (const e of path) {
+			if (e.type === "label") {
+				pendingLabels.push(e.id);
+				continue;
+			}
+			for (const id of pendingLabels) replaced.set(id, e.id);
+			pendingLabels.length = 0;
+			const copy = { ...e, parentId: parent } as SessionEntry;
+			if (copy.type === "compaction" && replaced.has(copy.firstKeptEntryId)) {
+				copy.firstKeptEntryId = replaced.get(copy.firstKeptEntryId) ?? copy.id;
+			}
+			kept.push(copy);
+			parent = e.id;
+		}
+		this.closeFile();
+		this.newSession(parentSession ? { parentSession } : {});
+		for (const e of kept) this.tree.add(recordFor(e));
+		const onPath = new Set(kept.map((e) => e.id));
+		for (const [targetId, { label, timestamp }] of labels) {
+			if (!onPath.has(targetId)) continue;
+			const entry: LabelEntry = {
+				type: "label",
+				id: generateEntryId(this.tree.byId),
+				parentId: this.tree.leafId,
+				timestamp,
+				targetId,
+				label,
+			};
+			this.tree.add(recordFor(entry));
+		}
+		if (this.hasConversation()) this.flushNow();
+		return this.sessionFile;
+	}
+
+	// ---------------------------------------------------------------- queries
+
+	isPersisted(): boolean {
+		return this.persist;
+	}
+	/** Whether the file exists yet (lazy creation). */
+	isFlushed(): boolean {
+		return this.file !== undefined;
+	}
+	isReadOnly(): boolean {
+		return this.readOnlyReason !== undefined;
+	}
+	getReadOnlyReason(): string | undefined {
+		return this.readOnlyReason;
+	}
+	getLoadWarnings(): SessionLoadWarning[] {
+		return [...this.warnings];
+	}
+	getCwd(): string {
+		return this.cwd;
+	}
+	getSessionDir(): string {
+		return this.sessionDir;
+	}
+	getSessionId(): string {
+		return this.header.id;
+	}
+	getSessionFile(): string | undefined {
+		return this.sessionFile;
+	}
+	getHeader(): SessionHeader | null {
+		return this.header ?? null;
+	}
+	getLeafId(): string | null {
+		return this.tree.leafId;
+	}
+	getLeafEntry(): SessionEntry | undefined {
+		return this.tree.leafId ? this.tree.get(this.tree.leafId) : undefined;
+	}
+	getEntry(id: string): SessionEntry | undefined {
+		return this.tree.get(id);
+	}
+	getEntryCount(): number {
+		return this.tree.size;
+	}
+	/** Every entry in file order (loads lazily-held entries). */
+	getEntries(): SessionEntry[] {
+		return this.tree.all();
+	}
+	getChildren(parentId: string): SessionEntry[] {
+		return this.tree.children(parentId);
+	}
+	getLabel(id: string): string | undefined {
+		return this.tree.getLabel(id);
+	}
+	getSessionName(): string | undefined {
+		return this.tree.getName();
+	}
+	/** Entries from the root to `fromId` (default: the leaf). */
+	getBranch(fromId?: string): SessionEntry[] {
+		const start = fromId ?? this.tree.leafId;
+		return this.tree.pathRecords(start).map((r) => this.tree.entryOf(r));
+	}
+	getTree(): SessionTreeNode[] {
+		return this.tree.tree();
+	}
+
+	// ---------------------------------------------------------------- projection
+
+	/** The model context of the active branch, with provenance per entry. Incremental; see projection.ts. */
+	buildSessionProjection(): SessionProjection {
+		return this.projector.project(this.tree.leafId);
+	}
+
+	buildSessionContext(): SessionContext {
+		const { messages, thinkingLevel, model } = this.projector.project(this.tree.leafId);
+		return { messages, thinkingLevel, model };
+	}
+
+	/** The compaction-aware entries selected from the active branch. */
+	buildContextEntries(): SessionEntry[] {
+		return this.projector.contextEntries(this.tree.leafId);
+	}
+}
+
+/** Guard for callers that want to treat a conflict as "reload". */
+export function isSessionConflict(e: unknown): e is SessionConflictError {
+	return e instanceof SessionConflictError;
+}
+
+/** Ensure a directory exists (session dirs are created on first write otherwise). */
+export function ensureSessionDir(dir: string): void {
+	mkdirSync(dir, { recursive: true });
+}

@@ -1,0 +1,193 @@
+// The in-memory entry tree. Each entry is a small record (id, parent, type,
+// and the few fields navigation and projection need); the full entry is kept
+// in memory for small and new entries, and re-read from its byte range in the
+// file on demand for large loaded ones, so opening a 100 MB session costs an
+// index, not a copy of the file.
+import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
+
+export interface EntryRecord {
+	id: string;
+	parentId: string | null;
+	type: string;
+	timestamp: string;
+	/** Message role, for `message` entries. */
+	role?: string;
+	/** provider/model of assistant messages (the projection's model comes from these). */
+	provider?: string;
+	model?: string;
+	/** The entry; undefined until loaded when it is only on disk. */
+	value?: SessionEntry;
+	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
+	offset: number;
+	length: number;
+}
+
+/** Reads a byte range of the session file. */
+export type RangeReader = (offset: number, length: number) => string;
+
+export function recordFor(entry: SessionEntry, offset = -1, length = 0, keepValue = true): EntryRecord {
+	const rec: EntryRecord = {
+		id: entry.id,
+		parentId: entry.parentId ?? null,
+		type: entry.type,
+		timestamp: entry.timestamp,
+		offset,
+		length,
+	};
+	if (entry.type === "message") {
+		const m = entry.message as { role?: unknown; provider?: unknown; model?: unknown } | undefined;
+		if (m && typeof m.role === "string") rec.role = m.role;
+		if (rec.role === "assistant" && m) {
+			if (typeof m.provider === "string") rec.provider = m.provider;
+			if (typeof m.model === "string") rec.model = m.model;
+		}
+	}
+	if (keepValue) rec.value = entry;
+	return rec;
+}
+
+export class SessionTree {
+	/** File (append) order. */
+	readonly records: EntryRecord[] = [];
+	readonly byId = new Map<string, EntryRecord>();
+	private labels = new Map<string, { label: string; timestamp: string }>();
+	private name: string | undefined;
+	private reader: RangeReader | undefined;
+	leafId: string | null = null;
+
+	setReader(reader: RangeReader | undefined): void {
+		this.reader = reader;
+	}
+
+	get size(): number {
+		return this.records.length;
+	}
+
+	has(id: string): boolean {
+		return this.byId.has(id);
+	}
+
+	/** Add a record; the leaf follows file order, as the reference does on load. */
+	add(rec: EntryRecord): void {
+		this.records.push(rec);
+		this.byId.set(rec.id, rec);
+		this.leafId = rec.id;
+		if (rec.type === "label" || rec.type === "session_info") this.applyMeta(this.entryOf(rec));
+	}
+
+	/** Undo the last `add` (used when persisting it failed). */
+	removeLast(previousLeaf: string | null): void {
+		const rec = this.records.pop();
+		if (rec) this.byId.delete(rec.id);
+		this.leafId = previousLeaf;
+		if (rec && (rec.type === "label" || rec.type === "session_info")) this.rebuildMeta();
+	}
+
+	private applyMeta(entry: SessionEntry): void {
+		if (entry.type === "label") {
+			const e = entry as LabelEntry;
+			if (e.label) this.labels.set(e.targetId, { label: e.label, timestamp: e.timestamp });
+			else this.labels.delete(e.targetId);
+		} else if (entry.type === "session_info") {
+			this.name = (entry as SessionInfoEntry).name?.trim() || undefined;
+		}
+	}
+
+	private rebuildMeta(): void {
+		this.labels.clear();
+		this.name = undefined;
+		for (const rec of this.records) {
+			if (rec.type === "label" || rec.type === "session_info") this.applyMeta(this.entryOf(rec));
+		}
+	}
+
+	getLabel(id: string): string | undefined {
+		return this.labels.get(id)?.label;
+	}
+
+	labelEntries(): [string, { label: string; timestamp: string }][] {
+		return [...this.labels];
+	}
+
+	getName(): string | undefined {
+		return this.name;
+	}
+
+	/** The full entry, read from the file if it is not in memory. */
+	entryOf(rec: EntryRecord): SessionEntry {
+		if (rec.value) return rec.value;
+		if (!this.reader) throw new Error(`Session entry ${rec.id} is not loaded and no file is open to read it from`);
+		const text = this.reader(rec.offset, rec.length);
+		let value: SessionEntry;
+		try {
+			value = JSON.parse(text) as SessionEntry;
+		} catch {
+			throw new Error(
+				`Session entry ${rec.id} at byte ${rec.offset} no longer parses: the session file was changed on disk`,
+			);
+		}
+		// The record may carry a deduplicated id or resolved parent.
+		value.id = rec.id;
+		value.parentId = rec.parentId;
+		rec.value = value;
+		return value;
+	}
+
+	get(id: string): SessionEntry | undefined {
+		const rec = this.byId.get(id);
+		return rec ? this.entryOf(rec) : undefined;
+	}
+
+	/** Records from the root to `fromId` (inclusive). */
+	pathRecords(fromId: string | null): EntryRecord[] {
+		const path: EntryRecord[] = [];
+		const seen = new Set<string>();
+		let cur = fromId ? this.byId.get(fromId) : undefined;
+		while (cur && !seen.has(cur.id)) {
+			seen.add(cur.id);
+			path.push(cur);
+			cur = cur.parentId ? this.byId.get(cur.parentId) : undefined;
+		}
+		return path.reverse();
+	}
+
+	all(): SessionEntry[] {
+		return this.records.map((r) => this.entryOf(r));
+	}
+
+	children(parentId: string): SessionEntry[] {
+		return this.records.filter((r) => r.parentId === parentId).map((r) => this.entryOf(r));
+	}
+
+	/**
+	 * Roots are entries without a parent, with themselves as parent, or with a
+	 * missing parent; children sorted by timestamp (stable for equal times).
+	 */
+	tree(): SessionTreeNode[] {
+		const nodes = new Map<string, SessionTreeNode>();
+		for (const rec of this.records) {
+			const label = this.labels.get(rec.id);
+			const node: SessionTreeNode = { entry: this.entryOf(rec), children: [] };
+			if (label) {
+				node.label = label.label;
+				node.labelTimestamp = label.timestamp;
+			}
+			nodes.set(rec.id, node);
+		}
+		const roots: SessionTreeNode[] = [];
+		for (const rec of this.records) {
+			const node = nodes.get(rec.id) as SessionTreeNode;
+			const parent = rec.parentId && rec.parentId !== rec.id ? nodes.get(rec.parentId) : undefined;
+			if (parent) parent.children.push(node);
+			else roots.push(node);
+		}
+		const time = (n: SessionTreeNode) => Date.parse(n.entry.timestamp) || 0;
+		const stack = [...roots];
+		while (stack.length > 0) {
+			const node = stack.pop() as SessionTreeNode;
+			if (node.children.length > 1) node.children.sort((a, b) => time(a) - time(b));
+			stack.push(...node.children);
+		}
+		return roots;
+	}
+}
