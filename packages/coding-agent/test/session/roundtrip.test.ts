@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BashExecutionMessage } from "../../src/messages.js";
 import { SessionManager } from "../../src/session/session-manager.js";
-import type { SessionEntry } from "../../src/session/types.js";
 import { assistant, jsonLines, lines, tempDir, user } from "./helpers.js";
 
 function fillAllTypes(sm: SessionManager): string[] {
@@ -46,7 +45,7 @@ function fillAllTypes(sm: SessionManager): string[] {
 	ids.push(sm.appendLabelChange(ids[3], "start"));
 	ids.push(sm.appendSessionInfo("  My  session \n"));
 	ids.push(sm.appendContextEdit(ids[5], { content: "short" }));
-	ids.push(sm.appendUsage("cache_warm", "p1", "m1", assistant("").usage, "warm"));
+	ids.push(sm.appendUsage("cache_warm", "p1", "m1", assistant("").usage, "warm").id);
 	ids.push(sm.appendCompaction("summary text", ids[4], 1234, { readFiles: ["a"], modifiedFiles: [] }, false));
 	ids.push(sm.branchWithSummary(ids[4], "branch findings"));
 	return ids;
@@ -175,7 +174,7 @@ describe("session round trip", () => {
 		sm.appendLabelChange(id, "x");
 		sm.appendLabelChange(id, undefined);
 		expect(sm.getLabel(id)).toBeUndefined();
-		const last = jsonLines(sm.getSessionFile() as string).at(-1) as SessionEntry;
+		const last = jsonLines(sm.getSessionFile() as string).at(-1);
 		expect(last).toEqual({
 			type: "label",
 			id: expect.any(String),
