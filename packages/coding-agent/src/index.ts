@@ -9,3 +9,4 @@ export * from "./session/projection.js";
 export * from "./session/session-manager.js";
 export * from "./session/system-state.js";
 export * from "./session/types.js";
+export * from "./tools/index.js";

@@ -1,0 +1,146 @@
+/**
+ * Pure-JS grep engine, used when ripgrep is not on PATH. Same file set and
+ * order as `rg --sort path` with our flags: literal patterns are searched in
+ * raw bytes (no decoding); regexes run over the whole file in multiline mode,
+ * and a hit that crosses a line break is re-checked against its line alone,
+ * since rg never matches across lines. Files containing NUL are skipped as
+ * binary. Reads are pipelined so I/O overlaps with matching.
+ */
+import { promises as fs } from "node:fs";
+import { basename } from "node:path";
+import { createGlobFilter } from "./glob-filter.js";
+import { loadRootStack } from "./ignore-rules.js";
+import type { GrepMatch, GrepQuery } from "./types.js";
+import { walk } from "./walk.js";
+
+const READ_AHEAD = 32;
+
+function escapeRegex(s: string): string {
+	return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Builds the matcher; rg-style inline `(?i)` is accepted. Throws with a readable message on a bad pattern. */
+export function compilePattern(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
+	let source = literal ? escapeRegex(pattern) : pattern;
+	let flags = "gm";
+	if (!literal && source.startsWith("(?i)")) {
+		source = source.slice(4);
+		flags += "i";
+	} else if (ignoreCase) flags += "i";
+	if (/\\p\{|\\u\{/.test(source)) flags += "u";
+	try {
+		return new RegExp(source, flags);
+	} catch (error) {
+		throw new Error(`Invalid regex pattern: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+/** Line starts are counted incrementally so each file is scanned for newlines once. */
+class LineCounter {
+	private pos = 0;
+	private line = 1;
+	constructor(private readonly find: (from: number) => number) {}
+	lineAt(offset: number): number {
+		for (let i = this.find(this.pos); i !== -1 && i < offset; i = this.find(i + 1)) {
+			this.line++;
+			this.pos = i + 1;
+		}
+		if (this.pos < offset) this.pos = offset;
+		return this.line;
+	}
+}
+
+function searchBytes(buf: Buffer, needle: Buffer, rel: string, out: GrepMatch[], max: number): void {
+	const counter = new LineCounter((from) => buf.indexOf(10, from));
+	let from = 0;
+	while (out.length < max) {
+		const at = buf.indexOf(needle, from);
+		if (at === -1) return;
+		const ls = at === 0 ? 0 : buf.lastIndexOf(10, at - 1) + 1;
+		let le = buf.indexOf(10, at);
+		if (le === -1) le = buf.length;
+		out.push({ rel, line: counter.lineAt(ls), text: buf.toString("utf8", ls, le) });
+		from = le + 1;
+		if (from >= buf.length) return;
+	}
+}
+
+function searchText(text: string, re: RegExp, lineRe: RegExp, rel: string, out: GrepMatch[], max: number): void {
+	const counter = new LineCounter((from) => text.indexOf("\n", from));
+	re.lastIndex = 0;
+	while (out.length < max) {
+		const m = re.exec(text);
+		if (m === null) return;
+		const at = m.index;
+		const ls = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
+		let le = text.indexOf("\n", at);
+		if (le === -1) le = text.length;
+		let ok = at + m[0].length <= le;
+		if (!ok) {
+			lineRe.lastIndex = 0;
+			ok = lineRe.test(text.slice(ls, le));
+		}
+		if (ok) out.push({ rel, line: counter.lineAt(ls), text: text.slice(ls, le) });
+		if (le >= text.length) return;
+		re.lastIndex = le + 1;
+	}
+}
+
+export type FileSearcher = (buf: Buffer, rel: string, out: GrepMatch[], max: number) => void;
+
+export function createFileSearcher(pattern: string, literal: boolean, ignoreCase: boolean): FileSearcher {
+	const plain = literal || !/[\\^$.|?*+()[\]{}]/.test(pattern);
+	if (plain && !ignoreCase && pattern.length > 0 && !pattern.includes("\n")) {
+		const needle = Buffer.from(pattern, "utf8");
+		return (buf, rel, out, max) => {
+			if (buf.indexOf(needle) === -1 || buf.indexOf(0) !== -1) return;
+			searchBytes(buf, needle, rel, out, max);
+		};
+	}
+	const re = compilePattern(pattern, plain, ignoreCase);
+	const lineRe = new RegExp(re.source, re.flags.replace("g", ""));
+	return (buf, rel, out, max) => {
+		if (buf.indexOf(0) !== -1) return;
+		searchText(buf.toString("utf8"), re, lineRe, rel, out, max);
+	};
+}
+
+async function readOrNull(path: string): Promise<Buffer | null> {
+	try {
+		return await fs.readFile(path);
+	} catch {
+		return null;
+	}
+}
+
+export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
+	const search = createFileSearcher(query.pattern, query.literal, query.ignoreCase);
+	const out: GrepMatch[] = [];
+	if (query.targetIsFile) {
+		const buf = await readOrNull(query.target);
+		if (buf) search(buf, basename(query.target), out, query.maxMatches);
+		return out;
+	}
+	const filter = createGlobFilter(query.glob);
+	const { stack } = await loadRootStack(query.target);
+	const pending: { rel: string; data: Promise<Buffer | null> }[] = [];
+	const drainOne = async () => {
+		const next = pending.shift();
+		if (!next) return;
+		const buf = await next.data;
+		if (buf && out.length < query.maxMatches) search(buf, next.rel, out, query.maxMatches);
+	};
+	for await (const entry of walk(query.target, { rootStack: stack, signal: query.signal })) {
+		if (out.length >= query.maxMatches) break;
+		if (entry.kind !== "file" || !filter.file(entry.rel)) continue;
+		pending.push({ rel: entry.rel, data: readOrNull(entry.abs) });
+		if (pending.length >= READ_AHEAD) await drainOne();
+	}
+	while (pending.length > 0 && out.length < query.maxMatches) {
+		query.signal?.throwIfAborted();
+		await drainOne();
+	}
+	// Let abandoned reads settle quietly.
+	for (const p of pending) void p.data;
+	return out;
+}

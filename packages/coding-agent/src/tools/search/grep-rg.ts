@@ -1,0 +1,112 @@
+/**
+ * ripgrep engine. rg is asked for exactly the semantics of the JS engine:
+ * hidden files searched, `.git` skipped, .gitignore/.ignore honoured with or
+ * without a repository, no global git excludes, no user config. Results are
+ * sorted into walk order. A parallel (unsorted) run is tried first; if it
+ * finds too many matches to sort them all, rg is re-run with `--sort path`
+ * and stopped as soon as enough matches arrived.
+ */
+import { spawn } from "node:child_process";
+import { basename, dirname } from "node:path";
+import { findGitRoot } from "./ignore-rules.js";
+import type { GrepMatch, GrepQuery } from "./types.js";
+import { comparePaths } from "./walk.js";
+
+function compareMatches(a: GrepMatch, b: GrepMatch): number {
+	return comparePaths(a.rel, b.rel) || a.line - b.line;
+}
+
+export async function ripgrepArgs(query: GrepQuery, sorted: boolean): Promise<string[]> {
+	const args = [
+		"--no-config",
+		"--no-heading",
+		"--with-filename",
+		"--line-number",
+		"--color=never",
+		"--null",
+		"--hidden",
+		"--no-require-git",
+		"--no-ignore-global",
+		"--glob",
+		"!.git",
+	];
+	if (!query.targetIsFile && !(await findGitRoot(query.target))) args.push("--no-ignore-parent");
+	if (query.ignoreCase) args.push("--ignore-case");
+	if (query.literal) args.push("--fixed-strings");
+	if (query.glob) args.push("--glob", query.glob);
+	if (sorted) args.push("--sort", "path");
+	args.push("--", query.pattern, query.targetIsFile ? basename(query.target) : ".");
+	return args;
+}
+
+interface RunResult {
+	matches: GrepMatch[];
+	/** True when the run was stopped because it passed `stopAfter`. */
+	overflowed: boolean;
+}
+
+function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?: AbortSignal): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+		const matches: GrepMatch[] = [];
+		let overflowed = false;
+		let stderr = "";
+		let rest: Buffer = Buffer.alloc(0);
+		const onAbort = () => child.kill("SIGKILL");
+		signal?.addEventListener("abort", onAbort, { once: true });
+		const parseLine = (line: Buffer) => {
+			const nul = line.indexOf(0);
+			if (nul === -1) return;
+			const colon = line.indexOf(58, nul + 1);
+			if (colon === -1) return;
+			let rel = line.toString("utf8", 0, nul);
+			if (rel.startsWith("./")) rel = rel.slice(2);
+			const lineNo = Number(line.toString("latin1", nul + 1, colon));
+			matches.push({ rel, line: lineNo, text: line.toString("utf8", colon + 1) });
+		};
+		child.stdout.on("data", (chunk: Buffer) => {
+			if (overflowed) return;
+			const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+			let start = 0;
+			for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+				parseLine(data.subarray(start, nl));
+				start = nl + 1;
+				if (matches.length > stopAfter) {
+					overflowed = true;
+					child.kill("SIGKILL");
+					return;
+				}
+			}
+			rest = Buffer.from(data.subarray(start));
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			if (stderr.length < 8192) stderr += d.toString("utf8");
+		});
+		child.on("error", (error) => {
+			signal?.removeEventListener("abort", onAbort);
+			reject(new Error(`Failed to run ripgrep: ${error.message}`));
+		});
+		child.on("close", (code) => {
+			signal?.removeEventListener("abort", onAbort);
+			if (signal?.aborted) return reject(new Error("Operation aborted"));
+			if (!overflowed && rest.length > 0) parseLine(rest);
+			if (!overflowed && code === 2 && matches.length === 0) {
+				return reject(new Error(stderr.trim() || "ripgrep failed"));
+			}
+			resolve({ matches, overflowed });
+		});
+	});
+}
+
+/** Matches above which a parallel run is abandoned for a sorted, early-stopping one. */
+const SORT_IN_MEMORY_CAP = 5000;
+
+export async function grepRipgrep(rg: string, query: GrepQuery): Promise<GrepMatch[]> {
+	const cwd = query.targetIsFile ? dirname(query.target) : query.target;
+	const cap = Math.max(SORT_IN_MEMORY_CAP, query.maxMatches);
+	const fast = await run(rg, await ripgrepArgs(query, false), cwd, cap, query.signal);
+	if (!fast.overflowed) return fast.matches.sort(compareMatches).slice(0, query.maxMatches);
+	const sorted = await run(rg, await ripgrepArgs(query, true), cwd, query.maxMatches - 1, query.signal);
+	// --sort path yields files in walk order; lines within a file are already ascending.
+	return sorted.matches.slice(0, query.maxMatches);
+}

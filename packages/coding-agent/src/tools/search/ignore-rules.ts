@@ -1,0 +1,96 @@
+/**
+ * .gitignore semantics for the pure-JS search engines, matching what rg/fd
+ * are asked to do: `.gitignore` and `.ignore` files at and below the search
+ * root (`.ignore` wins over `.gitignore` in the same directory, deeper files
+ * win over shallower ones, an ignored directory is never entered), plus —
+ * inside a git work tree — those of ancestor directories up to the repository
+ * root and `.git/info/exclude`. Global git excludes are not read.
+ */
+import { promises as fs } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+export const IGNORE_FILES = [".ignore", ".gitignore"] as const;
+
+export interface Matcher {
+	ig: Ignore;
+	/** Root-relative posix dir of an ignore file found during the walk ("" for the root itself). */
+	base: string;
+	/** For rules from above the root: prefix (posix, ending in "/") from their dir down to the root. */
+	prefix: string;
+}
+
+/** Ordered from lowest to highest precedence. */
+export type IgnoreStack = readonly Matcher[];
+
+async function readIgnoreFile(path: string): Promise<string | undefined> {
+	try {
+		return await fs.readFile(path, "utf8");
+	} catch {
+		return undefined;
+	}
+}
+
+function toPosix(p: string): string {
+	return sep === "/" ? p : p.split(sep).join("/");
+}
+
+/** The git work-tree root containing `dir`, if any. */
+export async function findGitRoot(dir: string): Promise<string | undefined> {
+	let current = dir;
+	for (;;) {
+		try {
+			await fs.stat(join(current, ".git"));
+			return current;
+		} catch {
+			const parent = dirname(current);
+			if (parent === current) return undefined;
+			current = parent;
+		}
+	}
+}
+
+/** Matchers from one directory's ignore files (in precedence order), or none. */
+export async function loadDirMatchers(absDir: string, base: string, prefix = ""): Promise<Matcher[]> {
+	const out: Matcher[] = [];
+	// .gitignore first, .ignore after it: later entries take precedence.
+	for (const name of [".gitignore", ".ignore"]) {
+		const text = await readIgnoreFile(join(absDir, name));
+		if (text !== undefined && text.trim().length > 0) out.push({ ig: ignore().add(text), base, prefix });
+	}
+	return out;
+}
+
+/** Rules that apply from outside the search root: repository excludes and ancestor ignore files. */
+export async function loadRootStack(searchRoot: string): Promise<{ stack: Matcher[]; gitRoot?: string }> {
+	const gitRoot = await findGitRoot(searchRoot);
+	const stack: Matcher[] = [];
+	if (!gitRoot) return { stack };
+	const exclude = await readIgnoreFile(join(gitRoot, ".git", "info", "exclude"));
+	const rootPrefix = (dir: string) => {
+		const rel = toPosix(relative(dir, searchRoot));
+		return rel ? `${rel}/` : "";
+	};
+	if (exclude?.trim()) stack.push({ ig: ignore().add(exclude), base: "", prefix: rootPrefix(gitRoot) });
+	const ancestors: string[] = [];
+	for (let d = dirname(searchRoot); ; d = dirname(d)) {
+		if (searchRoot === gitRoot) break;
+		ancestors.unshift(d);
+		if (d === gitRoot || dirname(d) === d) break;
+	}
+	for (const dir of ancestors) stack.push(...(await loadDirMatchers(dir, "", rootPrefix(dir))));
+	return { stack, gitRoot };
+}
+
+/** Whether a root-relative posix path is ignored; `isDir` enables directory-only patterns. */
+export function isIgnored(stack: IgnoreStack, rel: string, isDir: boolean): boolean {
+	for (let i = stack.length - 1; i >= 0; i--) {
+		const m = stack[i];
+		const local = m.base === "" ? rel : rel.slice(m.base.length + 1);
+		const p = m.prefix + local + (isDir ? "/" : "");
+		const r = m.ig.test(p);
+		if (r.ignored) return true;
+		if (r.unignored) return false;
+	}
+	return false;
+}

@@ -1,0 +1,77 @@
+/**
+ * Deterministic, ignore-aware directory walk for the JS search engines.
+ * Entries come depth-first with each directory's names sorted by code unit —
+ * the order `rg --sort path` uses — so both engines produce the same order.
+ * Hidden files are included; `.git` directories and ignored paths are not;
+ * symbolic links are reported but never followed.
+ */
+import type { Dirent } from "node:fs";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { type IgnoreStack, isIgnored, loadDirMatchers } from "./ignore-rules.js";
+
+export interface WalkEntry {
+	/** Posix path relative to the walk root. */
+	rel: string;
+	abs: string;
+	kind: "file" | "dir" | "symlink" | "other";
+}
+
+export interface WalkOptions {
+	/** Extra rules in effect at the root (ancestors, repository excludes). */
+	rootStack?: IgnoreStack;
+	respectIgnore?: boolean;
+	signal?: AbortSignal;
+}
+
+function compareNames(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders root-relative posix paths the way the walk emits them (parent before children, names by code unit). */
+export function comparePaths(a: string, b: string): number {
+	const sa = a.split("/");
+	const sb = b.split("/");
+	const n = Math.min(sa.length, sb.length);
+	for (let i = 0; i < n; i++) {
+		const c = compareNames(sa[i], sb[i]);
+		if (c !== 0) return c;
+	}
+	return sa.length - sb.length;
+}
+
+function kindOf(d: Dirent): WalkEntry["kind"] {
+	if (d.isFile()) return "file";
+	if (d.isDirectory()) return "dir";
+	if (d.isSymbolicLink()) return "symlink";
+	return "other";
+}
+
+export async function* walk(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+	const respect = options.respectIgnore ?? true;
+	async function* visit(absDir: string, relDir: string, stack: IgnoreStack): AsyncGenerator<WalkEntry> {
+		options.signal?.throwIfAborted();
+		let dirents: Dirent[];
+		try {
+			dirents = await fs.readdir(absDir, { withFileTypes: true });
+		} catch {
+			return;
+		}
+		let here = stack;
+		if (respect && dirents.some((d) => d.name === ".gitignore" || d.name === ".ignore")) {
+			const local = await loadDirMatchers(absDir, relDir);
+			if (local.length > 0) here = [...stack, ...local];
+		}
+		dirents.sort((a, b) => compareNames(a.name, b.name));
+		for (const d of dirents) {
+			if (d.name === ".git") continue;
+			const rel = relDir ? `${relDir}/${d.name}` : d.name;
+			const kind = kindOf(d);
+			if (respect && isIgnored(here, rel, kind === "dir")) continue;
+			const abs = join(absDir, d.name);
+			yield { rel, abs, kind };
+			if (kind === "dir") yield* visit(abs, rel, here);
+		}
+	}
+	yield* visit(root, "", options.rootStack ?? []);
+}

@@ -1,0 +1,174 @@
+/**
+ * Output limits shared by every tool. Two independent caps (lines, bytes);
+ * whichever is reached first wins. Head truncation keeps whole lines only;
+ * tail truncation may keep the end of an oversized last line.
+ */
+
+export const DEFAULT_MAX_LINES = 2000;
+export const DEFAULT_MAX_BYTES = 50 * 1024;
+export const GREP_MAX_LINE_LENGTH = 500;
+
+export interface TruncationResult {
+	content: string;
+	truncated: boolean;
+	truncatedBy: "lines" | "bytes" | null;
+	totalLines: number;
+	totalBytes: number;
+	outputLines: number;
+	outputBytes: number;
+	/** Tail truncation kept only the end of the last line. */
+	lastLinePartial: boolean;
+	/** Head truncation: the first line alone is over the byte cap (content is empty). */
+	firstLineExceedsLimit: boolean;
+	maxLines: number;
+	maxBytes: number;
+}
+
+export interface TruncationOptions {
+	maxLines?: number;
+	maxBytes?: number;
+}
+
+export function formatSize(bytes: number): string {
+	if (bytes < 1024) return `${bytes}B`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+	return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
+
+function limits(options: TruncationOptions | undefined): { maxLines: number; maxBytes: number } {
+	return { maxLines: options?.maxLines ?? DEFAULT_MAX_LINES, maxBytes: options?.maxBytes ?? DEFAULT_MAX_BYTES };
+}
+
+/** Keep the first lines (for file reads). Never cuts a line in half. */
+export function truncateHead(content: string, options?: TruncationOptions): TruncationResult {
+	const { maxLines, maxBytes } = limits(options);
+	const totalBytes = Buffer.byteLength(content, "utf8");
+	const lines = content.split("\n");
+	const totalLines = lines.length;
+	const base = { totalLines, totalBytes, maxLines, maxBytes, lastLinePartial: false };
+	if (totalLines <= maxLines && totalBytes <= maxBytes) {
+		return {
+			...base,
+			content,
+			truncated: false,
+			truncatedBy: null,
+			outputLines: totalLines,
+			outputBytes: totalBytes,
+			firstLineExceedsLimit: false,
+		};
+	}
+	if (Buffer.byteLength(lines[0], "utf8") > maxBytes) {
+		return {
+			...base,
+			content: "",
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 0,
+			outputBytes: 0,
+			firstLineExceedsLimit: true,
+		};
+	}
+	let bytes = 0;
+	let count = 0;
+	let truncatedBy: "lines" | "bytes" = "lines";
+	for (; count < lines.length; count++) {
+		if (count >= maxLines) {
+			truncatedBy = "lines";
+			break;
+		}
+		const lineBytes = Buffer.byteLength(lines[count], "utf8") + (count > 0 ? 1 : 0);
+		if (bytes + lineBytes > maxBytes) {
+			truncatedBy = "bytes";
+			break;
+		}
+		bytes += lineBytes;
+	}
+	const out = lines.slice(0, count).join("\n");
+	return {
+		...base,
+		content: out,
+		truncated: true,
+		truncatedBy,
+		outputLines: count,
+		outputBytes: Buffer.byteLength(out, "utf8"),
+		firstLineExceedsLimit: false,
+	};
+}
+
+/** Keep the last `maxBytes` bytes of a string without splitting a UTF-8 sequence. */
+export function tailBytes(text: string, maxBytes: number): string {
+	const buf = Buffer.from(text, "utf8");
+	if (buf.length <= maxBytes) return text;
+	let start = buf.length - maxBytes;
+	// Skip UTF-8 continuation bytes so the slice starts on a character boundary.
+	while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
+	return buf.subarray(start).toString("utf8");
+}
+
+/** Keep the last lines (for command output, where errors and results are at the end). */
+export function truncateTail(content: string, options?: TruncationOptions): TruncationResult {
+	const { maxLines, maxBytes } = limits(options);
+	const totalBytes = Buffer.byteLength(content, "utf8");
+	const lines = content.split("\n");
+	const totalLines = lines.length;
+	const base = { totalLines, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
+	if (totalLines <= maxLines && totalBytes <= maxBytes) {
+		return {
+			...base,
+			content,
+			truncated: false,
+			truncatedBy: null,
+			outputLines: totalLines,
+			outputBytes: totalBytes,
+			lastLinePartial: false,
+		};
+	}
+	const last = lines[lines.length - 1];
+	if (Buffer.byteLength(last, "utf8") > maxBytes) {
+		const out = tailBytes(last, maxBytes);
+		return {
+			...base,
+			content: out,
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 1,
+			outputBytes: Buffer.byteLength(out, "utf8"),
+			lastLinePartial: true,
+		};
+	}
+	let bytes = 0;
+	let count = 0;
+	let truncatedBy: "lines" | "bytes" = "lines";
+	for (let i = lines.length - 1; i >= 0; i--) {
+		if (count >= maxLines) {
+			truncatedBy = "lines";
+			break;
+		}
+		const lineBytes = Buffer.byteLength(lines[i], "utf8") + (count > 0 ? 1 : 0);
+		if (bytes + lineBytes > maxBytes) {
+			truncatedBy = "bytes";
+			break;
+		}
+		bytes += lineBytes;
+		count++;
+	}
+	const out = lines.slice(lines.length - count).join("\n");
+	return {
+		...base,
+		content: out,
+		truncated: true,
+		truncatedBy,
+		outputLines: count,
+		outputBytes: Buffer.byteLength(out, "utf8"),
+		lastLinePartial: false,
+	};
+}
+
+/** Cap one line at `maxChars` characters (grep match lines). */
+export function truncateLine(
+	line: string,
+	maxChars: number = GREP_MAX_LINE_LENGTH,
+): { text: string; wasTruncated: boolean } {
+	if (line.length <= maxChars) return { text: line, wasTruncated: false };
+	return { text: `${line.slice(0, maxChars)}... [truncated]`, wasTruncated: true };
+}
