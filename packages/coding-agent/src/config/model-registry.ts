@@ -1,114 +1,82 @@
-// The model catalog as Pi sees it: built-in models plus models.json, with
-// which ones have credentials. models.json provider `apiKey`/`headers` values
-// may be literal, an env var name or `!command` (resolved when a request is
-// made). Keys themselves live in the AuthStorage; the registry only tells it
-// about the models.json keys (the last source in the lookup order).
-
+// The model catalog as Pi sees it: pi-ai's built-in models plus models.json,
+// and which of them have credentials. models.json provider `apiKey`/`headers`
+// values may be literal, an env var name or `!command`; they are resolved
+// only when a request is made. Keys live in the AuthStorage; the registry
+// hands it the models.json keys as the last source in the lookup order.
 import { readFileSync } from "node:fs";
-import type { Model } from "@pi/ai";
+import { formatModelsConfigIssue, getAllModels, loadModelsJson, type Model, type ModelsConfigProvider } from "@pi/ai";
 import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
-import { isPlainObject, JsonFileError, parseJsonWithPosition } from "./json-file.js";
-import { stripJsonc } from "./jsonc.js";
-import type { ModelCatalog } from "./model-catalog.js";
 import { agentPaths, getAgentDir } from "./paths.js";
-
-interface ProviderAuthConfig {
-	apiKey?: string;
-	headers?: Record<string, string>;
-	authHeader?: boolean;
-}
 
 export interface ModelRegistryOptions {
 	/** models.json path; undefined for built-in models only. */
 	modelsPath?: string;
-	catalog: ModelCatalog;
+	/** The built-in models (default: pi-ai's catalog). */
+	builtins?: () => Model[];
 	env?: NodeJS.ProcessEnv;
 	shell?: string;
 }
 
 export class ModelRegistry {
 	private models: Model[] = [];
-	private providerAuth = new Map<string, ProviderAuthConfig>();
+	private providers: Record<string, ModelsConfigProvider> = {};
 	private errors: string[] = [];
+	private warnings: string[] = [];
 	private readonly extraModels: Model[] = [];
 
 	constructor(
 		readonly auth: AuthStorage,
-		private readonly options: ModelRegistryOptions,
+		private readonly options: ModelRegistryOptions = {},
 	) {
 		auth.setFallbackKeySource({
-			has: (provider) => typeof this.providerAuth.get(provider)?.apiKey === "string",
+			has: (provider) => typeof this.providers[provider]?.apiKey === "string",
 			get: async (provider) => {
-				const value = this.providerAuth.get(provider)?.apiKey;
+				const value = this.providers[provider]?.apiKey;
 				return value === undefined ? undefined : this.resolve(value, `the "${provider}" apiKey in models.json`);
 			},
 		});
 		this.reload();
 	}
 
-	/** Registry over `<agentDir>/models.json` (or the given path). */
-	static create(auth: AuthStorage, catalog: ModelCatalog, modelsPath?: string): ModelRegistry {
-		return new ModelRegistry(auth, { catalog, modelsPath: modelsPath ?? agentPaths(getAgentDir()).models });
+	/** Registry over `<agentDir>/models.json` (or the given path) and the built-in catalog. */
+	static create(auth: AuthStorage, modelsPath?: string, options: Omit<ModelRegistryOptions, "modelsPath"> = {}) {
+		return new ModelRegistry(auth, { ...options, modelsPath: modelsPath ?? agentPaths(getAgentDir()).models });
 	}
 
 	/** Built-in models only. */
-	static inMemory(auth: AuthStorage, catalog: ModelCatalog): ModelRegistry {
-		return new ModelRegistry(auth, { catalog });
+	static inMemory(auth: AuthStorage, options: Omit<ModelRegistryOptions, "modelsPath"> = {}): ModelRegistry {
+		return new ModelRegistry(auth, options);
 	}
 
-	/** Re-reads models.json. Problems are collected in `getErrors()`; built-in models stay usable. */
+	/** Re-reads models.json. Problems are collected in `getErrors()`; everything else stays usable. */
 	reload(): void {
 		this.errors = [];
-		this.providerAuth = new Map();
-		const builtins = this.options.catalog.builtins();
-		const config = this.readConfig();
-		if (config === undefined) {
+		this.warnings = [];
+		this.providers = {};
+		const builtins = (this.options.builtins ?? getAllModels)();
+		const file = this.options.modelsPath;
+		const text = file ? this.readText(file) : undefined;
+		if (file === undefined || text === undefined) {
 			this.models = builtins;
 		} else {
-			const applied = this.options.catalog.applyModelsConfig(builtins, config, {
-				source: this.options.modelsPath ?? "models.json",
-			});
-			this.models = applied.models;
-			this.errors.push(...applied.errors);
-			this.collectProviderAuth(config);
+			const result = loadModelsJson(text, builtins, { source: file });
+			this.models = result.models;
+			this.providers = result.providers;
+			this.errors.push(...result.errors.map(formatModelsConfigIssue));
+			this.warnings.push(...result.warnings.map(formatModelsConfigIssue));
 		}
 		for (const extra of this.extraModels) this.upsert(extra);
 	}
 
-	private readConfig(): unknown {
-		const file = this.options.modelsPath;
-		if (!file) return undefined;
-		let text: string;
+	private readText(file: string): string | undefined {
 		try {
-			text = readFileSync(file, "utf8");
+			return readFileSync(file, "utf8");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-				this.errors.push(`Could not read ${file}: ${(error as Error).message}`);
+				this.errors.push(`Could not read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
 			}
 			return undefined;
-		}
-		const parsed = parseJsonWithPosition(stripJsonc(text), file);
-		if (parsed instanceof JsonFileError) {
-			this.errors.push(`Could not parse ${file} at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`);
-			return undefined;
-		}
-		return parsed;
-	}
-
-	private collectProviderAuth(config: unknown): void {
-		if (!isPlainObject(config) || !isPlainObject(config.providers)) return;
-		for (const [name, raw] of Object.entries(config.providers)) {
-			if (!isPlainObject(raw)) continue;
-			const entry: ProviderAuthConfig = {};
-			if (typeof raw.apiKey === "string" && raw.apiKey.trim() !== "") entry.apiKey = raw.apiKey;
-			if (isPlainObject(raw.headers)) {
-				entry.headers = Object.fromEntries(
-					Object.entries(raw.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
-				);
-			}
-			if (raw.authHeader === true) entry.authHeader = true;
-			this.providerAuth.set(name, entry);
 		}
 	}
 
@@ -130,9 +98,14 @@ export class ModelRegistry {
 		this.upsert(model);
 	}
 
-	/** models.json problems found by the last reload. */
+	/** models.json problems that made something be skipped (each names file and position or field). */
 	getErrors(): string[] {
 		return [...this.errors];
+	}
+
+	/** models.json settings that were ignored. */
+	getWarnings(): string[] {
+		return [...this.warnings];
 	}
 
 	/** Every known model, whether or not it has credentials. */
@@ -159,17 +132,20 @@ export class ModelRegistry {
 	}
 
 	/**
-	 * Extra request headers from models.json (values resolved like keys), plus
-	 * `Authorization: Bearer <key>` when the provider sets `authHeader`.
+	 * Request headers from models.json (provider, then per-model; values
+	 * resolved like keys), plus `Authorization: Bearer <key>` when the provider
+	 * sets `authHeader`. Undefined when there are none.
 	 */
 	async getRequestHeaders(
-		model: Pick<Model, "provider">,
+		model: Pick<Model, "provider" | "id">,
 		apiKey?: string,
 	): Promise<Record<string, string> | undefined> {
-		const cfg = this.providerAuth.get(model.provider);
-		if (!cfg?.headers && !cfg?.authHeader) return undefined;
+		const cfg = this.providers[model.provider];
+		if (!cfg) return undefined;
+		const raw = { ...cfg.headers, ...cfg.modelHeaders[model.id] };
+		if (Object.keys(raw).length === 0 && !cfg.authHeader) return undefined;
 		const out: Record<string, string> = {};
-		for (const [name, value] of Object.entries(cfg.headers ?? {})) {
+		for (const [name, value] of Object.entries(raw)) {
 			out[name] = await this.resolve(value, `the "${name}" header of "${model.provider}" in models.json`);
 		}
 		if (cfg.authHeader && apiKey) out.Authorization = `Bearer ${apiKey}`;
