@@ -2,6 +2,7 @@
 // validates the header, migrates version-1/2 entries in memory (the file is
 // never rewritten), resolves duplicated ids, and decides which entries stay
 // in memory and which are re-read on demand.
+import { readSync } from "node:fs";
 import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import { type EntryRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
@@ -23,6 +24,8 @@ export interface LoadState {
 	/** Id as written in the file → id in memory, for ids renamed as duplicates. */
 	aliases: Map<string, string>;
 	lastV1Id: string | null;
+	/** Reads bytes of the file being loaded (to compare duplicated entries). */
+	readRange?: (offset: number, length: number) => string;
 }
 
 export function newLoadState(file: string): LoadState {
@@ -86,12 +89,7 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	let renamed = false;
 	const existing = tree.byId.get(entry.id);
 	if (existing) {
-		if (
-			existing.type === entry.type &&
-			existing.parentId === entry.parentId &&
-			existing.timestamp === entry.timestamp &&
-			(existing.length === obj.length || existing.offset < 0)
-		) {
+		if (sameEntry(state, existing, entry)) {
 			warn(`duplicate of entry ${entry.id} skipped`);
 			return;
 		}
@@ -109,6 +107,24 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	const keep = legacy || renamed || obj.recovered || obj.length <= KEEP_IN_MEMORY_BYTES;
 	const rec: EntryRecord = recordFor(entry, obj.offset, obj.length, keep);
 	tree.add(rec);
+}
+
+function sameEntry(state: LoadState, existing: EntryRecord, entry: SessionEntry): boolean {
+	if (existing.type !== entry.type || existing.parentId !== entry.parentId || existing.timestamp !== entry.timestamp) {
+		return false;
+	}
+	let other: unknown = existing.value;
+	if (!other && state.readRange) {
+		try {
+			other = JSON.parse(state.readRange(existing.offset, existing.length));
+		} catch {
+			return false;
+		}
+	}
+	if (!other) return false;
+	const a = { ...(other as Record<string, unknown>), parentId: null };
+	const b = { ...(entry as unknown as Record<string, unknown>), parentId: null };
+	return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** v1 (no ids, linear) → v2 (tree) → v3 (`hookMessage` renamed to `custom`), in place on one object. */
@@ -144,6 +160,11 @@ export function loadFromFd(
 	firstLine = 1,
 ): FileLoadResult {
 	let first = fromOffset === 0 && state.objectCount === 0;
+	state.readRange = (offset, length) => {
+		const buf = Buffer.allocUnsafe(length);
+		const n = readSync(fd, buf, 0, length, offset);
+		return buf.toString("utf8", 0, n);
+	};
 	const summary = scanFd(
 		fd,
 		state.file,

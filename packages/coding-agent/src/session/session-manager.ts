@@ -11,7 +11,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
-import { type Durability, SessionConflictError, SessionFile } from "./file.js";
+import { type Durability, SessionConflictError, SessionFile, SessionWriteError } from "./file.js";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
 import { findMostRecentSession } from "./listing.js";
 import { loadFromFd, loadFromText, newLoadState } from "./load.js";
@@ -287,6 +287,11 @@ export class SessionManager {
 	/** Write header + buffered entries now (the lazy creation point). */
 	private flushNow(): void {
 		if (!this.persist || !this.sessionFile || this.file) return;
+		try {
+			mkdirSync(dirname(this.sessionFile), { recursive: true });
+		} catch (e) {
+			throw new SessionWriteError(this.sessionFile, e);
+		}
 		const lock = acquireSessionLock(this.sessionFile);
 		try {
 			this.file = SessionFile.createExclusive(this.sessionFile, this.fullText(), lock, this.durability);

@@ -1,0 +1,141 @@
+// Damaged files: whatever is complete loads, every skipped span is reported
+// with file, line and byte offset, and the bytes on disk are never changed
+// except by appending after them.
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SessionManager } from "../../src/session/session-manager.js";
+import { assistant, tempDir, texts, user } from "./helpers.js";
+
+function baseSession(): { file: string; ids: string[]; text: string } {
+	const dir = tempDir();
+	const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+	const ids = [sm.appendMessage(user("one")), sm.appendMessage(assistant("two")), sm.appendMessage(user("three"))];
+	const file = sm.getSessionFile() as string;
+	sm.close();
+	return { file, ids, text: readFileSync(file, "utf8") };
+}
+
+function open(file: string): SessionManager {
+	return SessionManager.open(file, undefined, undefined, { durability: "write" });
+}
+
+describe("loading damaged session files", () => {
+	it("skips a truncated last line with a warning, keeps its bytes, appends on a fresh line", () => {
+		const { file, ids, text } = baseSession();
+		const partial = '{"type":"message","id":"deadbeef","parentId":"x","timestamp":"2026-01-01T00:00:00.000Z","mess';
+		appendFileSync(file, partial);
+		const sm = open(file);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(sm.getLeafId()).toBe(ids[2]);
+		const warnings = sm.getLoadWarnings();
+		expect(warnings).toEqual([
+			{
+				file,
+				line: 5,
+				byteOffset: Buffer.byteLength(text),
+				message: expect.stringContaining("incomplete last line"),
+			},
+		]);
+		const id = sm.appendMessage(user("four"));
+		sm.close();
+		const after = readFileSync(file, "utf8");
+		expect(after.startsWith(text + partial)).toBe(true);
+		expect(after.slice((text + partial).length)).toMatch(/^\n\{"type":"message","id":"[0-9a-f]{8}"/);
+		const again = open(file);
+		expect(again.getEntry(id)?.parentId).toBe(ids[2]);
+		expect(again.getLoadWarnings()).toHaveLength(1);
+		expect(again.getLoadWarnings()[0]).toMatchObject({ line: 5, message: expect.stringContaining("unparsable") });
+		again.close();
+	});
+
+	it("skips garbage lines in the middle and reports each", () => {
+		const { file, ids, text } = baseSession();
+		const [header, ...rest] = text.split("\n");
+		const damaged = [header, rest[0], "garbage here", rest[1], "\u0000\u0000{", rest[2], ""].join("\n");
+		writeFileSync(file, damaged);
+		const sm = open(file);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(sm.getLoadWarnings().map((w) => [w.line, w.byteOffset])).toEqual([
+			[3, Buffer.byteLength(`${header}\n${rest[0]}\n`)],
+			[5, Buffer.byteLength(`${header}\n${rest[0]}\ngarbage here\n${rest[1]}\n`)],
+		]);
+		expect(texts(sm.buildSessionContext().messages)).toEqual(["user:one", "assistant:two", "user:three"]);
+		sm.close();
+		expect(readFileSync(file, "utf8")).toBe(damaged);
+	});
+
+	it("recovers two objects glued on one line, keeping the parent chain", () => {
+		const { file, ids, text } = baseSession();
+		const [header, l1, l2, l3] = text.split("\n");
+		writeFileSync(file, [header, `${l1}${l2}`, l3, ""].join("\n"));
+		const sm = open(file);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(sm.getBranch().map((e) => e.id)).toEqual(ids);
+		expect(sm.getLoadWarnings()).toEqual([
+			expect.objectContaining({ line: 2, message: expect.stringContaining("recovered 2 object(s)") }),
+		]);
+		sm.close();
+	});
+
+	it("recovers the complete object after a truncated one on the same line", () => {
+		const { file, ids, text } = baseSession();
+		const [header, l1, l2, l3] = text.split("\n");
+		writeFileSync(file, [header, l1, `${l2.slice(0, 60)}${l3}`, ""].join("\n"));
+		const sm = open(file);
+		expect(sm.getEntries().map((e) => e.id)).toEqual([ids[0], ids[2]]);
+		expect(sm.getLoadWarnings()[0]).toMatchObject({ line: 3, message: expect.stringContaining("60 bytes skipped") });
+		sm.close();
+	});
+
+	it("skips an exact duplicate line and keeps a different entry with a reused id under a new id", () => {
+		const { file, ids, text } = baseSession();
+		const [header, l1, l2, l3] = text.split("\n");
+		const clash = l3.replace('"three"', '"other"');
+		writeFileSync(file, [header, l1, l2, l2, l3, clash, ""].join("\n"));
+		const sm = open(file);
+		const entries = sm.getEntries();
+		expect(entries.map((e) => e.id)).toEqual([...ids, `${ids[2]}~1`]);
+		expect(entries[3].parentId).toBe(ids[1]);
+		expect(sm.getLoadWarnings().map((w) => w.line)).toEqual([4, 6]);
+		// Deterministic: a reload gives the same ids, so appends stay attached.
+		const id = sm.appendMessage(user("next"));
+		sm.close();
+		const again = open(file);
+		expect(again.getEntry(id)?.parentId).toBe(`${ids[2]}~1`);
+		again.close();
+	});
+
+	it("keeps a file with a corrupt header untouched and its body readable, but refuses appends", () => {
+		const { file, ids, text } = baseSession();
+		const lines = text.split("\n");
+		lines[0] = '{"type":"sess';
+		const damaged = lines.join("\n");
+		writeFileSync(file, damaged);
+		const sm = open(file);
+		expect(sm.isReadOnly()).toBe(true);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(texts(sm.buildSessionContext().messages)).toEqual(["user:one", "assistant:two", "user:three"]);
+		expect(() => sm.appendMessage(user("x"))).toThrow(/read-only.*fork it/);
+		sm.close();
+		expect(readFileSync(file, "utf8")).toBe(damaged);
+		// The way out: fork the body into a new, healthy session.
+		const forked = SessionManager.forkFrom(file, "/p", join(file, "..", "forks"), {}, { durability: "write" });
+		expect(forked.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(forked.getHeader()?.parentSession).toBe(file);
+		forked.close();
+	});
+
+	it("loads a last line that is complete JSON without its newline, and appends after a newline", () => {
+		const { file, ids, text } = baseSession();
+		writeFileSync(file, text.slice(0, -1));
+		const sm = open(file);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(ids);
+		expect(sm.getLoadWarnings()).toEqual([]);
+		sm.appendMessage(user("four"));
+		sm.close();
+		const after = readFileSync(file, "utf8");
+		expect(after.startsWith(text)).toBe(true);
+		expect(after.split("\n").filter(Boolean)).toHaveLength(5);
+	});
+});
