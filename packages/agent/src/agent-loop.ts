@@ -199,8 +199,13 @@ class Run {
 
 				const turn = this.turnContext(message, toolResults);
 				lastTurn = turn;
-				const decision = await this.callFinishTurn(turn);
-				await this.endTurn(message, toolResults);
+				let decision: Awaited<ReturnType<Run["callFinishTurn"]>>;
+				try {
+					decision = await this.callFinishTurn(turn);
+				} finally {
+					// turn_end always reports the turn's own response, even when the hook failed.
+					await this.endTurn(message, toolResults);
+				}
 				if (decision?.action === "end") return;
 
 				needRequest = toolCalls.length > 0 && !terminate;

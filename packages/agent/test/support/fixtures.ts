@@ -57,8 +57,14 @@ export function echoTool(calls: unknown[] = []): AgentTool {
 	});
 }
 
-/** Resolves when released or rejects with "aborted" when its signal fires. */
-export function deferred<T = void>() {
+export interface Deferred<T = void> {
+	promise: Promise<T>;
+	resolve(value: T): void;
+	reject(error: unknown): void;
+}
+
+/** A promise with its resolve/reject handles. */
+export function deferred<T = void>(): Deferred<T> {
 	let resolve!: (value: T) => void;
 	let reject!: (error: unknown) => void;
 	const promise = new Promise<T>((res, rej) => {
