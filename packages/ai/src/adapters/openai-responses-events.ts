@@ -8,8 +8,8 @@ export type ResponsesWireEvent = ResponseStreamEvent | { type: string; [key: str
 
 type TrackedItem =
 	| { kind: "reasoning"; index: number; parts: number }
-	| { kind: "message"; index: number; streamed: boolean }
-	| { kind: "function_call"; index: number; streamed: boolean }
+	| { kind: "message"; index: number }
+	| { kind: "function_call"; index: number; args: string }
 	| { kind: "custom_tool_call"; index: number; input: string };
 
 /** Text signature carrying the output message id (and phase) so a follow-up request can replay the item. */
@@ -81,23 +81,19 @@ export class ResponsesEventMapper {
 			case "response.output_text.delta":
 			case "response.refusal.delta": {
 				const item = this.item(e.item_id, e.output_index);
-				if (item?.kind !== "message") return;
-				item.streamed = true;
-				writer.appendText(item.index, e.delta);
+				if (item?.kind === "message") writer.appendText(item.index, e.delta);
 				return;
 			}
 			case "response.function_call_arguments.delta": {
 				const item = this.item(e.item_id, e.output_index);
 				if (item?.kind !== "function_call" || e.delta === "") return;
-				item.streamed = true;
+				item.args += e.delta;
 				writer.appendToolArguments(item.index, e.delta);
 				return;
 			}
 			case "response.function_call_arguments.done": {
 				const item = this.item(e.item_id, e.output_index);
-				if (item?.kind !== "function_call" || item.streamed || !e.arguments) return;
-				item.streamed = true;
-				writer.appendToolArguments(item.index, e.arguments);
+				if (item?.kind === "function_call") this.completeArguments(item, e.arguments);
 				return;
 			}
 			case "response.custom_tool_call_input.delta": {
@@ -174,12 +170,12 @@ export class ResponsesEventMapper {
 				return;
 			case "message": {
 				const index = writer.beginText(encodeTextSignature(id, item.phase as string | undefined));
-				this.track(id, outputIndex, { kind: "message", index, streamed: false });
+				this.track(id, outputIndex, { kind: "message", index });
 				return;
 			}
 			case "function_call": {
 				const index = writer.beginToolCall(`${String(item.call_id)}|${id}`, String(item.name));
-				this.track(id, outputIndex, { kind: "function_call", index, streamed: false });
+				this.track(id, outputIndex, { kind: "function_call", index, args: "" });
 				return;
 			}
 			case "custom_tool_call": {
@@ -199,30 +195,46 @@ export class ResponsesEventMapper {
 		const tracked = this.item(id, outputIndex);
 		if (!tracked) return;
 		if (tracked.kind === "reasoning") {
-			const block = writer.message.content[tracked.index];
 			const summary = Array.isArray(item.summary) ? (item.summary as { text?: string }[]) : [];
-			if (block?.type === "thinking" && block.thinking === "" && summary.length > 0) {
-				writer.appendThinking(tracked.index, summary.map((part) => part.text ?? "").join("\n\n"));
-			}
+			this.completeText(tracked.index, summary.map((part) => part.text ?? "").join("\n\n"));
 			writer.setSignature(tracked.index, JSON.stringify(item));
 		} else if (tracked.kind === "message") {
-			if (!tracked.streamed && Array.isArray(item.content)) {
-				const text = (item.content as { type?: string; text?: string; refusal?: string }[])
-					.map((part) => (part.type === "refusal" ? (part.refusal ?? "") : (part.text ?? "")))
-					.join("");
-				writer.appendText(tracked.index, text);
+			if (Array.isArray(item.content)) {
+				const parts = item.content as { type?: string; text?: string; refusal?: string }[];
+				this.completeText(
+					tracked.index,
+					parts.map((part) => (part.type === "refusal" ? (part.refusal ?? "") : (part.text ?? ""))).join(""),
+				);
 			}
 			if (id) writer.setSignature(tracked.index, encodeTextSignature(id, item.phase as string | undefined));
 		} else if (tracked.kind === "function_call") {
-			if (!tracked.streamed && typeof item.arguments === "string" && item.arguments !== "") {
-				writer.appendToolArguments(tracked.index, item.arguments);
-			}
+			if (typeof item.arguments === "string") this.completeArguments(tracked, item.arguments);
 		} else {
 			const input = typeof item.input === "string" ? item.input : tracked.input;
 			// Free-form input has no JSON shape of its own; it travels as `{ input }`.
 			writer.appendToolArguments(tracked.index, JSON.stringify({ input }));
 		}
 		writer.endBlock(tracked.index);
+	}
+
+	/**
+	 * The `.done` events repeat the whole text: when the deltas fell short of it
+	 * (a lost or trimmed delta), the rest is emitted so the final text matches.
+	 */
+	private completeText(index: number, full: string): void {
+		const block = this.writer.message.content[index];
+		const sofar = block?.type === "thinking" ? block.thinking : block?.type === "text" ? block.text : undefined;
+		if (sofar === undefined || full.length <= sofar.length || !full.startsWith(sofar)) return;
+		const rest = full.slice(sofar.length);
+		if (block?.type === "thinking") this.writer.appendThinking(index, rest);
+		else this.writer.appendText(index, rest);
+	}
+
+	private completeArguments(item: { index: number; args: string }, full: string | undefined): void {
+		if (!full || full.length <= item.args.length || !full.startsWith(item.args)) return;
+		const rest = full.slice(item.args.length);
+		item.args = full;
+		this.writer.appendToolArguments(item.index, rest);
 	}
 
 	private applyUsage(

@@ -1,0 +1,232 @@
+import { Stream } from "@anthropic-ai/sdk/core/streaming";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AnthropicEventMapper, type AnthropicWireEvent } from "../../src/adapters/anthropic-messages-events.js";
+import { stream } from "../../src/stream.js";
+import { AssistantStreamWriter } from "../../src/stream-writer.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import { recordedFrames } from "../support/fake-provider/recorded.js";
+import { type FakeProvider, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import {
+	everyBoundaryPlans,
+	framedBytes,
+	installMemoryFetch,
+	projectEvents,
+	responseFromPieces,
+	splitBytes,
+} from "../support/split-replay.js";
+import { collect, fakeModel } from "../support/stream-helpers.js";
+
+const API = "anthropic-messages";
+const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const key = { apiKey: "sk-ant-api03-test" };
+let fake: FakeProvider;
+let model: Model;
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({ api: API, provider: "anthropic", id: "claude-fake", baseUrl: fake.url, reasoning: true });
+});
+afterAll(() => fake.close());
+
+/** Event types with runs collapsed: "text_delta:0 x6". */
+function compactTrace(events: AssistantMessageEvent[]): string[] {
+	const out: { label: string; count: number }[] = [];
+	for (const event of events) {
+		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
+		const last = out.at(-1);
+		if (last?.label === label) last.count++;
+		else out.push({ label, count: 1 });
+	}
+	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
+}
+
+function tokens(message: AssistantMessage) {
+	const { cost: _cost, ...rest } = message.usage;
+	return rest;
+}
+
+interface Case {
+	name: string;
+	trace: string[];
+	check: (message: AssistantMessage) => void;
+}
+
+const cases: Case[] = [
+	{
+		name: "anthropic-text",
+		trace: ["start", "text_start:0", "text_delta:0 x6", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("stop");
+			expect(m.content).toEqual([
+				{
+					type: "text",
+					text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
+				},
+			]);
+			expect(tokens(m)).toEqual({ input: 12, output: 30, cacheRead: 0, cacheWrite: 0, totalTokens: 42 });
+			expect(m.responseId).toBe("msg_01QC4g3HwBThD4BaNtBckFDJ");
+			expect(m.responseModel).toBe("claude-sonnet-4-5-20250929");
+		},
+	},
+	{
+		name: "anthropic-clear-thinking.1",
+		trace: [
+			"start",
+			"thinking_start:0",
+			"thinking_delta:0 x9",
+			"thinking_end:0",
+			"text_start:1",
+			"text_delta:1 x3",
+			"text_end:1",
+			"done",
+		],
+		check: (m) => {
+			expect(m.stopReason).toBe("stop");
+			const [thinking, text] = m.content;
+			expect(thinking).toMatchObject({
+				type: "thinking",
+				thinking: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185",
+			});
+			expect(thinking?.type === "thinking" && thinking.thinkingSignature?.startsWith("EvQBCkYICxgCKkAxhD4N")).toBe(
+				true,
+			);
+			expect(thinking?.type === "thinking" && thinking.thinkingSignature?.length).toBe(332);
+			expect(text).toEqual({ type: "text", text: "925 ÷ 5 = 185" });
+			expect(tokens(m)).toEqual({ input: 69, output: 53, cacheRead: 0, cacheWrite: 0, totalTokens: 122 });
+		},
+	},
+	{
+		name: "anthropic-clear-tool-uses.1",
+		trace: ["start", "text_start:0", "text_delta:0 x30", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("stop");
+			expect(m.content).toHaveLength(1);
+			expect(m.content[0]?.type === "text" && m.content[0].text.length).toBe(440);
+			expect(tokens(m)).toEqual({ input: 859, output: 122, cacheRead: 0, cacheWrite: 0, totalTokens: 981 });
+		},
+	},
+	{
+		name: "anthropic-json-tool.1",
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0 x2", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(m.content).toEqual([
+				{
+					type: "toolCall",
+					id: "toolu_01KFbKqPYSuAKujiL6mTfzYA",
+					name: "json",
+					arguments: { elements: [{ location: "San Francisco", temperature: 58, condition: "sunny" }] },
+				},
+			]);
+			expect(tokens(m)).toEqual({ input: 849, output: 47, cacheRead: 0, cacheWrite: 0, totalTokens: 896 });
+		},
+	},
+	{
+		name: "anthropic-tool-no-args",
+		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "toolcall_start:1", "toolcall_end:1", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(m.content).toEqual([
+				{ type: "text", text: "I'll update the issue list for you." },
+				{ type: "toolCall", id: "toolu_01QE1WLsSVp5hy5Q3GmGTmjP", name: "updateIssueList", arguments: {} },
+			]);
+		},
+	},
+	{
+		name: "anthropic-message-delta-input-tokens",
+		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.content).toEqual([{ type: "text", text: "pong" }]);
+			expect(tokens(m)).toEqual({ input: 61, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 63 });
+		},
+	},
+	{
+		name: "anthropic-refusal",
+		trace: ["start", "error"],
+		check: (m) => {
+			expect(m.stopReason).toBe("error");
+			expect(m.content).toEqual([]);
+			expect(m.errorInfo).toEqual({ kind: "provider", code: "refusal", retryable: false });
+			expect(m.errorMessage).toMatch(/^The model refused to respond: This request triggered restrictions/);
+			expect(tokens(m).input).toBe(18);
+		},
+	},
+];
+
+describe("anthropic-messages: recorded streams over HTTP", () => {
+	it.each(cases)("$name", async ({ name, trace, check }) => {
+		fake.enqueue(sse(recordedFrames(API, name, { eventFromType: true })));
+		const events = await collect(stream(model, context, key));
+		expect(compactTrace(events)).toEqual(trace);
+		const last = events.at(-1);
+		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
+		if (!message) throw new Error("no terminal event");
+		check(message);
+		expect(events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
+	});
+});
+
+/** The adapter's parse path without the request: the SDK's SSE decoder feeding the mapper. */
+async function decode(pieces: Uint8Array[]): Promise<string[]> {
+	const writer = new AssistantStreamWriter(model);
+	const mapper = new AnthropicEventMapper(writer);
+	const events: AssistantMessageEvent[] = [];
+	const drain = (async () => {
+		for await (const event of writer.stream) events.push(event);
+	})();
+	try {
+		for await (const event of Stream.fromSSEResponse<AnthropicWireEvent>(
+			responseFromPieces(pieces),
+			new AbortController(),
+		)) {
+			mapper.handle(event);
+		}
+		mapper.end();
+	} catch (error) {
+		writer.fail(String(error), { kind: "unknown", retryable: false });
+	}
+	await drain;
+	return projectEvents(events);
+}
+
+describe("anthropic-messages: byte splits of recorded streams", () => {
+	const counts: Record<string, string> = {};
+	afterAll(() => {
+		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
+	});
+
+	it.each(cases.map((c) => c.name))("%s: every byte boundary gives identical events", async (name) => {
+		const { bytes, ranges } = framedBytes(recordedFrames(API, name, { eventFromType: true }));
+		const baseline = await decode([bytes]);
+		expect(baseline.at(-1)).toMatch(/^(done|error):/);
+		const plans = everyBoundaryPlans(ranges, 4096);
+		for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
+		// Every byte its own piece.
+		const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+		expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
+		counts[name] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
+		expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
+	});
+
+	it("the full adapter (SDK client included) agrees when every byte arrives alone", async () => {
+		const memory = installMemoryFetch();
+		try {
+			for (const { name } of cases) {
+				const { bytes } = framedBytes(recordedFrames(API, name, { eventFromType: true }));
+				memory.respond([bytes]);
+				const whole = projectEvents(await collect(stream(model, context, key)));
+				memory.respond(
+					splitBytes(
+						bytes,
+						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+					),
+				);
+				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				expect(bytewise).toEqual(whole);
+				expect(whole.at(-1)).toMatch(/^(done|error):/);
+			}
+		} finally {
+			memory.restore();
+		}
+	});
+});

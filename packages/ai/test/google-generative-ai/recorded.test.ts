@@ -1,0 +1,322 @@
+import { GoogleGenAI } from "@google/genai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GoogleEventMapper } from "../../src/adapters/google-generative-ai-events.js";
+import { stream } from "../../src/stream.js";
+import { AssistantStreamWriter } from "../../src/stream-writer.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model, ToolCall } from "../../src/types.js";
+import { recordedFrames } from "../support/fake-provider/recorded.js";
+import { type FakeProvider, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import {
+	everyBoundaryPlans,
+	framedBytes,
+	installMemoryFetch,
+	projectEvents,
+	responseFromPieces,
+	splitBytes,
+} from "../support/split-replay.js";
+import { collect, fakeModel } from "../support/stream-helpers.js";
+
+const API = "google-generative-ai";
+const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const key = { apiKey: "AIza-test" };
+let fake: FakeProvider;
+let model: Model;
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({
+		api: API,
+		provider: "google",
+		id: "gemini-fake",
+		baseUrl: `${fake.url}/v1beta`,
+		reasoning: true,
+	});
+});
+afterAll(() => fake.close());
+
+function compactTrace(events: AssistantMessageEvent[]): string[] {
+	const out: { label: string; count: number }[] = [];
+	for (const event of events) {
+		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
+		const last = out.at(-1);
+		if (last?.label === label) last.count++;
+		else out.push({ label, count: 1 });
+	}
+	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
+}
+
+function tokens(message: AssistantMessage) {
+	const { cost: _cost, ...rest } = message.usage;
+	return rest;
+}
+
+function calls(message: AssistantMessage): Omit<ToolCall, "thoughtSignature">[] {
+	return message.content
+		.filter((block): block is ToolCall => block.type === "toolCall")
+		.map(({ thoughtSignature: _s, ...call }) => call);
+}
+
+interface Case {
+	name: string;
+	trace: string[];
+	check: (message: AssistantMessage) => void;
+}
+
+const cases: Case[] = [
+	{
+		name: "google-text",
+		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("stop");
+			expect(m.content).toHaveLength(1);
+			expect(m.content[0]).toMatchObject({
+				type: "text",
+				text: 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y',
+			});
+			// The signature-only final part signs the text block.
+			expect(m.content[0]?.type === "text" && m.content[0].textSignature?.startsWith("EqsFCqgFAb4")).toBe(true);
+			// thoughtsTokenCount (185) counts as output.
+			expect(tokens(m)).toEqual({ input: 9, output: 208, cacheRead: 0, cacheWrite: 0, totalTokens: 217 });
+			expect(m.responseId).toBe("bH6LaZW8Fp_3nsEPqtaSwQ4");
+			expect(m.responseModel).toBe("gemini-3-pro-preview");
+		},
+	},
+	{
+		name: "google-reasoning",
+		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.content[0]).toMatchObject({
+				type: "text",
+				text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
+			});
+			expect(tokens(m)).toEqual({ input: 9, output: 285, cacheRead: 0, cacheWrite: 0, totalTokens: 294 });
+		},
+	},
+	{
+		name: "google-reasoning-gemini3",
+		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.content[0]).toMatchObject({
+				type: "text",
+				text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y',
+			});
+			expect(tokens(m)).toEqual({ input: 9, output: 325, cacheRead: 0, cacheWrite: 0, totalTokens: 334 });
+		},
+	},
+	{
+		name: "google-tool-call",
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(calls(m)).toEqual([
+				{
+					type: "toolCall",
+					id: "weather_b36LacjwM668nsEP2tbsgQQ_1",
+					name: "weather",
+					arguments: { location: "San Francisco" },
+				},
+			]);
+			const call = m.content[0];
+			expect(call?.type === "toolCall" && call.thoughtSignature?.startsWith("EqUCCqICAb4")).toBe(true);
+			expect(tokens(m)).toEqual({ input: 29, output: 60, cacheRead: 0, cacheWrite: 0, totalTokens: 89 });
+		},
+	},
+	{
+		name: "google-tool-call-gemini3",
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(calls(m)).toEqual([
+				{
+					type: "toolCall",
+					id: "weather_QHiLaa6LBrb8vdIPoNztsAg_1",
+					name: "weather",
+					arguments: { location: "San Francisco" },
+				},
+			]);
+			expect(m.content[0]?.type === "toolCall" && m.content[0].thoughtSignature?.length).toBe(5488);
+		},
+	},
+	{
+		name: "google-stream-tool-call-arguments",
+		trace: [
+			"start",
+			"toolcall_start:0",
+			"toolcall_delta:0",
+			"toolcall_end:0",
+			"toolcall_start:1",
+			"toolcall_delta:1",
+			"toolcall_end:1",
+			"done",
+		],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(calls(m)).toEqual([
+				{
+					type: "toolCall",
+					id: "getWeather_dqHOab6xGLzWodAPkPuViA4_1",
+					name: "getWeather",
+					arguments: { location: "Boston" },
+				},
+				{
+					type: "toolCall",
+					id: "getWeather_dqHOab6xGLzWodAPkPuViA4_2",
+					name: "getWeather",
+					arguments: { location: "San Francisco" },
+				},
+			]);
+			expect(tokens(m)).toEqual({ input: 26, output: 155, cacheRead: 0, cacheWrite: 0, totalTokens: 181 });
+		},
+	},
+	{
+		name: "google-stream-no-args-tool-call",
+		trace: [
+			"start",
+			"thinking_start:0",
+			"thinking_delta:0",
+			"thinking_end:0",
+			"toolcall_start:1",
+			"toolcall_delta:1",
+			"toolcall_end:1",
+			"toolcall_start:2",
+			"toolcall_delta:2",
+			"toolcall_end:2",
+			"toolcall_start:3",
+			"toolcall_delta:3",
+			"toolcall_end:3",
+			"toolcall_start:4",
+			"toolcall_delta:4",
+			"toolcall_end:4",
+			"done",
+		],
+		check: (m) => {
+			expect(m.content[0]).toMatchObject({ type: "thinking" });
+			expect(
+				m.content[0]?.type === "thinking" && m.content[0].thinking.startsWith("**Processing User Requests**"),
+			).toBe(true);
+			expect(calls(m).map((c) => [c.name, c.arguments])).toEqual([
+				["read_theme", {}],
+				["read_screen", { id: "A" }],
+				["read_screen", { id: "B" }],
+				["read_screen", { id: "C" }],
+			]);
+			expect(new Set(calls(m).map((c) => c.id)).size).toBe(4);
+			expect(tokens(m)).toEqual({ input: 249, output: 241, cacheRead: 0, cacheWrite: 0, totalTokens: 490 });
+		},
+	},
+	{
+		// The last call ends with a piece lacking willContinue instead of an empty functionCall part.
+		name: "google-stream-tool-call-array-arguments-missing-terminal-function-call",
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(calls(m)).toEqual([
+				{
+					type: "toolCall",
+					id: "writeItems_3noMaojQL_2s6tkPiO26qQ4_1",
+					name: "writeItems",
+					arguments: {
+						operations: [
+							{ action: "add", description: "Fresh red apple", itemid: "apple_001", price: 0.5 },
+							{ action: "add", description: "Ripe yellow banana", itemid: "banana_001", price: 0.3 },
+						],
+					},
+				},
+			]);
+		},
+	},
+];
+
+describe("google-generative-ai: recorded streams over HTTP", () => {
+	it.each(cases)("$name", async ({ name, trace, check }) => {
+		fake.enqueue(sse(recordedFrames(API, name)));
+		const events = await collect(stream(model, context, key));
+		expect(compactTrace(events)).toEqual(trace);
+		const last = events.at(-1);
+		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
+		if (!message) throw new Error("no terminal event");
+		check(message);
+	});
+
+	it("the same stream without its finishReason chunk is cut, not done", async () => {
+		const frames = recordedFrames(API, "google-stream-tool-call-array-arguments-missing-terminal-function-call");
+		fake.enqueue(sse(frames.slice(0, -1)));
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
+		// The call was still open when the stream ended: its pieces are kept as the partial.
+		expect(message.content).toHaveLength(1);
+	});
+});
+
+/** The adapter's parse path: the SDK (request + SSE decoding, fetch from memory) feeding the mapper. */
+async function decode(pieces: Uint8Array[]): Promise<string[]> {
+	const client = new GoogleGenAI({
+		apiKey: "k",
+		vertexai: false,
+		httpOptions: { baseUrl: "http://memory/v1beta", apiVersion: "", fetch: async () => responseFromPieces(pieces) },
+	});
+	const writer = new AssistantStreamWriter(model);
+	const mapper = new GoogleEventMapper(writer);
+	const events: AssistantMessageEvent[] = [];
+	const drain = (async () => {
+		for await (const event of writer.stream) events.push(event);
+	})();
+	try {
+		for await (const chunk of await client.models.generateContentStream({ model: "gemini-fake", contents: "hi" })) {
+			mapper.handle(chunk);
+		}
+		mapper.end();
+	} catch (error) {
+		writer.fail(String(error), { kind: "unknown", retryable: false });
+	}
+	await drain;
+	return projectEvents(events);
+}
+
+describe("google-generative-ai: byte splits of recorded streams", () => {
+	const counts: Record<string, string> = {};
+	afterAll(() => {
+		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
+	});
+
+	it.each(cases.map((c) => c.name))(
+		"%s: every byte boundary gives identical events",
+		async (name) => {
+			const { bytes, ranges } = framedBytes(recordedFrames(API, name));
+			const baseline = await decode([bytes]);
+			expect(baseline.at(-1)).toMatch(/^done:/);
+			// Frames carry signatures of up to ~6 KB: cutting each frame every 150 bytes keeps runs bounded.
+			const plans = everyBoundaryPlans(ranges, 150);
+			for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
+			const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+			expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
+			counts[name] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
+			expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
+		},
+		30_000,
+	);
+
+	it("the full adapter agrees when every byte arrives alone", async () => {
+		const memory = installMemoryFetch();
+		try {
+			for (const { name } of cases) {
+				const { bytes } = framedBytes(recordedFrames(API, name));
+				memory.respond([bytes]);
+				const whole = projectEvents(await collect(stream(model, context, key)));
+				memory.respond(
+					splitBytes(
+						bytes,
+						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+					),
+				);
+				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				// Ids are derived from the responseId, so they match across runs.
+				expect(bytewise).toEqual(whole);
+				expect(whole.at(-1)).toMatch(/^done:/);
+			}
+		} finally {
+			memory.restore();
+		}
+	});
+});

@@ -1,0 +1,276 @@
+import { Stream } from "openai/core/streaming";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResponsesEventMapper, type ResponsesWireEvent } from "../../src/adapters/openai-responses-events.js";
+import { stream } from "../../src/stream.js";
+import { AssistantStreamWriter } from "../../src/stream-writer.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import { recordedFrames } from "../support/fake-provider/recorded.js";
+import { type FakeProvider, type SseFrame, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import {
+	everyBoundaryPlans,
+	framedBytes,
+	installMemoryFetch,
+	projectEvents,
+	responseFromPieces,
+	splitBytes,
+} from "../support/split-replay.js";
+import { collect, fakeModel } from "../support/stream-helpers.js";
+
+const API = "openai-responses";
+const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const key = { apiKey: "sk-test" };
+let fake: FakeProvider;
+let model: Model;
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({ api: API, id: "gpt-fake", baseUrl: `${fake.url}/v1`, reasoning: true });
+});
+afterAll(() => fake.close());
+
+function compactTrace(events: AssistantMessageEvent[]): string[] {
+	const out: { label: string; count: number }[] = [];
+	for (const event of events) {
+		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
+		const last = out.at(-1);
+		if (last?.label === label) last.count++;
+		else out.push({ label, count: 1 });
+	}
+	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
+}
+
+function tokens(message: AssistantMessage) {
+	const { cost: _cost, ...rest } = message.usage;
+	return rest;
+}
+
+/** A recording may hold several responses of one agent loop; each starts with response.created. */
+function responses(name: string): SseFrame[][] {
+	const groups: SseFrame[][] = [];
+	for (const frame of recordedFrames(API, name, { eventFromType: true })) {
+		if (groups.length === 0 || ("event" in frame && frame.event === "response.created")) groups.push([]);
+		groups.at(-1)?.push(frame);
+	}
+	return groups;
+}
+
+interface Case {
+	name: string;
+	/** Which response of the recording. */
+	part: number;
+	trace: string[];
+	check: (message: AssistantMessage) => void;
+}
+
+const REASONING = "openai-reasoning-encrypted-content.1";
+
+const cases: Case[] = [
+	{
+		name: REASONING,
+		part: 0,
+		trace: [
+			"start",
+			"thinking_start:0",
+			"thinking_delta:0 x32",
+			"thinking_end:0",
+			"toolcall_start:1",
+			"toolcall_delta:1 x13",
+			"toolcall_end:1",
+			"done",
+		],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			const [thinking, call] = m.content;
+			if (thinking?.type !== "thinking") throw new Error("expected thinking");
+			expect(thinking.thinking).toMatch(/^\*\*Calculating step-by-step using calculator\*\*\n\nI'll compute 12 plus 7/);
+			const item = JSON.parse(thinking.thinkingSignature ?? "{}") as Record<string, unknown>;
+			expect(item.id).toBe("rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9");
+			expect(item.type).toBe("reasoning");
+			expect(String(item.encrypted_content)).toMatch(/^gAAAAABpPDIV/);
+			expect(call).toEqual({
+				type: "toolCall",
+				id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn|fc_01830d662ab3856501693c32151234819091cfca267e98cc5f",
+				name: "calculator",
+				arguments: { a: 12, b: 7, op: "add" },
+			});
+			expect(tokens(m)).toEqual({ input: 134, output: 28, cacheRead: 0, cacheWrite: 0, totalTokens: 162 });
+			expect(m.responseModel).toBe("gpt-5.1-codex-max");
+		},
+	},
+	{
+		name: REASONING,
+		part: 1,
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0 x13", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.content).toEqual([
+				{
+					type: "toolCall",
+					id: "call_Q6pW65MUgW9vF59BmItYGos3|fc_01830d662ab3856501693c32165be4819098c08f205f8932ef",
+					name: "calculator",
+					arguments: { a: 19, b: 3, op: "multiply" },
+				},
+			]);
+		},
+	},
+	{
+		name: REASONING,
+		part: 3,
+		trace: ["start", "text_start:0", "text_delta:0 x8", "text_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("stop");
+			expect(m.content).toEqual([
+				{
+					type: "text",
+					text: "The final result is **570**.",
+					textSignature: '{"v":1,"id":"msg_01830d662ab3856501693c32183a488190a612c410a0a39823"}',
+				},
+			]);
+			expect(tokens(m)).toEqual({ input: 299, output: 12, cacheRead: 0, cacheWrite: 0, totalTokens: 311 });
+		},
+	},
+	{
+		name: "openai-custom-tool.1",
+		part: 0,
+		trace: ["start", "toolcall_start:0", "toolcall_delta:0", "toolcall_end:0", "done"],
+		check: (m) => {
+			expect(m.stopReason).toBe("toolUse");
+			expect(m.content).toEqual([
+				{
+					type: "toolCall",
+					id: "call_custom_sql_001|ct_abc123def456",
+					name: "write_sql",
+					arguments: { input: "SELECT * FROM users WHERE age > 25" },
+				},
+			]);
+		},
+	},
+	{
+		name: "openai-phase.1",
+		part: 0,
+		// The recording trims the deltas; the `.done` events complete each text.
+		trace: [
+			"start",
+			"text_start:0",
+			"text_delta:0 x3",
+			"text_end:0",
+			"text_start:1",
+			"text_delta:1 x3",
+			"text_end:1",
+			"done",
+		],
+		check: (m) => {
+			const [commentary, answer] = m.content;
+			if (commentary?.type !== "text" || answer?.type !== "text") throw new Error("expected two texts");
+			expect(commentary.text).toMatch(/^Got it — I’ll quickly check reliable/);
+			expect(commentary.text).toHaveLength(153);
+			expect(JSON.parse(commentary.textSignature ?? "")).toEqual({
+				v: 1,
+				id: "msg_0a63f40a2632b74300699f8819a5e08196ac270722d369af5a",
+				phase: "commentary",
+			});
+			expect(answer.text).toHaveLength(1485);
+			expect(JSON.parse(answer.textSignature ?? "")).toMatchObject({ phase: "final_answer" });
+			expect(tokens(m)).toEqual({ input: 4040, output: 463, cacheRead: 3072, cacheWrite: 0, totalTokens: 7575 });
+		},
+	},
+	{
+		name: "openai-error.1",
+		part: 0,
+		trace: ["start", "error"],
+		check: (m) => {
+			expect(m.stopReason).toBe("error");
+			expect(m.errorInfo).toEqual({ kind: "rate_limit", code: "insufficient_quota", retryable: false });
+			expect(m.errorMessage).toMatch(/^insufficient_quota: You exceeded your current quota/);
+		},
+	},
+];
+
+describe("openai-responses: recorded streams over HTTP", () => {
+	it.each(cases)("$name (response $part)", async ({ name, part, trace, check }) => {
+		const frames = responses(name)[part];
+		if (!frames) throw new Error("no such response");
+		fake.enqueue(sse(frames));
+		const events = await collect(stream(model, context, key));
+		expect(compactTrace(events)).toEqual(trace);
+		const last = events.at(-1);
+		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
+		if (!message) throw new Error("no terminal event");
+		check(message);
+	});
+});
+
+/** The adapter's parse path without the request: the SDK's SSE decoder feeding the mapper. */
+async function decode(pieces: Uint8Array[]): Promise<string[]> {
+	const writer = new AssistantStreamWriter(model);
+	const mapper = new ResponsesEventMapper(writer);
+	const events: AssistantMessageEvent[] = [];
+	const drain = (async () => {
+		for await (const event of writer.stream) events.push(event);
+	})();
+	try {
+		for await (const event of Stream.fromSSEResponse<ResponsesWireEvent>(
+			responseFromPieces(pieces),
+			new AbortController(),
+		)) {
+			mapper.handle(event);
+		}
+		mapper.end();
+	} catch (error) {
+		// The SDK throws on `error` events; what matters here is that it does so identically for every split.
+		writer.fail(String(error), { kind: "unknown", retryable: false });
+	}
+	await drain;
+	return projectEvents(events);
+}
+
+const splitCases = [
+	...responses(REASONING).map((_, part) => ({ name: REASONING, part })),
+	{ name: "openai-custom-tool.1", part: 0 },
+	{ name: "openai-phase.1", part: 0 },
+	{ name: "openai-error.1", part: 0 },
+];
+
+describe("openai-responses: byte splits of recorded streams", () => {
+	const counts: Record<string, string> = {};
+	afterAll(() => {
+		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
+	});
+
+	it.each(splitCases)(
+		"$name (response $part): every byte boundary gives identical events",
+		async ({ name, part }) => {
+			const { bytes, ranges } = framedBytes(responses(name)[part] ?? []);
+			const baseline = await decode([bytes]);
+			expect(baseline.at(-1)).toMatch(/^(done|error):/);
+			const plans = everyBoundaryPlans(ranges, 300);
+			for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
+			const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+			expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
+			counts[`${name}#${part}`] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
+			expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
+		},
+		30_000,
+	);
+
+	it("the full adapter agrees when every byte arrives alone", async () => {
+		const memory = installMemoryFetch();
+		try {
+			for (const { name, part } of splitCases) {
+				const { bytes } = framedBytes(responses(name)[part] ?? []);
+				memory.respond([bytes]);
+				const whole = projectEvents(await collect(stream(model, context, key)));
+				memory.respond(
+					splitBytes(
+						bytes,
+						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+					),
+				);
+				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				expect(bytewise).toEqual(whole);
+				expect(whole.at(-1)).toMatch(/^(done|error):/);
+			}
+		} finally {
+			memory.restore();
+		}
+	});
+});
