@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
 	CATALOG_DATA_PATH,
 	CATALOG_MODULE_PATH,
@@ -141,6 +141,15 @@ describe("built-in catalog", () => {
 			baseUrl: "https://api.cerebras.ai/v1",
 			compat: { supportsStore: false, supportsDeveloperRole: false },
 		});
+	});
+
+	it("types known pairs as always present, with the provider's API", () => {
+		// Checked by tsc (npm run check); the runtime assertions below keep the test honest.
+		expectTypeOf(getModel("anthropic", "claude-opus-4-7")).toEqualTypeOf<Model<"anthropic-messages">>();
+		expectTypeOf(getModel("openrouter", "openai/gpt-5")).toEqualTypeOf<Model<"openai-completions">>();
+		expectTypeOf(getModel("anthropic", "not-a-known-id")).toEqualTypeOf<Model | undefined>();
+		expectTypeOf(getModels("google")).toEqualTypeOf<Model<"google-generative-ai">[]>();
+		expect(getModel("openrouter", "openai/gpt-5").api).toBe("openai-completions");
 	});
 
 	it("returns undefined for unknown ids and providers", () => {
