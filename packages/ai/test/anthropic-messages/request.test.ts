@@ -1,0 +1,374 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { stream } from "../../src/stream.js";
+import type { AssistantMessage, Context, Message, Model, Tool, Usage } from "../../src/types.js";
+import { AnthropicStream } from "../support/fake-provider/anthropic.js";
+import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
+import { fakeModel } from "../support/stream-helpers.js";
+
+let fake: FakeProvider;
+let model: Model;
+const key = { apiKey: "sk-ant-api03-test-key" };
+
+const usage: Usage = {
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+const readTool: Tool = {
+	name: "read",
+	description: "Read a file",
+	parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+const bashTool: Tool = {
+	name: "bash",
+	description: "Run a command",
+	parameters: { type: "object", properties: { command: { type: "string" } } },
+};
+
+function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: "anthropic-messages",
+		provider: "anthropic",
+		model: "claude-fake",
+		usage,
+		stopReason: "toolUse",
+		timestamp: 2,
+		...from,
+	};
+}
+
+beforeAll(async () => {
+	fake = await startFakeProvider();
+	model = fakeModel({
+		api: "anthropic-messages",
+		provider: "anthropic",
+		id: "claude-fake",
+		baseUrl: fake.url,
+		reasoning: true,
+		maxTokens: 64_000,
+	});
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+	fake.requests.length = 0;
+});
+
+/** Sends one request (answered with a minimal stream) and returns what the server received. */
+async function send(
+	context: Context,
+	options: Parameters<typeof stream>[2] = {},
+	target: Model = model,
+): Promise<RecordedRequest> {
+	fake.enqueue(new AnthropicStream().start().text("ok").delta("end_turn").stop().script());
+	const message = await stream(target, context, { ...key, ...options }).result();
+	expect(message.stopReason).toBe("stop");
+	const request = fake.requests.at(-1);
+	if (!request) throw new Error("no request");
+	return request;
+}
+
+type Body = {
+	model: string;
+	max_tokens: number;
+	stream: boolean;
+	system?: { type: string; text: string; cache_control?: object }[];
+	tools?: { name: string; description: string; input_schema: object; cache_control?: object }[];
+	messages: { role: string; content: { type: string; [key: string]: unknown }[] }[];
+	thinking?: object;
+	output_config?: object;
+	temperature?: number;
+};
+
+const body = (request: RecordedRequest) => request.body as Body;
+
+describe("anthropic-messages request body", () => {
+	it("sends system blocks, tools and messages with cache markers on system, last tool and last user turns", async () => {
+		const request = await send({
+			systemPrompt: "Be brief.",
+			tools: [readTool, bashTool],
+			messages: [
+				{ role: "user", content: "first", timestamp: 1 },
+				assistant([{ type: "text", text: "hello" }], { stopReason: "stop" }),
+				{ role: "user", content: "second", timestamp: 3 },
+			],
+		});
+		expect(request.path).toBe("/v1/messages");
+		expect(body(request)).toEqual({
+			model: "claude-fake",
+			max_tokens: 21_333,
+			stream: true,
+			system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }],
+			tools: [
+				{ name: "read", description: "Read a file", input_schema: readTool.parameters },
+				{
+					name: "bash",
+					description: "Run a command",
+					input_schema: bashTool.parameters,
+					cache_control: { type: "ephemeral" },
+				},
+			],
+			messages: [
+				{ role: "user", content: [{ type: "text", text: "first", cache_control: { type: "ephemeral" } }] },
+				{ role: "assistant", content: [{ type: "text", text: "hello" }] },
+				{ role: "user", content: [{ type: "text", text: "second", cache_control: { type: "ephemeral" } }] },
+			],
+		});
+		expect(request.headers.authorization).toBe("Bearer sk-ant-api03-test-key");
+		expect(request.headers["anthropic-beta"]).toBeUndefined();
+	});
+
+	it("uses a 1h ttl for long retention and no markers for none", async () => {
+		const context: Context = {
+			systemPrompt: "S",
+			tools: [readTool],
+			messages: [{ role: "user", content: "q", timestamp: 1 }],
+		};
+		const long = body(await send(context, { cacheRetention: "long" }));
+		expect(long.system?.[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+		expect(long.tools?.[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+		expect(long.messages[0]?.content[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+		const none = await send(context, { cacheRetention: "none" });
+		expect(none.rawBody).not.toContain("cache_control");
+		const unsupported = body(
+			await send(context, { cacheRetention: "long" }, { ...model, compat: { supportsLongCacheRetention: false } }),
+		);
+		expect(unsupported.system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+	});
+
+	it("budget thinking: max_tokens = min(base + budget, model max), interleaved-thinking beta, no temperature", async () => {
+		const context: Context = { messages: [{ role: "user", content: "q", timestamp: 1 }] };
+		const medium = await send(context, { reasoning: "medium", temperature: 0.3 });
+		expect(body(medium).thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+		expect(body(medium).max_tokens).toBe(21_333 + 8192);
+		expect(body(medium).temperature).toBeUndefined();
+		expect(medium.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
+
+		const custom = body(
+			await send(context, { reasoning: "high", maxTokens: 60_000, thinkingBudgets: { high: 10_000 } }),
+		);
+		expect(custom.thinking).toEqual({ type: "enabled", budget_tokens: 10_000 });
+		expect(custom.max_tokens).toBe(64_000);
+
+		const small = body(await send(context, { reasoning: "high" }, { ...model, maxTokens: 8000 }));
+		expect(small.max_tokens).toBe(8000);
+		expect(small.thinking).toEqual({ type: "enabled", budget_tokens: 6976 });
+
+		const off = body(await send(context, { reasoning: "off", temperature: 0.3 }));
+		expect(off.thinking).toBeUndefined();
+		expect(off.temperature).toBe(0.3);
+	});
+
+	it("adaptive thinking with an effort level on models that think adaptively", async () => {
+		const context: Context = { messages: [{ role: "user", content: "q", timestamp: 1 }] };
+		const adaptive = { ...model, id: "claude-opus-4-6" };
+		const high = await send(context, { reasoning: "high" }, adaptive);
+		expect(body(high).thinking).toEqual({ type: "adaptive" });
+		expect(body(high).output_config).toEqual({ effort: "high" });
+		expect(body(high).max_tokens).toBe(21_333);
+		expect(high.headers["anthropic-beta"]).toBeUndefined();
+		const xhigh = body(
+			await send(context, { reasoning: "xhigh" }, { ...adaptive, thinkingLevelMap: { xhigh: "max" } }),
+		);
+		expect(xhigh.output_config).toEqual({ effort: "max" });
+	});
+
+	it("merges consecutive tool results into one user message; sends images and signed/redacted thinking back", async () => {
+		const context: Context = {
+			messages: [
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "look" },
+						{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+					],
+					timestamp: 1,
+				},
+				assistant([
+					{ type: "thinking", thinking: "plan", thinkingSignature: "sig-1" },
+					{ type: "thinking", thinking: "[Reasoning redacted]", thinkingSignature: "opaque==", redacted: true },
+					{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } },
+					{ type: "toolCall", id: "toolu_2", name: "bash", arguments: { command: "ls" } },
+				]),
+				{
+					role: "toolResult",
+					toolCallId: "toolu_1",
+					toolName: "read",
+					content: [{ type: "text", text: "contents" }],
+					isError: false,
+					timestamp: 3,
+				},
+				{
+					role: "toolResult",
+					toolCallId: "toolu_2",
+					toolName: "bash",
+					content: [
+						{ type: "text", text: "denied" },
+						{ type: "image", mimeType: "image/jpeg", data: "/9j/" },
+					],
+					isError: true,
+					timestamp: 4,
+				},
+			],
+		};
+		const sent = body(await send(context, { cacheRetention: "none" }));
+		expect(sent.messages).toEqual([
+			{
+				role: "user",
+				content: [
+					{ type: "text", text: "look" },
+					{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+				],
+			},
+			{
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "plan", signature: "sig-1" },
+					{ type: "redacted_thinking", data: "opaque==" },
+					{ type: "tool_use", id: "toolu_1", name: "read", input: { path: "a.ts" } },
+					{ type: "tool_use", id: "toolu_2", name: "bash", input: { command: "ls" } },
+				],
+			},
+			{
+				role: "user",
+				content: [
+					{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "contents" }] },
+					{
+						type: "tool_result",
+						tool_use_id: "toolu_2",
+						is_error: true,
+						content: [
+							{ type: "text", text: "denied" },
+							{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } },
+						],
+					},
+				],
+			},
+		]);
+	});
+
+	it("hands off from another provider: thinking becomes text, tool ids are rewritten consistently", async () => {
+		const foreignId = "call_abc|fc_0123456789abcdef0123456789abcdef0123456789abcdef0123456789";
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "go", timestamp: 1 },
+				assistant(
+					[
+						{ type: "thinking", thinking: "I should read.", thinkingSignature: '{"type":"reasoning","id":"rs_1"}' },
+						{ type: "text", text: "Reading.", textSignature: '{"v":1,"id":"msg_1"}' },
+						{ type: "toolCall", id: foreignId, name: "read", arguments: { path: "x" } },
+					],
+					{ api: "openai-responses", provider: "openai", model: "gpt-5" },
+				),
+				{
+					role: "toolResult",
+					toolCallId: foreignId,
+					toolName: "read",
+					content: [{ type: "text", text: "X" }],
+					isError: false,
+					timestamp: 3,
+				},
+			],
+		};
+		const sent = body(await send(context, { cacheRetention: "none" }));
+		const [, turn, results] = sent.messages;
+		expect(turn?.content.slice(0, 2)).toEqual([
+			{ type: "text", text: "<thinking>\nI should read.\n</thinking>" },
+			{ type: "text", text: "Reading." },
+		]);
+		const use = turn?.content[2];
+		expect(use?.type).toBe("tool_use");
+		expect(String(use?.id)).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+		expect(results?.content[0]).toEqual({
+			type: "tool_result",
+			tool_use_id: use?.id,
+			content: [{ type: "text", text: "X" }],
+		});
+	});
+
+	it("a tool call left without result gets a synthetic error result", async () => {
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "go", timestamp: 1 },
+				assistant([{ type: "toolCall", id: "toolu_9", name: "read", arguments: {} }]),
+				{ role: "user", content: "never mind", timestamp: 3 },
+			],
+		};
+		const sent = body(await send(context, { cacheRetention: "none" }));
+		expect(sent.messages[2]).toEqual({
+			role: "user",
+			content: [
+				{
+					type: "tool_result",
+					tool_use_id: "toolu_9",
+					is_error: true,
+					content: [{ type: "text", text: "No result provided" }],
+				},
+			],
+		});
+	});
+
+	it("folds later system messages into the system prompt", async () => {
+		const messages: Message[] = [
+			{ role: "system", content: "Base.", sections: { mode: "Mode A." }, toolsAdded: [readTool], timestamp: 0 },
+			{ role: "user", content: "q1", timestamp: 1 },
+			{
+				role: "system",
+				content: "",
+				sections: { mode: "Mode B." },
+				toolsAdded: [bashTool],
+				toolsRemoved: [{ name: "read" }],
+				timestamp: 2,
+			},
+			{ role: "user", content: "q2", timestamp: 3 },
+		];
+		const sent = body(await send({ messages }, { cacheRetention: "none" }));
+		expect(sent.system).toEqual([{ type: "text", text: "Base.\n\nMode B." }]);
+		expect(sent.tools?.map((t) => t.name)).toEqual(["bash"]);
+		expect(sent.messages.map((m) => m.role)).toEqual(["user", "user"]);
+	});
+
+	it("OAuth tokens: Bearer auth, Claude Code identity and tool names, names mapped back", async () => {
+		fake.enqueue(
+			new AnthropicStream().start().toolUse("toolu_1", "Read", ['{"path":"a"}']).delta("tool_use").stop().script(),
+		);
+		const message = await stream(
+			model,
+			{ systemPrompt: "Mine.", tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] },
+			{ apiKey: "sk-ant-oat01-secret-token" },
+		).result();
+		const request = fake.requests.at(-1) as RecordedRequest;
+		expect(request.headers.authorization).toBe("Bearer sk-ant-oat01-secret-token");
+		expect(request.headers["anthropic-beta"]).toBe("claude-code-20250219,oauth-2025-04-20");
+		expect(request.headers["user-agent"]).toMatch(/^claude-cli\//);
+		expect(request.headers["x-app"]).toBe("cli");
+		const sent = body(request);
+		expect(sent.system).toEqual([
+			{ type: "text", text: "You are Claude Code, Anthropic's official CLI for Claude." },
+			{ type: "text", text: "Mine.", cache_control: { type: "ephemeral" } },
+		]);
+		expect(sent.tools?.[0]?.name).toBe("Read");
+		expect(message.content).toEqual([{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a" } }]);
+	});
+
+	it("sends model and option headers; onPayload can replace the body; onResponse sees the status", async () => {
+		const seen: number[] = [];
+		const request = await send(
+			{ messages: [{ role: "user", content: "q", timestamp: 1 }] },
+			{
+				headers: { "x-extra": "opt" },
+				onPayload: (payload) => ({ ...(payload as object), metadata: { user_id: "u1" } }),
+				onResponse: (response) => seen.push(response.status),
+			},
+			{ ...model, headers: { "x-model": "m" } },
+		);
+		expect(request.headers["x-model"]).toBe("m");
+		expect(request.headers["x-extra"]).toBe("opt");
+		expect((request.body as { metadata?: unknown }).metadata).toEqual({ user_id: "u1" });
+		expect(seen).toEqual([200]);
+	});
+});
