@@ -57,6 +57,11 @@ export class OutputAccumulator {
 		return this.totalBytes;
 	}
 
+	/** Bytes held in memory right now (bounded by a small multiple of maxBytes). */
+	get retainedBytes(): number {
+		return this.chunkBytes;
+	}
+
 	append(data: Buffer): void {
 		if (data.length === 0) return;
 		for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, i + 1)) this.newlines++;
