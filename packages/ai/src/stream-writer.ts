@@ -1,6 +1,7 @@
 import { parse as parsePartialJson } from "partial-json";
 import { calculateCost, emptyUsage } from "./cost.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
+import { IncrementalJsonParser } from "./partial-json.js";
 import type {
 	AssistantMessage,
 	Model,
@@ -15,7 +16,7 @@ import type {
 type OpenBlock =
 	| { kind: "text"; block: TextContent }
 	| { kind: "thinking"; block: ThinkingContent }
-	| { kind: "toolCall"; block: ToolCall; json: string };
+	| { kind: "toolCall"; block: ToolCall; json: string; parser: IncrementalJsonParser };
 
 /**
  * Builds one streamed assistant message and emits the unified events for it.
@@ -111,7 +112,7 @@ export class AssistantStreamWriter {
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
 		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
 		const index = this.message.content.push(block) - 1;
-		this.open.set(index, { kind: "toolCall", block, json: "" });
+		this.open.set(index, { kind: "toolCall", block, json: "", parser: new IncrementalJsonParser() });
 		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
 	}
@@ -121,7 +122,9 @@ export class AssistantStreamWriter {
 		const open = this.open.get(index);
 		if (open?.kind !== "toolCall") return;
 		open.json += delta;
-		open.block.arguments = parseArgumentsLeniently(open.json);
+		// Incremental parse keeps 10k-delta calls linear; whole-text parse is the fallback.
+		open.parser.feed(delta);
+		open.block.arguments = open.parser.failed ? parseArgumentsLeniently(open.json) : open.parser.value;
 		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
 	}
 

@@ -213,7 +213,7 @@ async function writeSse(req: IncomingMessage, res: ServerResponse, script: SseSc
 		if (clientGone) return;
 		if (i > 0 && script.delayMs) await sleep(script.delayMs);
 		else if (i > 0 && ends.length > 1 && script.splitAt) await new Promise((r) => setImmediate(r));
-		if (!res.write(script.bytes.subarray(start, end))) await Promise.race([once(res, "drain"), once(res, "close")]);
+		if (!res.write(script.bytes.subarray(start, end))) await drained(res);
 		start = end;
 	}
 	if (script.cutAfterBytes !== undefined) {
@@ -227,6 +227,19 @@ async function writeSse(req: IncomingMessage, res: ServerResponse, script: SseSc
 		return;
 	}
 	res.end();
+}
+
+/** Resolves on drain or close, removing both listeners (a long stream waits thousands of times). */
+function drained(res: ServerResponse): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off("drain", done);
+			res.off("close", done);
+			resolve();
+		};
+		res.on("drain", done);
+		res.on("close", done);
+	});
 }
 
 function pieceEnds(limit: number, script: SseScript): number[] {
