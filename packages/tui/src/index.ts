@@ -1,6 +1,44 @@
 // @pi/tui — terminal UI library: differential renderer, input decoding, components.
 
+export {
+	type AutocompleteItem,
+	type AutocompleteProvider,
+	type AutocompleteSuggestions,
+	type CombinedAutocompleteOptions,
+	CombinedAutocompleteProvider,
+	type CompletionResult,
+	type FileLister,
+	type SlashCommand,
+	walkFiles,
+} from "./autocomplete.js";
 export { type Component, Container, CURSOR_MARKER, type Focusable, isFocusable } from "./component.js";
+export { Box } from "./components/box.js";
+export { CancellableLoader } from "./components/cancellable-loader.js";
+export { Editor, type EditorOptions, type EditorTheme, type TextChunk, wordWrapLine } from "./components/editor.js";
+export { Image, type ImageOptions, type ImageTheme } from "./components/image.js";
+export { Input } from "./components/input.js";
+export { Loader, type LoaderIndicatorOptions } from "./components/loader.js";
+export { type DefaultTextStyle, Markdown, type MarkdownTheme } from "./components/markdown.js";
+export {
+	type SelectItem,
+	SelectList,
+	type SelectListLayoutOptions,
+	type SelectListTheme,
+	type SelectListTruncatePrimaryContext,
+} from "./components/select-list.js";
+export {
+	type SettingItem,
+	SettingsList,
+	type SettingsListOptions,
+	type SettingsListTheme,
+} from "./components/settings-list.js";
+export { Spacer } from "./components/spacer.js";
+export { Text } from "./components/text.js";
+export { TruncatedText } from "./components/truncated-text.js";
+export { KillRing } from "./editing/kill-ring.js";
+export { isPunctuationChar, isWhitespaceChar } from "./editing/text.js";
+export { UndoStack } from "./editing/undo-stack.js";
+export type { EditorComponent } from "./editor-component.js";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.js";
 export { type BaseKey, formatKeyId, Key, type KeyCombo, type KeyId, parseKeyId } from "./key-ids.js";
 export {
@@ -28,17 +66,41 @@ export {
 	parseKeyEvents,
 	setKittyProtocolActive,
 } from "./keys.js";
-export type {
-	OverlayAnchor,
-	OverlayHandle,
-	OverlayMargin,
-	OverlayOptions,
-	SizeValue,
-} from "./overlay.js";
+export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeValue } from "./overlay.js";
 export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin-buffer.js";
 export { MemoryTerminal, ProcessTerminal, type ProcessTerminalOptions, type Terminal } from "./terminal.js";
+export {
+	allocateImageId,
+	type CellDimensions,
+	calculateImageRows,
+	deleteAllKittyImages,
+	deleteKittyImage,
+	detectCapabilities,
+	encodeITerm2,
+	encodeKitty,
+	getCapabilities,
+	getCellDimensions,
+	getGifDimensions,
+	getImageDimensions,
+	getJpegDimensions,
+	getPngDimensions,
+	getWebpDimensions,
+	hyperlink,
+	type ImageDimensions,
+	type ImageProtocol,
+	type ImageRenderOptions,
+	imageFallback,
+	isImageLine,
+	renderImage,
+	resetCapabilitiesCache,
+	setCapabilities,
+	setCellDimensions,
+	type TerminalCapabilities,
+} from "./terminal-image.js";
 export { type InputListener, type InputListenerResult, TUI, type TUIOptions } from "./tui.js";
 export { AnsiState, escapeLength, stripAnsi } from "./utils/ansi.js";
-export { sliceByColumn, sliceColumns, truncateToWidth } from "./utils/slice.js";
+export { applyBackgroundToLine } from "./utils/background.js";
+export { type CodeHighlightTheme, createCodeHighlighter } from "./utils/highlight.js";
+export { type SliceResult, sliceByColumn, sliceColumns, truncateToWidth } from "./utils/slice.js";
 export { getSegmenter, graphemeWidth, visibleWidth } from "./utils/width.js";
 export { wrapTextWithAnsi } from "./utils/wrap.js";
