@@ -12,10 +12,11 @@
 import type { AgentMessage } from "@pi/agent-core";
 import type { TextContent } from "@pi/ai";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
-import type { EntryRecord, SessionTree } from "./tree.js";
+import { type EntryRecord, recordFor, SessionTree } from "./tree.js";
 import type {
 	ContextEditEntry,
 	ProjectedSessionEntry,
+	SessionContext,
 	SessionEntry,
 	SessionModelRef,
 	SessionProjection,
@@ -277,4 +278,20 @@ export class ContextProjector {
 		this.slots.push({ sourceEntry: entry, messages });
 		if (this.flat) for (const m of messages) this.flat.push(m);
 	}
+}
+
+/**
+ * Non-incremental projection of a plain entry list (reference-compatible
+ * helper for tools and tests). `leafId` undefined means the last entry.
+ */
+export function buildSessionProjection(entries: SessionEntry[], leafId?: string | null): SessionProjection {
+	const tree = new SessionTree();
+	for (const e of entries) tree.add(recordFor(e));
+	const leaf = leafId === undefined ? (entries.at(-1)?.id ?? null) : leafId;
+	return new ContextProjector(tree).project(leaf);
+}
+
+export function buildSessionContext(entries: SessionEntry[], leafId?: string | null): SessionContext {
+	const { messages, thinkingLevel, model } = buildSessionProjection(entries, leafId);
+	return { messages, thinkingLevel, model };
 }

@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+let bundled: string | undefined;
+
+/** The writer bundled once to plain JS, so each child starts in tens of ms. */
+export function writerScript(): string {
+	if (bundled) return bundled;
+	const out = join(mkdtempSync(join(tmpdir(), "pi-crash-writer-")), "crash-writer.mjs");
+	buildSync({
+		entryPoints: [join(here, "fixtures", "crash-writer.ts")],
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		target: "node20",
+		conditions: ["development"],
+		outfile: out,
+		logLevel: "silent",
+	});
+	bundled = out;
+	return out;
+}
+
+export interface Writer {
+	child: ChildProcess;
+	acked: string[];
+	/** Resolves with the first line ("ready <pid>") or rejects with stderr when the child exits first. */
+	ready: Promise<void>;
+	/** Resolves when at least `n` entries were acknowledged. */
+	waitAcks(n: number): Promise<void>;
+	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+export function startWriter(file: string, mode: "append" | "hold" = "append"): Writer {
+	const child = spawn(process.execPath, [writerScript(), file, mode], { stdio: ["ignore", "pipe", "pipe"] });
+	const acked: string[] = [];
+	let stderr = "";
+	let buffer = "";
+	let readyResolve: () => void = () => {};
+	let readyReject: (e: Error) => void = () => {};
+	const ready = new Promise<void>((res, rej) => {
+		readyResolve = res;
+		readyReject = rej;
+	});
+	const waiters: { n: number; resolve: () => void }[] = [];
+	child.stdout?.setEncoding("utf8");
+	child.stdout?.on("data", (chunk: string) => {
+		buffer += chunk;
+		let nl = buffer.indexOf("\n");
+		while (nl >= 0) {
+			const line = buffer.slice(0, nl);
+			buffer = buffer.slice(nl + 1);
+			if (line.startsWith("ready")) readyResolve();
+			else if (line.startsWith("ack ")) acked.push(line.slice(4));
+			nl = buffer.indexOf("\n");
+		}
+		for (const w of waiters.splice(0)) {
+			if (acked.length >= w.n) w.resolve();
+			else waiters.push(w);
+		}
+	});
+	child.stderr?.setEncoding("utf8");
+	child.stderr?.on("data", (c: string) => {
+		stderr += c;
+	});
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((res) => {
+		child.on("exit", (code, signal) => {
+			readyReject(new Error(`writer exited (${code ?? signal}): ${stderr}`));
+			res({ code, signal, stderr });
+		});
+	});
+	return {
+		child,
+		acked,
+		ready,
+		exited,
+		waitAcks(n: number) {
+			if (acked.length >= n) return Promise.resolve();
+			return new Promise<void>((resolve) => waiters.push({ n, resolve }));
+		},
+	};
+}
