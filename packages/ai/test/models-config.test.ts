@@ -397,6 +397,17 @@ describe("models.json: validation", () => {
 		expect(find(r, "anthropic", "claude-opus-4-7")).toEqual(getModel("anthropic", "claude-opus-4-7"));
 	});
 
+	it("treats a provider named __proto__ as data, not as a prototype", () => {
+		const config = JSON.parse(
+			'{"providers":{"__proto__":{"baseUrl":"http://localhost:1/v1","api":"openai-completions","models":[{"id":"m","headers":{"a":"b"}}]}}}',
+		);
+		const r = apply(config);
+		expect(r.errors).toEqual([]);
+		expect(Object.getPrototypeOf(r.providers)).toBe(Object.prototype);
+		expect(Object.keys(r.providers)).toEqual(["__proto__"]);
+		expect(find(r, "__proto__", "m")?.baseUrl).toBe("http://localhost:1/v1");
+	});
+
 	it("rejects a config that is not an object, or providers that is not one", () => {
 		expect(messages(apply([]).errors)).toEqual([': expected a JSON object with a "providers" object']);
 		expect(messages(apply({ providers: [] }).errors)).toEqual([

@@ -78,6 +78,11 @@ const PROVIDER_FIELDS = new Set([
 	"modelOverrides",
 ]);
 
+/** obj[key] = value, but "__proto__" becomes an own property instead of replacing the prototype. */
+function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+	Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Shallow merge, later parts win; routing objects merge one level deeper. Undefined when empty. */
 function mergeCompat(...parts: (ModelCompat | undefined)[]): ModelCompat | undefined {
 	let out: Record<string, unknown> | undefined;
@@ -86,7 +91,7 @@ function mergeCompat(...parts: (ModelCompat | undefined)[]): ModelCompat | undef
 		out ??= {};
 		for (const [key, value] of Object.entries(part)) {
 			const prev = out[key];
-			out[key] = isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value;
+			setOwn(out, key, isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value);
 		}
 	}
 	return out && Object.keys(out).length > 0 ? (out as ModelCompat) : undefined;
@@ -147,7 +152,7 @@ export function applyModelsConfig(
 	}
 	for (const [name, raw] of Object.entries(config.providers)) {
 		const provider = applyProvider(name, raw, result.models, issues);
-		if (provider) result.providers[name] = provider;
+		if (provider) setOwn(result.providers, name, provider);
 	}
 	return result;
 }
@@ -229,7 +234,7 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 			continue;
 		}
 		models[i] = applyOverride(models[i], fields);
-		if (fields.headers) provider.modelHeaders[id] = fields.headers;
+		if (fields.headers) setOwn(provider.modelHeaders, id, fields.headers);
 	}
 	// 3. Custom models: upsert by id.
 	const first = existing[0];
@@ -261,7 +266,7 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 		if (f.thinkingLevelMap) model.thinkingLevelMap = f.thinkingLevelMap;
 		const merged = mergeCompat(local, inherited, compat, f.compat);
 		if (merged) model.compat = merged;
-		if (f.headers) provider.modelHeaders[id] = f.headers;
+		if (f.headers) setOwn(provider.modelHeaders, id, f.headers);
 		const j = models.findIndex((m) => m.provider === name && m.id === id);
 		if (j >= 0) models[j] = model;
 		else models.push(model);
