@@ -42,7 +42,7 @@ afterEach(stop);
 
 async function listen(handler: Handler): Promise<{ url: string; received: Received[] }> {
 	const received: Received[] = [];
-	server = createServer(async (req, res) => {
+	const created = createServer(async (req, res) => {
 		let raw = "";
 		for await (const chunk of req) raw += chunk;
 		const body = JSON.parse(raw) as Received["body"];
@@ -53,8 +53,9 @@ async function listen(handler: Handler): Promise<{ url: string; received: Receiv
 		}
 		await handler(req, res, body);
 	});
-	await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-	const port = (server?.address() as AddressInfo).port;
+	server = created;
+	await new Promise<void>((resolve) => created.listen(0, "127.0.0.1", resolve));
+	const port = (created.address() as AddressInfo).port;
 	return { url: `http://127.0.0.1:${port}`, received };
 }
 
