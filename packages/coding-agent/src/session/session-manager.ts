@@ -278,9 +278,10 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- persistence
 
-	private fullText(): string {
+	/** Header and every entry as file text (re-creating a deleted file), minus the one being appended. */
+	private fullText(exceptId?: string): string {
 		const lines = [serialize(this.header)];
-		for (const e of this.tree.all()) lines.push(serialize(e));
+		for (const e of this.tree.all()) if (e.id !== exceptId) lines.push(serialize(e));
 		return `${lines.join("\n")}\n`;
 	}
 
@@ -327,7 +328,7 @@ export class SessionManager {
 			if (this.file) {
 				this.file.append(
 					serialize(entry),
-					() => this.fullText(),
+					() => this.fullText(entry.id),
 					(w) => this.warn(w),
 				);
 			} else if (this.persist && (isConversation(entry) || this.hasConversation())) {

@@ -47,6 +47,7 @@ export function startWriter(file: string, mode: "append" | "hold" = "append"): W
 		readyResolve = res;
 		readyReject = rej;
 	});
+	ready.catch(() => {}); // observed through `exited` when the child fails to start
 	const waiters: { n: number; resolve: () => void }[] = [];
 	child.stdout?.setEncoding("utf8");
 	child.stdout?.on("data", (chunk: string) => {
