@@ -1,0 +1,307 @@
+// AgentSession coordinates one conversation. It does not run the loop: the
+// agent-core Agent does. The session plugs product rules into the Agent's
+// hooks and events:
+//   - prepareRequest: every request's context is projected afresh from the
+//     session tree (the only source of truth; the Agent's transcript is a cache);
+//   - message_end: each message is appended to the session (durably) before
+//     any listener of the session hears of it;
+//   - beforeToolCall/afterToolCall: the seams extensions use (ToolHooks).
+// Collaborators: ModelRuntime (model, level, keys), PromptRecorder (system
+// prompt + tools as session history), session-stats. Compaction and retry
+// will plug in through `runHooks` and the declared events.
+import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core";
+import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
+import type { SettingsManager } from "../config/settings.js";
+import type { SessionManager } from "../session/session-manager.js";
+import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
+import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
+import type { PromptRecorder } from "./prompt-recorder.js";
+import { type ContextUsage, computeContextUsage, computeStats, type SessionStats } from "./session-stats.js";
+import { ToolHooks } from "./tool-hooks.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
+type AnyTool = AgentTool<any>;
+
+export interface PromptOptions {
+	images?: ImageContent[];
+	/** Required while a run is active: queue as a steering message or as a follow-up. */
+	streamingBehavior?: "steer" | "followUp";
+}
+
+export class AgentSessionBusyError extends Error {
+	constructor() {
+		super(
+			'A run is in progress. Pass streamingBehavior "steer" or "followUp" to queue this message, or wait for the run to end.',
+		);
+		this.name = "AgentSessionBusyError";
+	}
+}
+
+export interface AgentSessionOptions {
+	agent: Agent;
+	sessionManager: SessionManager;
+	settings: SettingsManager;
+	models: ModelRuntime;
+	prompt: PromptRecorder;
+	/** Every tool the session may use, by name (built-in, custom, extension). */
+	tools: AnyTool[];
+	/** Names of the tools active at the start. */
+	activeToolNames: string[];
+	cwd: string;
+}
+
+function textOf(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((c: { type: string }) => c.type === "text")
+		.map((c: { text: string }) => c.text)
+		.join("");
+}
+
+export class AgentSession {
+	readonly agent: Agent;
+	readonly sessionManager: SessionManager;
+	readonly settings: SettingsManager;
+	readonly toolHooks = new ToolHooks();
+	readonly cwd: string;
+	private readonly models: ModelRuntime;
+	private readonly promptRecorder: PromptRecorder;
+	private readonly allTools: Map<string, AnyTool>;
+	private activeTools: AnyTool[] = [];
+	private listeners: AgentSessionListener[] = [];
+	private unsubscribeAgent: () => void;
+	private persistenceError: Error | undefined;
+	private lastQueue = { steering: [] as string[], followUp: [] as string[] };
+
+	constructor(o: AgentSessionOptions) {
+		this.agent = o.agent;
+		this.sessionManager = o.sessionManager;
+		this.settings = o.settings;
+		this.models = o.models;
+		this.promptRecorder = o.prompt;
+		this.cwd = o.cwd;
+		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
+		this.setActiveToolsByName(o.activeToolNames);
+
+		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
+		this.agent.beforeToolCall = this.toolHooks.runBefore;
+		this.agent.afterToolCall = this.toolHooks.runAfter;
+		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
+		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
+		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
+	}
+
+	// -- events ------------------------------------------------------------------
+
+	/** Adds a listener; returns the function that removes it. Listeners are awaited in order. */
+	subscribe(listener: AgentSessionListener): () => void {
+		this.listeners = [...this.listeners, listener];
+		return () => {
+			this.listeners = this.listeners.filter((l) => l !== listener);
+		};
+	}
+
+	protected async emit(event: AgentSessionEvent): Promise<void> {
+		for (const listener of this.listeners) {
+			try {
+				await listener(event);
+			} catch {
+				// A failing listener must not break the run or the other listeners.
+			}
+		}
+	}
+
+	private async onAgentEvent(event: AgentEvent): Promise<void> {
+		if (event.type === "message_end") {
+			try {
+				this.sessionManager.appendMessage(event.message as Parameters<SessionManager["appendMessage"]>[0]);
+			} catch (error) {
+				// Nothing may be announced that is not recorded: stop the run.
+				this.persistenceError ??= error as Error;
+				this.agent.abort();
+				return;
+			}
+		}
+		await this.emit(event);
+		if (event.type === "message_start" && event.message.role === "user") await this.emitQueueIfChanged();
+	}
+
+	private async emitQueueIfChanged(): Promise<void> {
+		const q = this.agent.getQueuedMessages();
+		const next = { steering: q.steering.map(textOf), followUp: q.followUp.map(textOf) };
+		if (JSON.stringify(next) === JSON.stringify(this.lastQueue)) return;
+		this.lastQueue = next;
+		await this.emit({ type: "queue_update", ...next });
+	}
+
+	// -- context -----------------------------------------------------------------
+
+	/** The model context of the active branch, projected from the session tree. */
+	private projectContext() {
+		return {
+			systemPrompt: "",
+			messages: this.sessionManager.buildSessionContext().messages,
+			tools: this.activeTools,
+		};
+	}
+
+	// -- prompting ---------------------------------------------------------------
+
+	get isStreaming(): boolean {
+		return this.agent.state.isStreaming;
+	}
+
+	/**
+	 * Sends a prompt and resolves when the run has finished. While a run is
+	 * active, `streamingBehavior` must say whether to steer or follow up;
+	 * without it the call rejects with AgentSessionBusyError.
+	 */
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		if (this.isStreaming) {
+			if (options.streamingBehavior === "steer") return this.steer(text, options.images);
+			if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
+			throw new AgentSessionBusyError();
+		}
+		this.models.assertUsable();
+		this.persistenceError = undefined;
+		this.recordSystemPrompt();
+		await this.agent.prompt(this.userMessage(text, options.images));
+		if (this.persistenceError) throw this.persistenceError;
+	}
+
+	/** Queues a message delivered after the current tool batch, before the next request. */
+	async steer(text: string, images?: ImageContent[]): Promise<void> {
+		this.agent.steer(this.userMessage(text, images));
+		await this.emitQueueIfChanged();
+	}
+
+	/** Queues a message delivered when the agent would otherwise stop. */
+	async followUp(text: string, images?: ImageContent[]): Promise<void> {
+		this.agent.followUp(this.userMessage(text, images));
+		await this.emitQueueIfChanged();
+	}
+
+	/** Empties both queues and returns what was in them. */
+	async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+		const q = this.agent.getQueuedMessages();
+		const out = { steering: q.steering.map(textOf), followUp: q.followUp.map(textOf) };
+		this.agent.clearAllQueues();
+		await this.emitQueueIfChanged();
+		return out;
+	}
+
+	/** Aborts the active run and waits until it has ended. */
+	async abort(): Promise<void> {
+		this.agent.abort();
+		await this.agent.waitForIdle();
+	}
+
+	private userMessage(text: string, images?: ImageContent[]): UserMessage {
+		const content: UserMessage["content"] = [{ type: "text", text }];
+		for (const image of images ?? []) content.push(image);
+		return { role: "user", content, timestamp: Date.now() };
+	}
+
+	/** Records the system prompt and tool declarations if they changed (append-only). */
+	private recordSystemPrompt(): void {
+		this.agent.setSystemPrompt(this.promptRecorder.render(this.activeTools));
+		this.promptRecorder.sync(this.sessionManager, this.activeTools);
+	}
+
+	// -- model and thinking --------------------------------------------------------
+
+	get model(): Model | undefined {
+		return this.models.model;
+	}
+
+	get thinkingLevel(): ThinkingLevel {
+		return this.models.thinkingLevel;
+	}
+
+	setModel(model: Model): void {
+		this.models.setModel(model);
+	}
+
+	cycleModel(direction: "forward" | "backward" = "forward"): ModelCycleResult | undefined {
+		return this.models.cycleModel(direction);
+	}
+
+	/** Sets the level, clamped to the model; returns the level in force. */
+	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
+		return this.models.setThinkingLevel(level);
+	}
+
+	cycleThinkingLevel(): ThinkingLevel | undefined {
+		return this.models.cycleThinkingLevel();
+	}
+
+	getAvailableThinkingLevels(): ThinkingLevel[] {
+		return this.models.getAvailableThinkingLevels();
+	}
+
+	/** Called by ModelRuntime when the level changed. */
+	notifyThinkingLevelChanged(level: ThinkingLevel): void {
+		void this.emit({ type: "thinking_level_changed", level });
+	}
+
+	// -- tools -------------------------------------------------------------------
+
+	getActiveToolNames(): string[] {
+		return this.activeTools.map((t) => t.name);
+	}
+
+	getAllTools(): AnyTool[] {
+		return [...this.allTools.values()];
+	}
+
+	/** Activates the named tools (unknown names are ignored); recorded with the next prompt. */
+	setActiveToolsByName(names: readonly string[]): void {
+		this.activeTools = names.map((n) => this.allTools.get(n)).filter((t): t is AnyTool => t !== undefined);
+		this.agent.setTools(this.activeTools);
+	}
+
+	// -- session -----------------------------------------------------------------
+
+	get sessionId(): string {
+		return this.sessionManager.getSessionId();
+	}
+
+	get sessionFile(): string | undefined {
+		return this.sessionManager.getSessionFile();
+	}
+
+	get messages(): AgentMessage[] {
+		return this.agent.state.messages;
+	}
+
+	setSessionName(name: string): void {
+		this.sessionManager.appendSessionInfo(name);
+		void this.emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
+	}
+
+	getSessionStats(): SessionStats {
+		return computeStats(this.sessionManager.buildSessionContext().messages, this.sessionId, this.sessionFile);
+	}
+
+	getContextUsage(): ContextUsage {
+		return computeContextUsage(this.sessionManager.buildSessionContext().messages, this.model);
+	}
+
+	/** Text of the last assistant message, if any. */
+	getLastAssistantText(): string | undefined {
+		const messages = this.agent.state.messages;
+		for (let i = messages.length - 1; i >= 0; i--) {
+			if (messages[i].role === "assistant") return textOf(messages[i]);
+		}
+		return undefined;
+	}
+
+	/** Stops listening to the agent and releases the session file. */
+	dispose(): void {
+		this.unsubscribeAgent();
+		this.listeners = [];
+		this.sessionManager.close();
+	}
+}

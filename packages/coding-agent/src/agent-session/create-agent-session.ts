@@ -1,0 +1,183 @@
+// createAgentSession: the SDK entry. Builds (or takes) the settings, credential
+// store, model registry, session store, resource loader and tools; picks the
+// starting model; and returns a ready AgentSession. Every part can be supplied
+// by the caller (in-memory session, custom tools, custom resource loader).
+import { Agent, type AgentTool, type StreamFn } from "@pi/agent-core";
+import type { Model, ThinkingLevel } from "@pi/ai";
+import { AuthStorage } from "../config/auth.js";
+import { ModelRegistry } from "../config/model-registry.js";
+import { type ScopedModel, selectInitialModel } from "../config/model-resolver.js";
+import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
+import { SettingsManager } from "../config/settings.js";
+import { convertToLlm } from "../messages.js";
+import { DefaultResourceLoader, type ResourceLoader } from "../resources/resource-loader.js";
+import { getDefaultSessionDir } from "../session/paths.js";
+import { SessionManager } from "../session/session-manager.js";
+import { allToolNames, createAllTools, defaultToolNames } from "../tools/index.js";
+import { AgentSession } from "./agent-session.js";
+import { ModelRuntime } from "./model-runtime.js";
+import { PromptRecorder } from "./prompt-recorder.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
+type AnyTool = AgentTool<any>;
+
+export interface CreateAgentSessionOptions {
+	/** Working directory for tools, context files and session naming. Default: process.cwd(). */
+	cwd?: string;
+	/** Global config dir. Default: $PI_CODING_AGENT_DIR or ~/.pi/agent. */
+	agentDir?: string;
+	settingsManager?: SettingsManager;
+	authStorage?: AuthStorage;
+	modelRegistry?: ModelRegistry;
+	/** Default: a new persisted session for cwd (use SessionManager.inMemory() for none). */
+	sessionManager?: SessionManager;
+	/** Default: DefaultResourceLoader for cwd/agentDir. A given loader must already be loaded. */
+	resourceLoader?: ResourceLoader;
+	/** Starting model (else: the continued session's, the saved default, the first with credentials). */
+	model?: Model;
+	thinkingLevel?: ThinkingLevel;
+	/** Models for cycling, with optional levels. */
+	scopedModels?: ScopedModel[];
+	/** Allowlist of tool names (built-in and custom). Default: read, bash, edit, write + every custom tool. */
+	tools?: string[];
+	/** Tool names to disable. */
+	excludeTools?: string[];
+	/** "all": no tools at all; "builtin": only custom tools. */
+	noTools?: "all" | "builtin";
+	customTools?: AnyTool[];
+	/** Stream function under the session (tests, proxies). Default: pi-ai's stream. */
+	streamFn?: StreamFn;
+}
+
+export interface CreateAgentSessionResult {
+	session: AgentSession;
+	/** Set when a continued session's model could not be restored. */
+	modelFallbackMessage?: string;
+	/** Load problems worth showing (malformed settings/auth/models.json, resource diagnostics). */
+	warnings: string[];
+}
+
+function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[]): string[] {
+	if (options.noTools === "all") return [];
+	const customNames = custom.map((t) => t.name);
+	let names: string[];
+	if (options.tools) {
+		const known = new Set<string>([...allToolNames, ...customNames]);
+		names = options.tools.filter((n) => known.has(n));
+	} else {
+		names = [...(options.noTools === "builtin" ? [] : defaultToolNames), ...customNames];
+	}
+	if (options.noTools === "builtin") names = names.filter((n) => customNames.includes(n));
+	const excluded = new Set(options.excludeTools ?? []);
+	return [...new Set(names)].filter((n) => !excluded.has(n));
+}
+
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
+	const cwd = options.cwd ?? process.cwd();
+	const agentDir = options.agentDir ?? getAgentDir();
+	const paths = agentPaths(agentDir);
+	const warnings: string[] = [];
+
+	const settings = options.settingsManager ?? SettingsManager.create({ cwd, agentDir });
+	if (!options.settingsManager) warnings.push(...settings.getWarnings().map((w) => w.message));
+	const auth = options.authStorage ?? AuthStorage.create(paths.auth);
+	const authWarning = auth.getLoadWarning();
+	if (!options.authStorage && authWarning) warnings.push(authWarning);
+	const registry = options.modelRegistry ?? ModelRegistry.create(auth, paths.models);
+	if (!options.modelRegistry) warnings.push(...registry.getErrors());
+
+	const sessionManager =
+		options.sessionManager ??
+		SessionManager.create(
+			cwd,
+			resolveSessionDir({ settings: settings.getSessionDir(), cwd }) ?? getDefaultSessionDir(cwd, agentDir),
+		);
+
+	let resources = options.resourceLoader;
+	if (!resources) {
+		const loader = new DefaultResourceLoader({ cwd, agentDir });
+		await loader.reload();
+		resources = loader;
+	}
+	warnings.push(...resources.getDiagnostics());
+
+	// -- model ------------------------------------------------------------------
+	const existing = sessionManager.buildSessionContext();
+	const isNewSession = !existing.messages.some((m) => m.role === "user" || m.role === "assistant");
+	const restored = existing.model
+		? {
+				provider: existing.model.provider,
+				modelId: existing.model.modelId,
+				thinkingLevel: existing.thinkingLevel as ThinkingLevel,
+			}
+		: undefined;
+	const initial = selectInitialModel({
+		cli: options.model ? { model: options.model } : undefined,
+		cliThinking: options.thinkingLevel,
+		scoped: options.scopedModels,
+		isNewSession,
+		restored: isNewSession ? undefined : restored,
+		defaultProvider: settings.getDefaultProvider(),
+		defaultModel: settings.getDefaultModel(),
+		defaultThinkingLevel: settings.getDefaultThinkingLevel(),
+		all: registry.getAll(),
+		available: registry.getAvailable(),
+	});
+
+	// -- agent ------------------------------------------------------------------
+	const retry = settings.getRetrySettings();
+	const agent = new Agent({
+		convertToLlm,
+		steeringMode: settings.getSteeringMode(),
+		followUpMode: settings.getFollowUpMode(),
+		thinkingBudgets: settings.getThinkingBudgets(),
+		sessionId: sessionManager.getSessionId(),
+		streamOptions: retry.provider.timeoutMs ? { timeoutMs: retry.provider.timeoutMs } : {},
+	});
+	let session: AgentSession | undefined;
+	const models = new ModelRuntime({
+		agent,
+		registry,
+		settings,
+		sessionManager,
+		agentDir,
+		scopedModels: options.scopedModels,
+		streamFn: options.streamFn,
+		onThinkingLevelChanged: (level) => session?.notifyThinkingLevelChanged(level),
+	});
+	models.initialize(initial.model, initial.thinkingLevel);
+
+	// -- tools ------------------------------------------------------------------
+	const custom = options.customTools ?? [];
+	const builtin = Object.values(
+		createAllTools(cwd, {
+			bash: { shellPath: settings.getShellPath(), commandPrefix: settings.getShellCommandPrefix() },
+		}),
+	);
+	const byName = new Map<string, AnyTool>();
+	for (const tool of [...builtin, ...custom]) byName.set(tool.name, tool);
+
+	session = new AgentSession({
+		agent,
+		sessionManager,
+		settings,
+		models,
+		prompt: new PromptRecorder({ cwd, resources }),
+		tools: [...byName.values()],
+		activeToolNames: activeToolNames(options, custom),
+		cwd,
+	});
+
+	// -- record how the session starts (or what changed since it was left) ------
+	const model = models.model;
+	if (model) {
+		if (!existing.model || existing.model.provider !== model.provider || existing.model.modelId !== model.id) {
+			sessionManager.appendModelChange(model.provider, model.id);
+		}
+		if (isNewSession || existing.thinkingLevel !== models.thinkingLevel) {
+			sessionManager.appendThinkingLevelChange(models.thinkingLevel);
+		}
+	}
+
+	return { session, modelFallbackMessage: initial.fallbackMessage, warnings };
+}

@@ -1,0 +1,30 @@
+// Events an AgentSession emits: every agent-core event (after the session has
+// recorded it) plus session-level facts. Compaction, retry and settle events
+// are declared here for the collaborators that will emit them.
+import type { AgentEvent, AgentMessage } from "@pi/agent-core";
+import type { ThinkingLevel } from "@pi/ai";
+
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+export type AgentSessionEvent =
+	| AgentEvent
+	/** The full pending queues, on every change. */
+	| { type: "queue_update"; steering: string[]; followUp: string[] }
+	| { type: "session_info_changed"; name: string | undefined }
+	| { type: "thinking_level_changed"; level: ThinkingLevel }
+	| { type: "compaction_start"; reason: CompactionReason }
+	| {
+			type: "compaction_end";
+			reason: CompactionReason;
+			result: unknown;
+			aborted: boolean;
+			willRetry: boolean;
+			errorMessage?: string;
+	  }
+	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+	/** Everything (retries, overflow compaction, queues) is done; `prompt()` resolves after this. */
+	| { type: "agent_settled"; messages: AgentMessage[] };
+
+export type AgentSessionEventType = AgentSessionEvent["type"];
+export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;

@@ -1,0 +1,129 @@
+// The session's model and thinking level: switching (recorded in the session
+// as model_change / thinking_level_change entries and saved as defaults),
+// cycling through scoped models, clamping levels to what a model supports,
+// and the request plumbing for keys and models.json headers.
+import type { Agent, StreamFn } from "@pi/agent-core";
+import { getDefaultStreamFn } from "@pi/agent-core";
+import { clampThinkingLevel, getSupportedThinkingLevels, type Model, type ThinkingLevel } from "@pi/ai";
+import { formatNoApiKeyMessage, formatNoModelsMessage } from "../config/auth-guidance.js";
+import type { ModelRegistry } from "../config/model-registry.js";
+import type { ScopedModel } from "../config/model-resolver.js";
+import type { SettingsManager } from "../config/settings.js";
+import type { SessionManager } from "../session/session-manager.js";
+
+export interface ModelCycleResult {
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	/** True when cycling went through the scoped (--models) list. */
+	isScoped: boolean;
+}
+
+export interface ModelRuntimeOptions {
+	agent: Agent;
+	registry: ModelRegistry;
+	settings: SettingsManager;
+	sessionManager: SessionManager;
+	agentDir: string;
+	scopedModels?: ScopedModel[];
+	/** Underlying stream function (tests, proxies); default pi-ai's stream. */
+	streamFn?: StreamFn;
+	onThinkingLevelChanged?: (level: ThinkingLevel) => void;
+}
+
+export class ModelRuntime {
+	private current: Model | undefined;
+	private level: ThinkingLevel = "off";
+	scopedModels: ScopedModel[];
+
+	constructor(private readonly o: ModelRuntimeOptions) {
+		this.scopedModels = o.scopedModels ?? [];
+		o.agent.getApiKey = (provider) => o.registry.getApiKey({ provider });
+		o.agent.streamFn = this.streamWithConfiguredHeaders;
+	}
+
+	get model(): Model | undefined {
+		return this.current;
+	}
+
+	get thinkingLevel(): ThinkingLevel {
+		return this.level;
+	}
+
+	/** Sets the starting model and level without recording anything (the caller records the session start). */
+	initialize(model: Model | undefined, level: ThinkingLevel): void {
+		this.current = model;
+		this.level = model ? clampThinkingLevel(model, level) : level;
+		if (model) this.o.agent.setModel(model);
+		this.o.agent.setThinkingLevel(this.level);
+	}
+
+	/** Throws with guidance when the model cannot be used (none, or no credentials). */
+	assertUsable(): Model {
+		const model = this.current;
+		if (!model) throw new Error(formatNoModelsMessage(this.o.agentDir));
+		if (!this.o.registry.hasAuth(model)) throw new Error(formatNoApiKeyMessage(model.provider, this.o.agentDir));
+		return model;
+	}
+
+	/** Switches model: recorded in the session and saved as the default; the level is re-clamped. */
+	setModel(model: Model): void {
+		if (!this.o.registry.hasAuth(model)) throw new Error(formatNoApiKeyMessage(model.provider, this.o.agentDir));
+		this.current = model;
+		this.o.agent.setModel(model);
+		this.o.sessionManager.appendModelChange(model.provider, model.id);
+		this.o.settings.setDefaultModelAndProvider(model.provider, model.id);
+		this.setThinkingLevel(this.level, false);
+	}
+
+	/** Available levels for the current model. */
+	getAvailableThinkingLevels(): ThinkingLevel[] {
+		return this.current ? getSupportedThinkingLevels(this.current) : ["off"];
+	}
+
+	/**
+	 * Sets the level (clamped to the model). A change is recorded in the session
+	 * and, when `saveDefault`, saved as the default level. Returns the level in force.
+	 */
+	setThinkingLevel(level: ThinkingLevel, saveDefault = true): ThinkingLevel {
+		const next = this.current ? clampThinkingLevel(this.current, level) : level;
+		const changed = next !== this.level;
+		this.level = next;
+		this.o.agent.setThinkingLevel(next);
+		if (changed) {
+			this.o.sessionManager.appendThinkingLevelChange(next);
+			this.o.onThinkingLevelChanged?.(next);
+		}
+		if (saveDefault && this.current?.reasoning) this.o.settings.setDefaultThinkingLevel(next);
+		return next;
+	}
+
+	cycleThinkingLevel(): ThinkingLevel | undefined {
+		const levels = this.getAvailableThinkingLevels();
+		if (levels.length <= 1) return undefined;
+		const i = levels.indexOf(this.level);
+		return this.setThinkingLevel(levels[(i + 1) % levels.length]);
+	}
+
+	/** Next (or previous) model among the scoped models, else among models with credentials. */
+	cycleModel(direction: "forward" | "backward" = "forward"): ModelCycleResult | undefined {
+		const isScoped = this.scopedModels.length > 0;
+		const pool: ScopedModel[] = isScoped
+			? this.scopedModels.filter((s) => this.o.registry.hasAuth(s.model))
+			: this.o.registry.getAvailable().map((model) => ({ model }));
+		if (pool.length <= 1) return undefined;
+		const cur = this.current;
+		const i = cur ? pool.findIndex((s) => s.model.provider === cur.provider && s.model.id === cur.id) : -1;
+		const step = direction === "forward" ? 1 : -1;
+		const next = pool[(i + step + pool.length) % pool.length];
+		this.setModel(next.model);
+		const thinkingLevel = next.thinkingLevel ? this.setThinkingLevel(next.thinkingLevel) : this.level;
+		return { model: next.model, thinkingLevel, isScoped };
+	}
+
+	/** Adds models.json headers (and the bearer header when configured) to every request. */
+	private readonly streamWithConfiguredHeaders: StreamFn = async (model, context, options) => {
+		const base = this.o.streamFn ?? getDefaultStreamFn();
+		const headers = await this.o.registry.getRequestHeaders(model, options?.apiKey);
+		return base(model, context, headers ? { ...options, headers: { ...headers, ...options?.headers } } : options);
+	};
+}

@@ -1,0 +1,68 @@
+// Keeps the session's recorded system prompt and tool declarations in step
+// with what the session would send: the first request records a system
+// message with every section and tool; later changes append patches (changed
+// sections, added/removed tools). The head is never rewritten, so provider
+// prompt caches stay warm and prompt changes follow branches.
+import type { AgentTool } from "@pi/agent-core";
+import type { SystemMessage, Tool } from "@pi/ai";
+import type { ResourceLoader } from "../resources/resource-loader.js";
+import {
+	buildSystemPromptSections,
+	type PromptSections,
+	renderSystemPrompt,
+	type ToolPromptInfo,
+} from "../resources/system-prompt.js";
+import type { SessionManager } from "../session/session-manager.js";
+import { diffSystemState, replaySystemState } from "../session/system-state.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
+type AnyTool = AgentTool<any>;
+
+export interface PromptRecorderOptions {
+	cwd: string;
+	resources: ResourceLoader;
+	/** Clock for the date section (tests). */
+	now?: () => Date;
+}
+
+export function toToolDeclaration(tool: AnyTool): Tool {
+	return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+export class PromptRecorder {
+	constructor(private readonly o: PromptRecorderOptions) {}
+
+	/** The sections the session wants now, for the given active tools. */
+	sections(tools: readonly AnyTool[]): PromptSections {
+		const r = this.o.resources;
+		return buildSystemPromptSections({
+			customPrompt: r.getSystemPrompt(),
+			appendPrompts: r.getAppendSystemPrompt(),
+			tools: tools.map((t) => t as ToolPromptInfo),
+			contextFiles: r.getContextFiles(),
+			skills: undefined,
+			cwd: this.o.cwd,
+			date: this.o.now?.() ?? new Date(),
+		});
+	}
+
+	/** The rendered prompt text (for `agent.state.systemPrompt` and UIs). */
+	render(tools: readonly AnyTool[]): string {
+		return renderSystemPrompt(this.sections(tools));
+	}
+
+	/**
+	 * Appends a system message when the active branch's recorded prompt/tools
+	 * differ from the wanted ones. Returns the appended message, if any.
+	 */
+	sync(session: SessionManager, tools: readonly AnyTool[]): SystemMessage | undefined {
+		const current = replaySystemState(session.buildSessionContext().messages);
+		const sections = Object.fromEntries(
+			Object.entries(this.sections(tools)).filter((e): e is [string, string] => typeof e[1] === "string"),
+		);
+		const patch = diffSystemState(current, sections, tools.map(toToolDeclaration));
+		if (!patch) return undefined;
+		session.appendMessage(patch);
+		return patch;
+	}
+}

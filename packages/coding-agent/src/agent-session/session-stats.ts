@@ -1,0 +1,102 @@
+// Numbers about a conversation: message counts, token totals, cost, and how
+// full the context window is. Pure functions over the transcript.
+import type { AgentMessage } from "@pi/agent-core";
+import type { AssistantMessage, Model } from "@pi/ai";
+
+export interface SessionStats {
+	sessionId: string;
+	sessionFile: string | undefined;
+	userMessages: number;
+	assistantMessages: number;
+	toolCalls: number;
+	toolResults: number;
+	totalMessages: number;
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+	cost: number;
+}
+
+export interface ContextUsage {
+	/** Estimated tokens the next request will carry. */
+	tokens: number;
+	contextWindow: number;
+	/** 0–100, undefined when the window is unknown. */
+	percent: number | undefined;
+}
+
+export function computeStats(
+	messages: readonly AgentMessage[],
+	sessionId: string,
+	sessionFile: string | undefined,
+): SessionStats {
+	const stats: SessionStats = {
+		sessionId,
+		sessionFile,
+		userMessages: 0,
+		assistantMessages: 0,
+		toolCalls: 0,
+		toolResults: 0,
+		totalMessages: messages.length,
+		tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		cost: 0,
+	};
+	for (const m of messages) {
+		if (m.role === "user") stats.userMessages++;
+		else if (m.role === "toolResult") stats.toolResults++;
+		else if (m.role === "assistant") {
+			stats.assistantMessages++;
+			stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
+			const u = m.usage;
+			stats.tokens.input += u.input;
+			stats.tokens.output += u.output;
+			stats.tokens.cacheRead += u.cacheRead;
+			stats.tokens.cacheWrite += u.cacheWrite;
+			stats.tokens.total += u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+			stats.cost += u.cost.total;
+		}
+	}
+	return stats;
+}
+
+/** Rough token count of text (4 characters per token), for messages without reported usage. */
+export function estimateTextTokens(text: string): number {
+	return Math.ceil(text.length / 4);
+}
+
+function messageChars(m: AgentMessage): number {
+	const content = (m as { content?: unknown }).content;
+	if (typeof content === "string") return content.length;
+	if (!Array.isArray(content)) return JSON.stringify(m).length;
+	let n = 0;
+	for (const block of content as { type: string; text?: string; thinking?: string; arguments?: unknown }[]) {
+		if (block.type === "text") n += block.text?.length ?? 0;
+		else if (block.type === "thinking") n += block.thinking?.length ?? 0;
+		else if (block.type === "toolCall") n += JSON.stringify(block.arguments ?? {}).length;
+		else if (block.type === "image") n += 4800; // ~1200 tokens
+	}
+	return n;
+}
+
+/**
+ * Context size: the last successful response's reported usage (input +
+ * output + cache), plus an estimate for the messages after it.
+ */
+export function computeContextUsage(messages: readonly AgentMessage[], model: Model | undefined): ContextUsage {
+	let tokens = 0;
+	let lastIndex = -1;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i];
+		if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") {
+			const u = (m as AssistantMessage).usage;
+			tokens = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+			lastIndex = i;
+			break;
+		}
+	}
+	for (let i = lastIndex + 1; i < messages.length; i++) tokens += Math.ceil(messageChars(messages[i]) / 4);
+	const contextWindow = model?.contextWindow ?? 0;
+	return {
+		tokens,
+		contextWindow,
+		percent: contextWindow > 0 ? Math.min(100, (tokens / contextWindow) * 100) : undefined,
+	};
+}
