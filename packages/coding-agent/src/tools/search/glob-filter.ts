@@ -1,22 +1,21 @@
 /**
  * grep's `glob` filter with rg's `--glob` meaning: gitignore-style patterns
- * rooted at the search directory; a leading "!" excludes instead of selects.
+ * rooted at the search directory, taking precedence over ignore files. A
+ * positive glob selects matching files (and lets matching directories be
+ * entered even if ignored); a leading "!" excludes matches.
  */
 import ignore from "ignore";
 
-export interface GlobFilter {
-	file(rel: string): boolean;
-	/** False when a directory can be skipped entirely. */
-	dir(rel: string): boolean;
-}
+/** "include"/"exclude" decide; undefined falls through to the ignore files. */
+export type Override = (rel: string, isDir: boolean) => "include" | "exclude" | undefined;
 
-export function createGlobFilter(glob: string | undefined): GlobFilter {
-	if (!glob) return { file: () => true, dir: () => true };
+export function createGlobOverride(glob: string | undefined): Override | undefined {
+	if (!glob) return undefined;
 	const negated = glob.startsWith("!");
 	const ig = ignore().add(negated ? glob.slice(1) : glob);
-	if (negated) {
-		return { file: (rel) => !ig.ignores(rel), dir: (rel) => !ig.ignores(`${rel}/`) };
-	}
-	// A positive glob selects files; directories are always entered.
-	return { file: (rel) => ig.ignores(rel), dir: () => true };
+	if (negated) return (rel, isDir) => (ig.ignores(isDir ? `${rel}/` : rel) ? "exclude" : undefined);
+	return (rel, isDir) => {
+		if (ig.ignores(isDir ? `${rel}/` : rel)) return "include";
+		return isDir ? undefined : "exclude";
+	};
 }

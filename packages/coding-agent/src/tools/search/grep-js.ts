@@ -8,7 +8,7 @@
  */
 import { promises as fs } from "node:fs";
 import { basename } from "node:path";
-import { createGlobFilter } from "./glob-filter.js";
+import { createGlobOverride } from "./glob-filter.js";
 import { loadRootStack } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./types.js";
 import { walk } from "./walk.js";
@@ -19,9 +19,34 @@ function escapeRegex(s: string): string {
 	return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * rg's "." matches anything but "\n" (so also "\r"); JS's stops at "\r" too.
+ * Rewrites unescaped dots outside character classes accordingly.
+ */
+export function rgDots(source: string): string {
+	let out = "";
+	let inClass = false;
+	for (let i = 0; i < source.length; i++) {
+		const ch = source[i];
+		if (ch === "\\") {
+			out += ch + (source[i + 1] ?? "");
+			i++;
+		} else if (inClass) {
+			if (ch === "]") inClass = false;
+			out += ch;
+		} else if (ch === "[") {
+			inClass = true;
+			out += ch;
+			if (source[i + 1] === "^") out += source[++i];
+			if (source[i + 1] === "]") out += source[++i];
+		} else out += ch === "." ? "[^\\n]" : ch;
+	}
+	return out;
+}
+
 /** Builds the matcher; rg-style inline `(?i)` is accepted. Throws with a readable message on a bad pattern. */
 export function compilePattern(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
-	let source = literal ? escapeRegex(pattern) : pattern;
+	let source = literal ? escapeRegex(pattern) : rgDots(pattern);
 	let flags = "gm";
 	if (!literal && source.startsWith("(?i)")) {
 		source = source.slice(4);
@@ -65,7 +90,15 @@ function searchBytes(buf: Buffer, needle: Buffer, rel: string, out: GrepMatch[],
 	}
 }
 
-function searchText(text: string, re: RegExp, lineRe: RegExp, rel: string, out: GrepMatch[], max: number): void {
+function searchText(
+	text: string,
+	re: RegExp,
+	lineRe: RegExp,
+	anchored: boolean,
+	rel: string,
+	out: GrepMatch[],
+	max: number,
+): void {
 	const counter = new LineCounter((from) => text.indexOf("\n", from));
 	re.lastIndex = 0;
 	while (out.length < max) {
@@ -75,7 +108,8 @@ function searchText(text: string, re: RegExp, lineRe: RegExp, rel: string, out: 
 		const ls = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
 		let le = text.indexOf("\n", at);
 		if (le === -1) le = text.length;
-		let ok = at + m[0].length <= le;
+		// Multiline ^/$ also fire at "\r" in JS, and a hit may cross a line break: check the line alone then.
+		let ok = !anchored && at + m[0].length <= le;
 		if (!ok) {
 			lineRe.lastIndex = 0;
 			ok = lineRe.test(text.slice(ls, le));
@@ -98,10 +132,11 @@ export function createFileSearcher(pattern: string, literal: boolean, ignoreCase
 		};
 	}
 	const re = compilePattern(pattern, plain, ignoreCase);
-	const lineRe = new RegExp(re.source, re.flags.replace("g", ""));
+	const lineRe = new RegExp(re.source, re.flags.replace("g", "").replace("m", ""));
+	const anchored = /[$^]/.test(re.source);
 	return (buf, rel, out, max) => {
 		if (buf.indexOf(0) !== -1) return;
-		searchText(buf.toString("utf8"), re, lineRe, rel, out, max);
+		searchText(buf.toString("utf8"), re, lineRe, anchored, rel, out, max);
 	};
 }
 
@@ -121,7 +156,7 @@ export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
 		if (buf) search(buf, basename(query.target), out, query.maxMatches);
 		return out;
 	}
-	const filter = createGlobFilter(query.glob);
+	const override = createGlobOverride(query.glob);
 	const { stack } = await loadRootStack(query.target);
 	const pending: { rel: string; data: Promise<Buffer | null> }[] = [];
 	const drainOne = async () => {
@@ -130,9 +165,9 @@ export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
 		const buf = await next.data;
 		if (buf && out.length < query.maxMatches) search(buf, next.rel, out, query.maxMatches);
 	};
-	for await (const entry of walk(query.target, { rootStack: stack, signal: query.signal })) {
+	for await (const entry of walk(query.target, { rootStack: stack, override, signal: query.signal })) {
 		if (out.length >= query.maxMatches) break;
-		if (entry.kind !== "file" || !filter.file(entry.rel)) continue;
+		if (entry.kind !== "file") continue;
 		pending.push({ rel: entry.rel, data: readOrNull(entry.abs) });
 		if (pending.length >= READ_AHEAD) await drainOne();
 	}

@@ -8,6 +8,7 @@
 import type { Dirent } from "node:fs";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import type { Override } from "./glob-filter.js";
 import { type IgnoreStack, isIgnored, loadDirMatchers } from "./ignore-rules.js";
 
 export interface WalkEntry {
@@ -21,6 +22,8 @@ export interface WalkOptions {
 	/** Extra rules in effect at the root (ancestors, repository excludes). */
 	rootStack?: IgnoreStack;
 	respectIgnore?: boolean;
+	/** Decides before the ignore files do (rg's --glob semantics). */
+	override?: Override;
 	signal?: AbortSignal;
 }
 
@@ -67,7 +70,9 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
 			if (d.name === ".git") continue;
 			const rel = relDir ? `${relDir}/${d.name}` : d.name;
 			const kind = kindOf(d);
-			if (respect && isIgnored(here, rel, kind === "dir")) continue;
+			const decision = options.override?.(rel, kind === "dir");
+			if (decision === "exclude") continue;
+			if (decision === undefined && respect && isIgnored(here, rel, kind === "dir")) continue;
 			const abs = join(absDir, d.name);
 			yield { rel, abs, kind };
 			if (kind === "dir") yield* visit(abs, rel, here);
