@@ -27,8 +27,20 @@ import { visibleWidth } from "./utils/width.js";
 
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
-/** Appended to every written line so styles and links never leak. */
-const LINE_RESET = SGR_RESET + OSC8_CLOSE;
+/**
+ * Reset appended to a written line that contains escape sequences, so styles
+ * and links never leak into the next line (a line without any needs none).
+ */
+function lineReset(written: string): string {
+	if (written.indexOf("\x1b") === -1) return "";
+	return written.includes("\x1b]8;") ? SGR_RESET + OSC8_CLOSE : SGR_RESET;
+}
+
+/** Column the cursor rests on after writing `line`, or -1 when unknown (pending wrap at the edge). */
+function endColumn(line: string, width: number): number {
+	const w = visibleWidth(line);
+	return w < width ? w : -1;
+}
 const CLEAR_ALL = "\x1b[3J\x1b[2J\x1b[H";
 const KITTY_IMAGE_ID = /\x1b_G[^\x1b]*?i=(\d+)/g;
 
@@ -57,6 +69,8 @@ export class TUI extends Container {
 	private prev: Frame | undefined;
 	/** Content row the terminal cursor is on. */
 	private cursorRow = 0;
+	/** Screen column of the cursor, or -1 when unknown. */
+	private cursorCol = -1;
 	/** Rows of content the terminal holds (only grows between full redraws). */
 	private screenLines = 0;
 	private focusedComponent: Component | null = null;
@@ -373,11 +387,14 @@ export class TUI extends Container {
 	/** Every line from the top; with `clear`, the screen and scrollback are wiped first. */
 	private fullFrame(lines: string[], width: number, clear: boolean): string {
 		let out = clear ? CLEAR_ALL : "";
+		let last = "";
 		for (let i = 0; i < lines.length; i++) {
 			if (i > 0) out += "\r\n";
-			out += this.prepareLine(lines[i], width) + LINE_RESET;
+			last = this.prepareLine(lines[i], width);
+			out += last + lineReset(last);
 		}
 		this.cursorRow = Math.max(0, lines.length - 1);
+		this.cursorCol = endColumn(last, width);
 		this.screenLines = clear ? lines.length : Math.max(this.screenLines, lines.length);
 		return out;
 	}
@@ -398,19 +415,32 @@ export class TUI extends Container {
 		else {
 			out += this.moveRows(this.cursorRow, lastExisting);
 			out += "\r\n".repeat(first - lastExisting);
+			this.cursorCol = 0;
 		}
 		let row = first;
 		let wroteTail = false;
 		if (first < lines.length) {
 			wroteTail = true;
-			const next = this.prepareLine(lines[first], width);
-			const cut = first < prevLines.length ? diffStart(this.prepareLine(prevLines[first], width), next) : null;
-			if (cut) out += `\x1b[${cut.col + 1}G\x1b[K${cut.state.open()}${next.slice(cut.index)}${LINE_RESET}`;
-			else out += `\r\x1b[K${next}${LINE_RESET}`;
+			let last = this.prepareLine(lines[first], width);
+			const old = first < prevLines.length ? this.prepareLine(prevLines[first], width) : undefined;
+			const cut = old !== undefined ? diffStart(old, last) : null;
+			if (cut) {
+				// Rewrite only from the first changed column (a streamed token is a few bytes).
+				if (this.cursorCol !== cut.col) out += `\x1b[${cut.col + 1}G`;
+				const tail = cut.state.open() + last.slice(cut.index);
+				out += (old !== undefined && visibleWidth(old) > visibleWidth(last) ? "\x1b[K" : "") + tail + lineReset(tail);
+			} else {
+				if (this.cursorCol !== 0) out += "\r";
+				out += (old !== undefined && old.length > 0 ? "\x1b[K" : "") + last + lineReset(last);
+			}
 			for (let i = first + 1; i < lines.length; i++) {
-				out += `\r\n\x1b[K${this.prepareLine(lines[i], width)}${LINE_RESET}`;
+				last = this.prepareLine(lines[i], width);
+				// Rows we never wrote, or blanked, need no clearing.
+				const clear = i < prevLines.length && prevLines[i].length > 0 ? "\x1b[K" : "";
+				out += `\r\n${clear}${last}${lineReset(last)}`;
 			}
 			row = lines.length - 1;
+			this.cursorCol = endColumn(last, width);
 		}
 		this.screenLines = Math.max(this.screenLines, lines.length);
 		if (prevLines.length > lines.length) {
@@ -420,6 +450,7 @@ export class TUI extends Container {
 				out += "\x1b[1B\r\x1b[J";
 				row = lines.length;
 			}
+			this.cursorCol = 0;
 		}
 		this.cursorRow = row;
 		return out;
@@ -437,8 +468,10 @@ export class TUI extends Container {
 	private placeCursor(cursor: { row: number; col: number } | null, total: number): string {
 		let out = "";
 		if (cursor && cursor.row < total) {
-			out += `${this.moveRows(this.cursorRow, cursor.row)}\x1b[${cursor.col + 1}G`;
+			out += this.moveRows(this.cursorRow, cursor.row);
+			if (this.cursorCol !== cursor.col) out += `\x1b[${cursor.col + 1}G`;
 			this.cursorRow = cursor.row;
+			this.cursorCol = cursor.col;
 			if (this.showHardwareCursor && !this.hardwareCursorVisible) {
 				out += "\x1b[?25h";
 				this.hardwareCursorVisible = true;
