@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Component } from "../src/component.js";
+import { Input } from "../src/components/input.js";
+import { Markdown } from "../src/components/markdown.js";
+import { Text } from "../src/components/text.js";
 import { TUI } from "../src/tui.js";
+import { plainMarkdownTheme } from "./helpers/themes.js";
 import { VirtualTerminal } from "./helpers/virtual-terminal.js";
 
 class Lines implements Component {
@@ -94,5 +98,159 @@ describe("TUI differential rendering", () => {
 		c.lines = ["a"];
 		tui.renderNow();
 		expect(await term.screen()).toEqual(["a", "", "", "", ""]);
+	});
+});
+
+describe("TUI streaming, resize, cursor and scheduling", () => {
+	it("streaming appends rewrite only the changed tail", async () => {
+		const { term, tui } = setup(40, 6);
+		const history = new Lines(Array.from({ length: 20 }, (_, i) => `history line ${i}`));
+		const msg = new Markdown("", 0, 0, plainMarkdownTheme);
+		tui.addChild(history);
+		tui.addChild(msg);
+		tui.renderNow();
+		term.takeWrites();
+		let text = "";
+		const perFrame: number[] = [];
+		for (const tok of "The quick brown fox jumps over the lazy dog and keeps on running far".split(/(?= )/)) {
+			text += tok;
+			msg.setText(text);
+			tui.renderNow();
+			perFrame.push(Buffer.byteLength(term.takeWrites()));
+		}
+		expect(await term.screen()).toEqual([
+			"history line 16",
+			"history line 17",
+			"history line 18",
+			"history line 19",
+			"The quick brown fox jumps over the lazy",
+			"dog and keeps on running far",
+		]);
+		// A word appended to a line costs the sync brackets plus the word, never the whole screen.
+		for (const n of perFrame.slice(1)) expect(n).toBeLessThan(60);
+		expect(tui.fullRedraws).toBe(0);
+	});
+
+	it("redraws fully on width change and keeps lines within the new width", async () => {
+		const { term, tui } = setup(30, 5);
+		tui.addChild(new Text("alpha beta gamma delta epsilon zeta eta theta", 0, 0));
+		tui.renderNow();
+		expect(await term.screen()).toEqual(["alpha beta gamma delta epsilon", "zeta eta theta", "", "", ""]);
+		term.resize(16, 5);
+		tui.renderNow();
+		expect(tui.fullRedraws).toBe(1);
+		expect(await term.screen()).toEqual(["alpha beta gamma", "delta epsilon", "zeta eta theta", "", ""]);
+		expect(await term.anyWrapped()).toBe(false);
+		term.resize(16, 3);
+		tui.renderNow();
+		expect(tui.fullRedraws).toBe(2);
+		expect(await term.screen()).toEqual(["alpha beta gamma", "delta epsilon", "zeta eta theta"]);
+	});
+
+	it("truncates a line wider than the terminal", async () => {
+		const { term, tui } = setup(10, 3);
+		tui.addChild(new Lines(["0123456789ABCDEF", "日本語日本語日本語"]));
+		tui.renderNow();
+		expect(await term.screen()).toEqual(["0123456789", "日本語日本", ""]);
+		expect(await term.anyWrapped()).toBe(false);
+	});
+
+	it("appends an SGR (and OSC 8) reset after styled lines", () => {
+		const { term, tui } = setup(20, 3);
+		tui.addChild(new Lines(["\x1b[31mred", "\x1b]8;;http://x\x1b\\link", "plain"]));
+		tui.renderNow();
+		const out = term.takeWrites();
+		expect(out).toContain("\x1b[31mred\x1b[0m\r\n");
+		expect(out).toContain("link\x1b[0m\x1b]8;;\x1b\\\r\n");
+		expect(out).toContain("\r\nplain\x1b[?2026l");
+	});
+
+	it("places the hardware cursor at the focused component's marker", async () => {
+		const { term, tui } = setup(20, 4);
+		const input = new Input();
+		tui.addChild(new Lines(["title"]));
+		tui.addChild(input);
+		tui.addChild(new Lines(["footer"]));
+		tui.setFocus(input);
+		input.handleInput("h");
+		input.handleInput("日");
+		tui.renderNow();
+		// The fake cursor is an inverse-video space after the text.
+		expect(await term.screen()).toEqual(["title", "> h日 ", "footer", ""]);
+		expect(await term.cursor()).toEqual({ x: 5, y: 1 });
+		// The marker itself never reaches the terminal.
+		expect(term.takeWrites()).not.toContain("pi:c");
+		input.handleInput("\x1b[D");
+		tui.renderNow();
+		expect(await term.cursor()).toEqual({ x: 3, y: 1 });
+	});
+
+	it("coalesces render requests into one frame per tick", async () => {
+		const { term, tui } = setup(20, 3);
+		const c = new Lines(["a"]);
+		tui.addChild(c);
+		tui.start();
+		for (let i = 0; i < 10; i++) {
+			c.lines = [`frame ${i}`];
+			tui.requestRender();
+		}
+		await new Promise((r) => setImmediate(r));
+		const frames = term.takeWrites().split("\x1b[?2026h").length - 1;
+		expect(frames).toBe(1);
+		expect((await term.screen())[0]).toBe("frame 9");
+		tui.stop();
+	});
+
+	it("throttles frames to the minimum interval", async () => {
+		const term = new VirtualTerminal(20, 3);
+		const tui = new TUI(term, { minRenderIntervalMs: 30 });
+		const c = new Lines(["a"]);
+		tui.addChild(c);
+		tui.start();
+		await new Promise((r) => setTimeout(r, 5));
+		term.takeWrites();
+		c.lines = ["b"];
+		tui.requestRender();
+		await new Promise((r) => setImmediate(r));
+		expect(term.takeWrites()).toBe("");
+		await new Promise((r) => setTimeout(r, 40));
+		expect(term.takeWrites()).toContain("b");
+		tui.stop();
+	});
+
+	it("routes input to the focused component and stops cleanly", async () => {
+		const { term, tui } = setup(20, 3);
+		const input = new Input();
+		tui.addChild(input);
+		tui.setFocus(input);
+		tui.start();
+		term.typeRaw("hi\x1b[D!");
+		expect(input.getValue()).toBe("h!i");
+		const seen: string[] = [];
+		tui.addInputListener((d) => {
+			seen.push(d);
+			return d === "x" ? { consume: true } : undefined;
+		});
+		term.typeRaw("xy");
+		expect(seen).toEqual(["x", "y"]);
+		expect(input.getValue()).toBe("h!yi");
+		await new Promise((r) => setImmediate(r));
+		tui.stop();
+		const out = term.takeWrites();
+		expect(out.endsWith("\r\n\x1b[?25h")).toBe(true);
+		expect(await term.cursor()).toEqual({ x: 0, y: 1 });
+	});
+
+	it("drops Kitty key releases unless the component wants them", () => {
+		const { tui } = setup(20, 3);
+		const seen: string[] = [];
+		const comp: Component = { render: () => [], handleInput: (d) => seen.push(d) };
+		tui.setFocus(comp);
+		tui.handleInput("\x1b[97;1:3u");
+		tui.handleInput("a");
+		expect(seen).toEqual(["a"]);
+		comp.wantsKeyRelease = true;
+		tui.handleInput("\x1b[97;1:3u");
+		expect(seen).toEqual(["a", "\x1b[97;1:3u"]);
 	});
 });

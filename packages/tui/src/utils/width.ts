@@ -20,10 +20,12 @@ const EMOJI_MODIFIER = /[\u{1F3FB}-\u{1F3FF}]/u;
 /** Width of one grapheme cluster in terminal columns (0, 1 or 2). */
 export function graphemeWidth(g: string): number {
 	const cp = g.codePointAt(0) ?? 0;
-	if (cp < 0x7f) {
+	if (cp < 0x7f && g.length === 1) {
 		if (cp >= 0x20) return 1;
 		return cp === 0x09 ? 3 : 0;
 	}
+	// Keycaps ("1️⃣"): an ASCII base made an emoji.
+	if (cp < 0x7f) return g.includes("\u20E3") && g.includes("\uFE0F") ? 2 : cp >= 0x20 ? 1 : 0;
 	if (cp < 0xa0) return 0;
 	if (g.length === 1 && cp < 0x300) return cp === 0xad ? 0 : 1;
 	if (ZERO_WIDTH_START.test(g)) return 0;
