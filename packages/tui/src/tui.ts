@@ -76,6 +76,10 @@ export class TUI extends Container {
 	private focusedComponent: Component | null = null;
 	private readonly inputListeners = new Set<InputListener>();
 	private readonly overlays: OverlayEntry[] = [];
+	/** Every component ever shown as an overlay. */
+	private readonly overlayComponents = new WeakSet<Component>();
+	/** The last focused component that is not an overlay. */
+	private baseFocus: Component | null = null;
 	private overlayOrder = 0;
 	private renderScheduled = false;
 	private renderTimer: NodeJS.Timeout | undefined;
@@ -112,6 +116,7 @@ export class TUI extends Container {
 	// ---- focus and input -------------------------------------------------
 
 	setFocus(component: Component | null): void {
+		if (component === null || !this.overlayComponents.has(component)) this.baseFocus = component;
 		if (this.focusedComponent === component) return;
 		if (isFocusable(this.focusedComponent)) this.focusedComponent.focused = false;
 		this.focusedComponent = component;
@@ -170,6 +175,7 @@ export class TUI extends Container {
 			previousFocus: this.focusedComponent,
 		};
 		this.overlays.push(entry);
+		this.overlayComponents.add(component);
 		if (!options.nonCapturing && this.isOverlayVisible(entry)) this.setFocus(component);
 		this.requestRender();
 		const handle: OverlayHandle = {
@@ -216,15 +222,20 @@ export class TUI extends Container {
 		const i = this.overlays.indexOf(entry);
 		if (i === -1) return;
 		this.overlays.splice(i, 1);
-		// Overlays that remembered this one as their focus source now point further back.
-		for (const o of this.overlays) if (o.previousFocus === entry.component) o.previousFocus = entry.previousFocus;
 		if (this.focusedComponent === entry.component) this.restoreFocusFrom(entry);
 		this.requestRender();
 	}
 
+	/** Focus moves to the topmost other overlay, else back to what had it before overlays. */
 	private restoreFocusFrom(entry: OverlayEntry): void {
 		const next = this.topmostCapturingOverlay(entry);
-		this.setFocus(next ? next.component : entry.previousFocus);
+		if (next) {
+			this.setFocus(next.component);
+			return;
+		}
+		const prev = entry.previousFocus;
+		const prevIsOverlay = prev !== null && this.overlayComponents.has(prev);
+		this.setFocus(prevIsOverlay ? this.baseFocus : prev);
 	}
 
 	private isOverlayVisible(o: OverlayEntry): boolean {
