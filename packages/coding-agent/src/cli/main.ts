@@ -1,9 +1,25 @@
-// Placeholder until the CLI issue lands: prints the version or a clear notice.
-export async function main(args: string[]): Promise<number> {
-	if (args.includes("--version") || args.includes("-v")) {
-		process.stdout.write("0.1.0\n");
+// The `pi` command. Parses arguments and answers --version/--help straight
+// away; everything else (settings, providers, the agent runtime) is loaded
+// with import() only when a run needs it, so start-up stays fast.
+import { type Diagnostic, parseArgs } from "./args.js";
+import { formatHelp } from "./help.js";
+import { VERSION } from "./version.js";
+
+export async function main(argv: string[]): Promise<number> {
+	const args = parseArgs(argv);
+	if (args.version) {
+		process.stdout.write(`${VERSION}\n`);
 		return 0;
 	}
-	process.stderr.write("pi: the CLI is not wired up yet in this build.\n");
-	return 1;
+	if (args.help) {
+		process.stdout.write(formatHelp(VERSION));
+		return 0;
+	}
+	const errors = args.diagnostics.filter((d: Diagnostic) => d.type === "error");
+	for (const d of args.diagnostics) process.stderr.write(`${d.type === "error" ? "Error" : "Warning"}: ${d.message}\n`);
+	if (errors.length > 0) return 1;
+	process.title = "pi";
+	process.env.PI_CODING_AGENT = "true";
+	const { runCli } = await import("./run.js");
+	return runCli(args);
 }

@@ -5,7 +5,7 @@ import { envKeyNames } from "@pi/ai";
 const COMMON_PROVIDERS = ["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek"];
 
 function howToConfigure(agentDir: string): string {
-	const envLines = COMMON_PROVIDERS.map((p) => `    ${envKeyNames(p).join(" or ").padEnd(40)} ${p}`);
+	const envLines = COMMON_PROVIDERS.map((p) => `    ${`${p}:`.padEnd(12)} ${envKeyNames(p).join(" or ")}`);
 	return [
 		"Configure one of:",
 		"  - an API key in the environment, for example:",

@@ -1,0 +1,171 @@
+// Everything after argument parsing: settings, credentials, models, the
+// session, then a mode. Loaded with import() by main() so `--version` and
+// `--help` never pay for it.
+
+import { createAgentSession } from "../agent-session/create-agent-session.js";
+import { AuthStorage } from "../config/auth.js";
+import { formatNoModelsMessage } from "../config/auth-guidance.js";
+import { ModelRegistry } from "../config/model-registry.js";
+import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
+import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
+import { SettingsManager } from "../config/settings.js";
+import { DefaultResourceLoader } from "../resources/resource-loader.js";
+import { getDefaultSessionDir } from "../session/paths.js";
+import type { ParsedArgs } from "./args.js";
+import { resolveMode } from "./args.js";
+import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
+import { filterModels, formatModelTable } from "./list-models.js";
+import { CliUsageError, openSessionTarget } from "./session-target.js";
+
+export interface CliIo {
+	stdin: NodeJS.ReadStream;
+	stdout: NodeJS.WritableStream;
+	stderr: NodeJS.WritableStream;
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+}
+
+const defaultIo = (): CliIo => ({
+	stdin: process.stdin,
+	stdout: process.stdout,
+	stderr: process.stderr,
+	env: process.env,
+	cwd: process.cwd(),
+});
+
+/** Runs the CLI for parsed arguments; returns the exit code. */
+export async function runCli(args: ParsedArgs, io: CliIo = defaultIo()): Promise<number> {
+	const err = (text: string) => io.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+	try {
+		return await run(args, io, err);
+	} catch (error) {
+		if (error instanceof CliUsageError || error instanceof FileArgError) {
+			err(`Error: ${error.message}`);
+			return 1;
+		}
+		err(error instanceof Error ? error.message : String(error));
+		return 1;
+	}
+}
+
+async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Promise<number> {
+	const mode = resolveMode(args, Boolean(io.stdin.isTTY));
+	if (args.offline) io.env.PI_OFFLINE = "1";
+	if (args.resume) {
+		throw new CliUsageError(
+			"--resume opens an interactive session picker, which is not available in this build. " +
+				"Use --continue for the most recent session, or --session <path|id> for a specific one.",
+		);
+	}
+	if (args.export) throw new CliUsageError("--export is not available in this build yet.");
+	if (mode === "rpc") throw new CliUsageError("RPC mode (--mode rpc) is not available in this build yet.");
+	if (mode === "interactive" && args.listModels === undefined) {
+		err(
+			'Interactive mode is not available in this build yet. Use print mode: pi -p "your prompt" ' +
+				"(or --mode json for events as JSON lines).",
+		);
+		return 1;
+	}
+
+	const cwd = io.cwd;
+	const agentDir = getAgentDir(io.env);
+	const paths = agentPaths(agentDir);
+	const settings = SettingsManager.create({ cwd, agentDir });
+	for (const w of settings.getWarnings()) err(w.message);
+	const auth = AuthStorage.create(paths.auth, { env: io.env, shell: settings.getShellPath() });
+	const authWarning = auth.getLoadWarning();
+	if (authWarning) err(authWarning);
+	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });
+	for (const e of registry.getErrors()) err(`Warning: ${e}`);
+
+	if (args.listModels !== undefined) {
+		const models = filterModels(registry.getAvailable(), args.listModels === true ? undefined : args.listModels);
+		if (models.length === 0) {
+			if (registry.getAvailable().length === 0) io.stdout.write(`${formatNoModelsMessage(agentDir)}\n`);
+			else io.stdout.write(`No models match "${args.listModels}".\n`);
+		} else io.stdout.write(`${formatModelTable(models)}\n`);
+		return 0;
+	}
+
+	// -- model --------------------------------------------------------------
+	const cli = resolveCliModel({ provider: args.provider, model: args.model, models: registry.getAll() });
+	if (cli.error) {
+		err(`Error: ${cli.error}`);
+		return 1;
+	}
+	if (cli.warning) err(`Warning: ${cli.warning}`);
+	const scopePatterns = args.models ?? settings.getEnabledModels() ?? [];
+	if (args.apiKey && !cli.model && !args.models) {
+		throw new CliUsageError("--api-key requires a model to be specified via --model, --provider/--model, or --models");
+	}
+	if (args.apiKey && cli.model) auth.setRuntimeApiKey(cli.model.provider, args.apiKey);
+	const scope = resolveModelScope(
+		scopePatterns,
+		args.apiKey && args.models ? registry.getAll() : registry.getAvailable(),
+	);
+	for (const w of scope.warnings) err(`Warning: ${w}`);
+	if (args.apiKey && !cli.model && scope.scoped[0]) auth.setRuntimeApiKey(scope.scoped[0].model.provider, args.apiKey);
+
+	// -- prompt input (before the session, so bad @files fail fast) ------------
+	const files = await processFileArgs(args.fileArgs, cwd);
+	const stdinText = io.stdin.isTTY ? undefined : await readPipedStdin(io.stdin);
+	const prompts = buildInitialPrompts(args.messages, files, stdinText);
+	if (!prompts.initial && prompts.rest.length === 0) {
+		throw new CliUsageError('No prompt given. Pass a message (pi -p "…"), @files, or pipe text on stdin.');
+	}
+
+	// -- session ------------------------------------------------------------
+	const explicitDir = resolveSessionDir({ cli: args.sessionDir, settings: settings.getSessionDir(), cwd, env: io.env });
+	const sessionManager = openSessionTarget(args, {
+		cwd,
+		agentDir,
+		sessionDir: explicitDir ?? getDefaultSessionDir(cwd, agentDir),
+		customSessionDir: explicitDir !== undefined,
+	});
+	const resources = new DefaultResourceLoader({
+		cwd,
+		agentDir,
+		systemPrompt: args.systemPrompt,
+		appendSystemPrompt: args.appendSystemPrompt,
+		noContextFiles: args.noContextFiles,
+	});
+	await resources.reload();
+
+	const { session, modelFallbackMessage, warnings } = await createAgentSession({
+		cwd,
+		agentDir,
+		settingsManager: settings,
+		authStorage: auth,
+		modelRegistry: registry,
+		sessionManager,
+		resourceLoader: resources,
+		model: cli.model,
+		thinkingLevel: args.thinking ?? cli.thinkingLevel,
+		scopedModels: scope.scoped,
+		tools: args.tools,
+		excludeTools: args.excludeTools,
+		noTools: args.noTools ? "all" : args.noBuiltinTools ? "builtin" : undefined,
+	});
+	for (const w of warnings) err(w);
+	if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
+	if (args.name) session.setSessionName(args.name);
+
+	const { runPrintMode } = await import("../modes/print-mode.js");
+	const stop = () => session.agent.abort();
+	process.once("SIGINT", stop);
+	process.once("SIGTERM", stop);
+	try {
+		return await runPrintMode(session, {
+			format: mode === "json" ? "json" : "text",
+			initial: prompts.initial,
+			rest: prompts.rest,
+			stdout: io.stdout,
+			stderr: io.stderr,
+		});
+	} finally {
+		process.off("SIGINT", stop);
+		process.off("SIGTERM", stop);
+		session.dispose();
+		await settings.flush();
+	}
+}

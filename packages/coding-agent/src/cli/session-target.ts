@@ -1,0 +1,78 @@
+// Which session a CLI run works on: --no-session (memory only), --session
+// <path|id>, --fork <path|id>, --continue, or a new one.
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { findSessionsByIdPrefix } from "../session/listing.js";
+import { getSessionsRoot, sessionIdFromFileName } from "../session/paths.js";
+import { SessionManager } from "../session/session-manager.js";
+import type { ParsedArgs } from "./args.js";
+
+export class CliUsageError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "CliUsageError";
+	}
+}
+
+function looksLikePath(value: string): boolean {
+	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
+}
+
+/** Session files whose id starts with `prefix`, in `dir` only (a custom --session-dir). */
+function matchesInDir(dir: string, prefix: string): string[] {
+	try {
+		return readdirSync(dir)
+			.filter((name) => sessionIdFromFileName(name)?.startsWith(prefix))
+			.map((name) => join(dir, name));
+	} catch {
+		return [];
+	}
+}
+
+function findById(prefix: string, cwd: string, agentDir: string, customDir: string | undefined): string {
+	if (customDir) {
+		const hits = matchesInDir(customDir, prefix);
+		if (hits.length === 1) return hits[0];
+		if (hits.length > 1)
+			throw new CliUsageError(`Session id '${prefix}' is ambiguous (${hits.length} sessions match).`);
+		throw new CliUsageError(`No session found matching '${prefix}'`);
+	}
+	const hits = findSessionsByIdPrefix(prefix, cwd, getSessionsRoot(agentDir));
+	if (hits.length === 0) throw new CliUsageError(`No session found matching '${prefix}'`);
+	if (hits.length > 1) throw new CliUsageError(`Session id '${prefix}' is ambiguous (${hits.length} sessions match).`);
+	return hits[0].path;
+}
+
+export interface SessionTargetOptions {
+	cwd: string;
+	agentDir: string;
+	/** The resolved session directory (flag > env > settings > default). */
+	sessionDir: string;
+	/** True when the directory was chosen explicitly (not the per-cwd default). */
+	customSessionDir: boolean;
+}
+
+export function openSessionTarget(args: ParsedArgs, o: SessionTargetOptions): SessionManager {
+	if (args.fork) {
+		for (const [flag, set] of [
+			["--session", args.session],
+			["--continue", args.continue],
+			["--resume", args.resume],
+			["--no-session", args.noSession],
+		] as const) {
+			if (set) throw new CliUsageError(`--fork cannot be combined with ${flag}`);
+		}
+		const source = looksLikePath(args.fork)
+			? resolve(o.cwd, args.fork)
+			: findById(args.fork, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
+		return SessionManager.forkFrom(source, o.cwd, o.sessionDir);
+	}
+	if (args.noSession) return SessionManager.inMemory(o.cwd);
+	if (args.session) {
+		if (looksLikePath(args.session)) return SessionManager.open(resolve(o.cwd, args.session), o.sessionDir);
+		const found = findById(args.session, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
+		return SessionManager.open(found, undefined);
+	}
+	if (args.continue) return SessionManager.continueRecent(o.cwd, o.sessionDir);
+	return SessionManager.create(o.cwd, o.sessionDir);
+}

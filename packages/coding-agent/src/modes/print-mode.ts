@@ -1,0 +1,48 @@
+// Print mode (`-p`): run the prompts, then write the final assistant text to
+// stdout. JSON mode (`--mode json`): the session header, then every session
+// event as one JSON line. Both exit non-zero, with the error on stderr, when
+// the last run ends in an error or is aborted.
+import type { ImageContent } from "@pi/ai";
+import type { AgentSession } from "../agent-session/agent-session.js";
+
+export interface PrintModeOptions {
+	format: "text" | "json";
+	initial?: { text: string; images: ImageContent[] };
+	rest: string[];
+	stdout?: NodeJS.WritableStream;
+	stderr?: NodeJS.WritableStream;
+}
+
+/** Returns the process exit code. */
+export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
+	const stdout = options.stdout ?? process.stdout;
+	const stderr = options.stderr ?? process.stderr;
+	let unsubscribe: (() => void) | undefined;
+	if (options.format === "json") {
+		stdout.write(`${JSON.stringify(session.sessionManager.getHeader())}\n`);
+		unsubscribe = session.subscribe((event) => {
+			stdout.write(`${JSON.stringify(event)}\n`);
+		});
+	}
+	try {
+		if (options.initial) await session.prompt(options.initial.text, { images: options.initial.images });
+		for (const message of options.rest) await session.prompt(message);
+	} catch (error) {
+		stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+		return 1;
+	} finally {
+		unsubscribe?.();
+	}
+
+	const last = session.messages.at(-1);
+	if (last?.role === "assistant") {
+		if (last.stopReason === "error" || last.stopReason === "aborted") {
+			stderr.write(`${last.errorMessage || `Request ${last.stopReason}`}\n`);
+			return 1;
+		}
+		if (options.format === "text") {
+			for (const block of last.content) if (block.type === "text") stdout.write(`${block.text}\n`);
+		}
+	}
+	return 0;
+}

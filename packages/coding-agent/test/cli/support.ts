@@ -1,0 +1,140 @@
+// Runs the BUILT `pi` (dist/cli.js) as a subprocess in a temporary home, with
+// a models.json pointing at the fake provider server. Build first: `npm run build`.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
+import { type FakeProvider, type Script, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
+
+export const CLI = resolve(__dirname, "../../dist/cli.js");
+
+export function assertBuilt(): void {
+	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
+}
+
+export interface PiResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface Sandbox {
+	root: string;
+	home: string;
+	agentDir: string;
+	cwd: string;
+	fake: FakeProvider;
+	env: NodeJS.ProcessEnv;
+	run(args: string[], options?: { stdin?: string; env?: NodeJS.ProcessEnv }): Promise<PiResult>;
+	writeModels(provider?: Record<string, unknown>): void;
+	close(): Promise<void>;
+}
+
+/** A clean environment: no provider keys from the machine leak in. */
+function baseEnv(home: string, agentDir: string): NodeJS.ProcessEnv {
+	return {
+		PATH: process.env.PATH,
+		HOME: home,
+		PI_CODING_AGENT_DIR: agentDir,
+		PI_OFFLINE: "1",
+		LANG: "C.UTF-8",
+	};
+}
+
+export async function createSandbox(): Promise<Sandbox> {
+	const root = mkdtempSync(join(tmpdir(), "pi-cli-"));
+	const home = join(root, "home");
+	const agentDir = join(home, ".pi", "agent");
+	const cwd = join(root, "work");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+	const fake = await startFakeProvider();
+	const sandbox: Sandbox = {
+		root,
+		home,
+		agentDir,
+		cwd,
+		fake,
+		env: baseEnv(home, agentDir),
+		writeModels(provider = {}) {
+			writeFileSync(
+				join(agentDir, "models.json"),
+				JSON.stringify({
+					providers: {
+						fake: {
+							baseUrl: `${fake.url}/v1`,
+							api: "openai-completions",
+							apiKey: "fake-key",
+							compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+							models: [{ id: "fake-model", contextWindow: 100000 }],
+							...provider,
+						},
+					},
+				}),
+			);
+		},
+		run(args, options = {}) {
+			return new Promise((resolvePromise, reject) => {
+				const child = spawn(process.execPath, [CLI, ...args], {
+					cwd,
+					env: { ...sandbox.env, ...options.env },
+					stdio: ["pipe", "pipe", "pipe"],
+				});
+				let stdout = "";
+				let stderr = "";
+				child.stdout.on("data", (d) => {
+					stdout += d;
+				});
+				child.stderr.on("data", (d) => {
+					stderr += d;
+				});
+				child.on("error", reject);
+				child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+				child.stdin.end(options.stdin ?? "");
+			});
+		},
+		async close() {
+			await fake.close();
+			rmSync(root, { recursive: true, force: true });
+		},
+	};
+	sandbox.writeModels();
+	return sandbox;
+}
+
+let callCounter = 0;
+
+/** A streamed text answer. */
+export function textReply(text: string): Script {
+	return new ChatStream({ model: "fake-model" })
+		.role()
+		.text(text)
+		.finish("stop")
+		.usage({ prompt_tokens: 50, completion_tokens: 5 })
+		.done()
+		.script();
+}
+
+/** A streamed tool call, with the arguments split across chunks as real servers do. */
+export function toolReply(name: string, args: Record<string, unknown>): Script {
+	const json = JSON.stringify(args);
+	const mid = Math.floor(json.length / 2);
+	return new ChatStream({ model: "fake-model" })
+		.role()
+		.toolCall(0, `call_${++callCounter}`, name, [json.slice(0, mid), json.slice(mid)])
+		.finish("tool_calls")
+		.usage({ prompt_tokens: 60, completion_tokens: 10 })
+		.done()
+		.script();
+}
+
+export interface ChatBody {
+	model: string;
+	messages: { role: string; content: unknown; tool_calls?: unknown }[];
+	tools?: { function: { name: string } }[];
+}
+
+export function body(fake: FakeProvider, index: number): ChatBody {
+	return fake.requests[index].body as ChatBody;
+}
