@@ -194,4 +194,27 @@ describe("abort", () => {
 		expect(transcript(agent.state.messages).slice(-2)).toEqual(["user: two", "assistant: second run"]);
 		expect(fake.calls[1].signal?.aborted).toBe(false);
 	});
+
+	it("after an abort during tools the next prompt sends a transcript where every tool call has a result", async () => {
+		const started = deferred();
+		const stubborn = defineTool("stubborn", Type.Object({}), () => {
+			started.resolve();
+			return new Promise(() => {});
+		});
+		const { agent, fake } = setup([stubborn], { toolAbortGraceMs: 0 });
+		fake.enqueue(reply(toolCall("stubborn", {}, "a"), toolCall("stubborn", {}, "b")), reply(text("fresh")));
+		const run = agent.prompt("go");
+		await started.promise;
+		agent.abort();
+		await run;
+		await agent.prompt("next");
+		const sent = fake.calls[1].context.messages;
+		const callIds = sent.flatMap((m) =>
+			m.role === "assistant" ? m.content.filter((b) => b.type === "toolCall").map((b) => b.id) : [],
+		);
+		const resultIds = sent.flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : []));
+		expect(callIds).toEqual(["a", "b"]);
+		expect(resultIds).toEqual(["a", "b"]);
+		expect(transcript(agent.state.messages).at(-1)).toBe("assistant: fresh");
+	});
 });

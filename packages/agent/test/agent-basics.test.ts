@@ -220,3 +220,27 @@ describe("Agent prompt runs", () => {
 		expect(seen).toEqual([]);
 	});
 });
+
+describe("settings changed during a run", () => {
+	it("apply from the next request of the same run", async () => {
+		const { agent, fake } = setup();
+		let changed = false;
+		agent.subscribe((event) => {
+			if (event.type === "tool_execution_end" && !changed) {
+				changed = true;
+				agent.state.model = testModel({ id: "mid-run" });
+				agent.state.thinkingLevel = "minimal";
+				agent.state.systemPrompt = "changed prompt";
+				agent.state.tools = [];
+			}
+		});
+		fake.enqueue(reply(toolCall("echo", { text: "x" })), reply(text("ok")));
+		await agent.prompt("go");
+		expect(
+			fake.calls.map((c) => [c.model.id, c.options?.reasoning, c.context.systemPrompt, c.context.tools?.length]),
+		).toEqual([
+			["scripted-1", undefined, "be brief", 1],
+			["mid-run", "minimal", "changed prompt", 0],
+		]);
+	});
+});
