@@ -5,7 +5,10 @@
  * reference's. To add an api, add a row: `model` (fields both packages
  * accept), `textStream` and `toolStream`, and `check` for the final message.
  */
+import { AnthropicStream } from "../packages/ai/test/support/fake-provider/anthropic.js";
+import { GoogleStream } from "../packages/ai/test/support/fake-provider/google.js";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
+import { ResponsesStream } from "../packages/ai/test/support/fake-provider/openai-responses.js";
 import { sseBytes } from "../packages/ai/test/support/fake-provider/server.js";
 
 export interface BenchModel {
@@ -64,6 +67,96 @@ export const ADAPTER_BENCHES: Record<string, AdapterBench> = {
 			pieces.push('"}');
 			const s = new ChatStream().toolCall(0, "call_1", "write", pieces);
 			return sseBytes(s.finish("tool_calls").usage({ prompt_tokens: 10, completion_tokens: 100 }).done().build());
+		},
+	},
+	"openai-responses": {
+		model: (url) => ({
+			id: "bench-model",
+			name: "Bench",
+			api: "openai-responses",
+			provider: "openai",
+			baseUrl: `${url}/v1`,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 128_000,
+			maxTokens: 16_000,
+		}),
+		textStream(totalBytes, deltaBytes) {
+			const piece = filler(deltaBytes);
+			const pieces: string[] = [];
+			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			return sseBytes(new ResponsesStream().created().message("msg_bench", pieces).completed().sseFrames);
+		},
+		toolStream(deltas, deltaBytes) {
+			const pieces = ['{"path":"big.txt","content":"'];
+			const piece = filler(deltaBytes);
+			for (let i = 0; i < deltas; i++) pieces.push(piece);
+			pieces.push('"}');
+			return sseBytes(
+				new ResponsesStream().created().functionCall("fc_bench", "call_bench", "write", pieces).completed().sseFrames,
+			);
+		},
+	},
+	"anthropic-messages": {
+		model: (url) => ({
+			id: "bench-model",
+			name: "Bench",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			baseUrl: url,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 200_000,
+			maxTokens: 16_000,
+		}),
+		textStream(totalBytes, deltaBytes) {
+			const piece = filler(deltaBytes);
+			const pieces: string[] = [];
+			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			return sseBytes(
+				new AnthropicStream()
+					.start()
+					.text(...pieces)
+					.delta("end_turn")
+					.stop().sseFrames,
+			);
+		},
+		toolStream(deltas, deltaBytes) {
+			const pieces = ['{"path":"big.txt","content":"'];
+			const piece = filler(deltaBytes);
+			for (let i = 0; i < deltas; i++) pieces.push(piece);
+			pieces.push('"}');
+			return sseBytes(
+				new AnthropicStream().start().toolUse("toolu_bench", "write", pieces).delta("tool_use").stop().sseFrames,
+			);
+		},
+	},
+	"google-generative-ai": {
+		model: (url) => ({
+			id: "bench-model",
+			name: "Bench",
+			api: "google-generative-ai",
+			provider: "google",
+			baseUrl: `${url}/v1beta`,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 1_000_000,
+			maxTokens: 16_000,
+		}),
+		textStream(totalBytes, deltaBytes) {
+			const piece = filler(deltaBytes);
+			const pieces: string[] = [];
+			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			return sseBytes(new GoogleStream().text(...pieces).finish("STOP").sseFrames);
+		},
+		// Gemini sends function-call arguments whole (no argument deltas on the Gemini API):
+		// the same arguments arrive in one part.
+		toolStream(deltas, deltaBytes) {
+			const content = filler(deltaBytes).repeat(deltas);
+			return sseBytes(new GoogleStream().call("write", { path: "big.txt", content }).finish("STOP").sseFrames);
 		},
 	},
 };

@@ -54,6 +54,9 @@ interface Sample {
 }
 
 async function once(fn: StreamFn, model: BenchModel, bytes: Buffer, expectLength: number, kind: "text" | "tool") {
+	// Let the client see sockets the server closed while the previous run held the event loop
+	// (the reference parses 10k tool deltas for tens of seconds), so no run reuses a dead socket.
+	await new Promise((resolve) => setTimeout(resolve, 20));
 	fake.enqueue({ kind: "sse", bytes, chunkSize: 64 * 1024 });
 	const started = performance.now();
 	const s = fn(model, context, { apiKey: "bench-key" });

@@ -23,6 +23,7 @@ export function isAnthropicOAuthToken(key: string): boolean {
 export const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
 export const CLAUDE_CODE_VERSION = "2.1.75";
 const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 const OAUTH_BETAS = ["claude-code-20250219", "oauth-2025-04-20"];
 
 /** Claude Code's own tool names; OAuth requests use this exact casing for tools that match case-insensitively. */
@@ -91,10 +92,14 @@ export function buildAnthropicRequest(
 		params.system = system;
 	}
 
-	if (tools.length > 0) params.tools = convertTools(tools, toWire, cacheControl);
+	// Eager input streaming sends tool arguments as they are generated; servers without the
+	// per-tool flag get the same behaviour from the fine-grained streaming beta.
+	const eager = model.compat?.supportsEagerToolInputStreaming !== false;
+	if (tools.length > 0) params.tools = convertTools(tools, toWire, eager, cacheControl);
 	if (cacheControl) markLastUserMessages(params.messages, cacheControl, 2);
 
 	const betas: string[] = oauth ? [...OAUTH_BETAS] : [];
+	if (tools.length > 0 && !eager) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
 	const level: ThinkingLevel =
 		model.reasoning && options.reasoning ? clampThinkingLevel(model, options.reasoning) : "off";
 	if (level !== "off") {
@@ -154,15 +159,18 @@ function cacheControlFor(model: Model, options: AdapterOptions): CacheControlEph
 function convertTools(
 	tools: Tool[],
 	toWire: (name: string) => string,
+	eager: boolean,
 	cacheControl?: CacheControlEphemeral,
 ): WireTool[] {
 	const out = tools.map((tool): WireTool => {
 		const schema = tool.parameters as Record<string, unknown>;
-		return {
+		const wire: WireTool = {
 			name: toWire(tool.name),
 			description: tool.description,
 			input_schema: { ...schema, type: "object" } as WireTool["input_schema"],
 		};
+		if (eager) wire.eager_input_streaming = true;
+		return wire;
 	});
 	const last = out[out.length - 1];
 	if (cacheControl && last) last.cache_control = cacheControl;

@@ -104,11 +104,12 @@ describe("anthropic-messages request body", () => {
 			stream: true,
 			system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }],
 			tools: [
-				{ name: "read", description: "Read a file", input_schema: readTool.parameters },
+				{ name: "read", description: "Read a file", input_schema: readTool.parameters, eager_input_streaming: true },
 				{
 					name: "bash",
 					description: "Run a command",
 					input_schema: bashTool.parameters,
+					eager_input_streaming: true,
 					cache_control: { type: "ephemeral" },
 				},
 			],
@@ -120,6 +121,61 @@ describe("anthropic-messages request body", () => {
 		});
 		expect(request.headers.authorization).toBe("Bearer sk-ant-api03-test-key");
 		expect(request.headers["anthropic-beta"]).toBeUndefined();
+	});
+
+	it("without per-tool eager streaming support, asks for the fine-grained tool streaming beta", async () => {
+		const request = await send(
+			{ tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] },
+			{},
+			{ ...model, compat: { supportsEagerToolInputStreaming: false } },
+		);
+		expect(body(request).tools?.[0]).not.toHaveProperty("eager_input_streaming");
+		expect(request.headers["anthropic-beta"]).toBe("fine-grained-tool-streaming-2025-05-14");
+	});
+
+	it("round trip: a streamed turn with signed and redacted thinking and a tool call is sent back intact", async () => {
+		fake.enqueue(
+			new AnthropicStream()
+				.start()
+				.thinking(["Need ", "a file."], "sig-abc")
+				.redactedThinking("REDACTED==")
+				.toolUse("toolu_7", "read", ['{"path":', '"a.ts"}'])
+				.delta("tool_use")
+				.stop()
+				.script(),
+		);
+		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
+		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		expect(turn.stopReason).toBe("toolUse");
+		const sent = body(
+			await send(
+				{
+					...first,
+					messages: [
+						...first.messages,
+						turn,
+						{
+							role: "toolResult",
+							toolCallId: "toolu_7",
+							toolName: "read",
+							content: [{ type: "text", text: "A" }],
+							isError: false,
+							timestamp: 3,
+						},
+					],
+				},
+				{ reasoning: "low", cacheRetention: "none" },
+			),
+		);
+		expect(sent.messages[1]).toEqual({
+			role: "assistant",
+			content: [
+				{ type: "thinking", thinking: "Need a file.", signature: "sig-abc" },
+				{ type: "redacted_thinking", data: "REDACTED==" },
+				{ type: "tool_use", id: "toolu_7", name: "read", input: { path: "a.ts" } },
+			],
+		});
+		expect(sent.messages[2]?.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_7" });
 	});
 
 	it("uses a 1h ttl for long retention and no markers for none", async () => {
