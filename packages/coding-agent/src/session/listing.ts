@@ -4,7 +4,18 @@
 // and the latest name from a byte scan for line prefixes, and results are
 // cached per file (size, mtime, inode); a grown file is scanned only from
 // where the cached scan stopped, since sessions are append-only.
-import { closeSync, openSync, readdirSync, readSync, type Stats, statSync } from "node:fs";
+import {
+	closeSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	type Stats,
+	statSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { encodeCwd, sessionIdFromFileName } from "./paths.js";
 
@@ -30,21 +41,37 @@ interface CacheEntry {
 	size: number;
 	mtimeMs: number;
 	ino: number;
-	header: Record<string, unknown>;
+	/** False when the file is not a session (cached too, so junk is not re-read). */
+	valid: boolean;
+	id: string;
+	cwd: string;
+	created: string;
+	parentSession?: string;
 	entryCount: number;
 	messageCount: number;
 	firstMessage: string;
-	name: string | undefined;
-	/** Scan state at `size`: bytes after the last "\n" (a partial last line). */
-	tail: Buffer;
+	name?: string;
+	/** Base64 of the bytes after the last "\n" at `size` (a partial last line), usually "". */
+	tail: string;
+}
+
+interface DirIndex {
+	version: 1;
+	files: Record<string, CacheEntry>;
 }
 
 const cache = new Map<string, CacheEntry>();
+const loadedIndexes = new Set<string>();
+/** Per-directory index file: lets a fresh process list without reading session bodies. */
+export const LISTING_INDEX_FILE = ".pi-session-index.json";
 const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
 const INFO_PREFIX = Buffer.from('{"type":"session_info"');
-const CHUNK = 1 << 20;
+const CHUNK = 256 * 1024;
 /** Bytes scanned for the first user message before giving up on it. */
 const FIRST_MESSAGE_SCAN = 4 << 20;
+/** Longer first messages (pasted files) are cut: listings show one line. */
+const FIRST_MESSAGE_MAX = 2000;
+let shared = Buffer.allocUnsafe(CHUNK);
 
 function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
@@ -68,16 +95,25 @@ function startsWithAt(buf: Buffer, at: number, prefix: Buffer): boolean {
 	return buf.length - at >= prefix.length && buf.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
 }
 
+function applyHeader(entry: CacheEntry, line: Buffer): void {
+	const h = parseLine(line);
+	if (h?.type !== "session" || typeof h.id !== "string") return;
+	entry.valid = true;
+	entry.id = h.id;
+	entry.cwd = typeof h.cwd === "string" ? h.cwd : "";
+	entry.created = typeof h.timestamp === "string" ? h.timestamp : "";
+	if (typeof h.parentSession === "string") entry.parentSession = h.parentSession;
+}
+
 /** Scan complete lines of `data` into `entry`; returns the bytes after the last newline. */
-function scanLines(entry: CacheEntry, data: Buffer, firstLineIsHeader: boolean, scannedBefore: number): Buffer {
+function scanLines(entry: CacheEntry, data: Buffer, headerPending: boolean, scannedBefore: number): Buffer {
 	let start = 0;
-	let first = firstLineIsHeader;
+	let first = headerPending;
 	for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
 		if (nl > start) {
 			if (first) {
 				first = false;
-				const h = parseLine(data.subarray(start, nl));
-				if (h) entry.header = h;
+				applyHeader(entry, data.subarray(start, nl));
 			} else {
 				entry.entryCount++;
 				if (startsWithAt(data, start, MESSAGE_PREFIX)) {
@@ -85,7 +121,7 @@ function scanLines(entry: CacheEntry, data: Buffer, firstLineIsHeader: boolean, 
 					if (!entry.firstMessage && scannedBefore + start < FIRST_MESSAGE_SCAN) {
 						const v = parseLine(data.subarray(start, nl));
 						const m = v?.message as { role?: unknown; content?: unknown } | undefined;
-						if (m?.role === "user") entry.firstMessage = textOf(m.content);
+						if (m?.role === "user") entry.firstMessage = textOf(m.content).slice(0, FIRST_MESSAGE_MAX);
 					}
 				} else if (startsWithAt(data, start, INFO_PREFIX)) {
 					const v = parseLine(data.subarray(start, nl));
@@ -98,74 +134,120 @@ function scanLines(entry: CacheEntry, data: Buffer, firstLineIsHeader: boolean, 
 	return data.subarray(start);
 }
 
-function scanFile(path: string, st: Stats, previous: CacheEntry | undefined): CacheEntry | undefined {
-	const resume = previous && previous.ino === st.ino && st.size >= previous.size ? previous : undefined;
+function scanFile(path: string, st: Stats, previous: CacheEntry | undefined): CacheEntry {
+	const resume = previous?.valid && previous.ino === st.ino && st.size >= previous.size ? previous : undefined;
 	const entry: CacheEntry = resume
 		? { ...resume, size: st.size, mtimeMs: st.mtimeMs }
 		: {
 				size: st.size,
 				mtimeMs: st.mtimeMs,
 				ino: st.ino,
-				header: {},
+				valid: false,
+				id: "",
+				cwd: "",
+				created: "",
 				entryCount: 0,
 				messageCount: 0,
 				firstMessage: "",
-				name: undefined,
-				tail: Buffer.alloc(0),
+				tail: "",
 			};
 	let pos = resume ? resume.size : 0;
-	let carry = resume ? resume.tail : Buffer.alloc(0);
+	let carry = resume?.tail ? Buffer.from(resume.tail, "base64") : Buffer.alloc(0);
 	let headerPending = !resume;
 	const fd = openSync(path, "r");
 	try {
-		const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(st.size - pos, 1)));
 		while (pos < st.size) {
-			const n = readSync(fd, buf, 0, Math.min(buf.length, st.size - pos), pos);
+			// One read covers most files; the shared buffer avoids an allocation per file.
+			const want = st.size - pos + carry.length;
+			if (shared.length < Math.min(want, 4 * CHUNK)) shared = Buffer.allocUnsafe(Math.min(want, 4 * CHUNK));
+			carry.copy(shared, 0);
+			const n = readSync(fd, shared, carry.length, Math.min(shared.length - carry.length, st.size - pos), pos);
 			if (n === 0) break;
-			const data = carry.length > 0 ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+			const data = shared.subarray(0, carry.length + n);
 			const scannedBefore = pos - carry.length;
 			pos += n;
 			const rest = scanLines(entry, data, headerPending, scannedBefore);
 			if (headerPending && rest.length < data.length) headerPending = false;
-			carry = Buffer.from(rest); // copy: buf is reused
+			if (rest.length === data.length && data.length === shared.length) {
+				shared = Buffer.allocUnsafe(shared.length * 2); // one line longer than the buffer
+			}
+			carry = Buffer.from(rest); // copy: the shared buffer is reused
 		}
 	} finally {
 		closeSync(fd);
 	}
-	if (headerPending && carry.length > 0) {
-		// A file holding only a header without a trailing newline.
-		const h = parseLine(carry);
-		if (h) entry.header = h;
-	}
-	entry.tail = carry;
-	if (entry.header.type !== "session" || typeof entry.header.id !== "string") return undefined;
+	if (headerPending && carry.length > 0) applyHeader(entry, carry); // a lone header without "\n"
+	entry.tail = carry.length > 0 ? carry.toString("base64") : "";
 	return entry;
+}
+
+function loadDirIndex(dir: string): void {
+	if (loadedIndexes.has(dir)) return;
+	loadedIndexes.add(dir);
+	let index: DirIndex;
+	try {
+		index = JSON.parse(readFileSync(join(dir, LISTING_INDEX_FILE), "utf8")) as DirIndex;
+	} catch {
+		return; // none yet, or unreadable: rebuilt by scanning
+	}
+	if (index?.version !== 1 || typeof index.files !== "object") return;
+	for (const [name, entry] of Object.entries(index.files)) {
+		const key = join(dir, name);
+		if (!cache.has(key)) cache.set(key, entry);
+	}
+}
+
+function saveDirIndex(dir: string, names: string[]): void {
+	const files: Record<string, CacheEntry> = {};
+	for (const name of names) {
+		const e = cache.get(join(dir, name));
+		if (e) files[name] = e;
+	}
+	const target = join(dir, LISTING_INDEX_FILE);
+	const tmp = `${target}.${process.pid}.tmp`;
+	try {
+		writeFileSync(tmp, JSON.stringify({ version: 1, files } satisfies DirIndex));
+		renameSync(tmp, target); // readers see the old or the new index, never half of one
+	} catch {
+		// A read-only directory just lists without an index.
+		try {
+			unlinkSync(tmp);
+		} catch {
+			// not created
+		}
+	}
+}
+
+function cachedEntry(path: string, st: Stats): { entry: CacheEntry; scanned: boolean } {
+	const cached = cache.get(path);
+	if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs && cached.ino === st.ino) {
+		return { entry: cached, scanned: false };
+	}
+	const entry = scanFile(path, st, cached);
+	cache.set(path, entry);
+	return { entry, scanned: true };
+}
+
+function toInfo(path: string, entry: CacheEntry, mtimeMs: number): SessionInfo | undefined {
+	if (!entry.valid) return undefined;
+	return {
+		path,
+		id: entry.id,
+		cwd: entry.cwd,
+		name: entry.name,
+		parentSessionPath: entry.parentSession,
+		created: new Date(entry.created || mtimeMs),
+		modified: new Date(mtimeMs),
+		messageCount: entry.messageCount,
+		entryCount: entry.entryCount,
+		firstMessage: entry.firstMessage || "(no messages)",
+	};
 }
 
 /** Summary of one session file, or undefined when it is not a session (no valid header). */
 export function readSessionInfo(path: string, st: Stats = statSync(path)): SessionInfo | undefined {
 	const key = resolve(path);
-	const cached = cache.get(key);
-	let entry = cached;
-	if (!cached || cached.size !== st.size || cached.mtimeMs !== st.mtimeMs || cached.ino !== st.ino) {
-		entry = scanFile(key, st, cached);
-		if (entry) cache.set(key, entry);
-		else cache.delete(key);
-	}
-	if (!entry) return undefined;
-	const h = entry.header;
-	return {
-		path: key,
-		id: String(h.id),
-		cwd: typeof h.cwd === "string" ? h.cwd : "",
-		name: entry.name,
-		parentSessionPath: typeof h.parentSession === "string" ? h.parentSession : undefined,
-		created: new Date(typeof h.timestamp === "string" ? h.timestamp : st.birthtimeMs),
-		modified: st.mtime,
-		messageCount: entry.messageCount,
-		entryCount: entry.entryCount,
-		firstMessage: entry.firstMessage || "(no messages)",
-	};
+	return toInfo(key, cachedEntry(key, st).entry, st.mtimeMs);
 }
 
 function sessionFiles(dir: string): string[] {
@@ -184,15 +266,29 @@ function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
 
 /** Sessions in one directory, most recently modified first. Unreadable files are skipped. */
 export function listSessions(dir: string): SessionInfo[] {
+	const root = resolve(dir);
+	let names: string[];
+	try {
+		names = readdirSync(root).filter((f) => f.endsWith(".jsonl"));
+	} catch {
+		return [];
+	}
+	loadDirIndex(root);
 	const out: SessionInfo[] = [];
-	for (const file of sessionFiles(dir)) {
+	let changed = false;
+	for (const name of names) {
+		const path = join(root, name);
 		try {
-			const info = readSessionInfo(file);
+			const st = statSync(path);
+			const { entry, scanned } = cachedEntry(path, st);
+			changed ||= scanned;
+			const info = toInfo(path, entry, st.mtimeMs);
 			if (info) out.push(info);
 		} catch {
 			// deleted or unreadable meanwhile: not listed
 		}
 	}
+	if (changed) saveDirIndex(root, names);
 	return out.sort(byModifiedDesc);
 }
 
@@ -296,4 +392,5 @@ export function findSessionsByIdPrefix(prefix: string, cwd: string, sessionsRoot
 /** Drop cached summaries (tests, or after deleting files). */
 export function clearSessionListingCache(): void {
 	cache.clear();
+	loadedIndexes.clear();
 }

@@ -1,0 +1,43 @@
+// Bundles our session layer (TypeScript sources) into one plain ESM file so
+// benchmark children load it with `node` alone, like the reference's dist.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const REF_SESSION_MANAGER =
+	"/work/ref073/node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js";
+
+export function bundleOurs() {
+	const out = join(mkdtempSync(join(tmpdir(), "pi-bench-session-")), "session.mjs");
+	buildSync({
+		stdin: {
+			contents: [
+				'export { SessionManager } from "./packages/coding-agent/src/session/session-manager.ts";',
+				'export { listAllSessions, listSessions } from "./packages/coding-agent/src/session/listing.ts";',
+			].join("\n"),
+			resolveDir: repoRoot,
+			loader: "ts",
+		},
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		target: "node20",
+		conditions: ["development"],
+		outfile: out,
+		logLevel: "silent",
+	});
+	return out;
+}
+
+export function median(xs) {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function percentile(xs, p) {
+	const s = [...xs].sort((a, b) => a - b);
+	return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
