@@ -154,6 +154,49 @@ describe("google-generative-ai request body", () => {
 		});
 	});
 
+	it("round trip: streamed thoughts, signed text and signed calls go back with their signatures", async () => {
+		fake.enqueue(
+			new GoogleStream()
+				.thought("Think.")
+				.signature("sig-thought")
+				.call("read", { path: "a" }, "sig-call")
+				.finish("STOP")
+				.script(),
+		);
+		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
+		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		expect(turn.stopReason).toBe("toolUse");
+		const call = turn.content[1];
+		if (call?.type !== "toolCall") throw new Error("expected a call");
+		const sent = body(
+			await send({
+				...first,
+				messages: [
+					...first.messages,
+					turn,
+					{
+						role: "toolResult",
+						toolCallId: call.id,
+						toolName: "read",
+						content: [{ type: "text", text: "A" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			}),
+		);
+		expect(sent.contents.slice(1)).toEqual([
+			{
+				role: "model",
+				parts: [
+					{ text: "Think.", thought: true, thoughtSignature: "sig-thought" },
+					{ functionCall: { name: "read", args: { path: "a" } }, thoughtSignature: "sig-call" },
+				],
+			},
+			{ role: "user", parts: [{ functionResponse: { name: "read", response: { output: "A" } } }] },
+		]);
+	});
+
 	it("2.x models take a thinking budget (0 turns thinking off, except on Pro)", async () => {
 		expect(body(await send(question, { reasoning: "medium" })).generationConfig?.thinkingConfig).toEqual({
 			includeThoughts: true,

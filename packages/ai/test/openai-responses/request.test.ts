@@ -211,6 +211,56 @@ describe("openai-responses request body", () => {
 		]);
 	});
 
+	it("round trip: a streamed turn's reasoning item, message and call are replayed as items", async () => {
+		fake.enqueue(
+			new ResponsesStream()
+				.created()
+				.reasoning("rs_77", [["Plan."]], "gAAAA-77")
+				.message("msg_77", ["Calling."], "commentary")
+				.functionCall("fc_77", "call_77", "read", ['{"path":', '"a"}'])
+				.completed()
+				.script(),
+		);
+		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
+		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		expect(turn.stopReason).toBe("toolUse");
+		const sent = body(
+			await send({
+				...first,
+				messages: [
+					...first.messages,
+					turn,
+					{
+						role: "toolResult",
+						toolCallId: "call_77|fc_77",
+						toolName: "read",
+						content: [{ type: "text", text: "A" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			}),
+		);
+		expect(sent.input.slice(1)).toEqual([
+			{
+				id: "rs_77",
+				type: "reasoning",
+				encrypted_content: "gAAAA-77",
+				summary: [{ type: "summary_text", text: "Plan." }],
+			},
+			{
+				type: "message",
+				role: "assistant",
+				id: "msg_77",
+				status: "completed",
+				content: [{ type: "output_text", text: "Calling.", annotations: [] }],
+				phase: "commentary",
+			},
+			{ type: "function_call", call_id: "call_77", name: "read", arguments: '{"path":"a"}', id: "fc_77" },
+			{ type: "function_call_output", call_id: "call_77", output: "A" },
+		]);
+	});
+
 	it("hands off from another provider or model: thinking becomes text, foreign ids are accepted, item ids dropped", async () => {
 		const context: Context = {
 			messages: [
