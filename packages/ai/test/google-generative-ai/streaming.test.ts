@@ -242,4 +242,22 @@ describe("google-generative-ai streaming", () => {
 		expect(last.error.content).toEqual([{ type: "text", text: "Partial answer" }]);
 		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
 	});
+
+	it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
+		const script = new GoogleStream().text("Slow").script();
+		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
+		const message = await stream(model, context, { ...key, timeoutMs: 150 }).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
+		expect(message.content).toMatchObject([{ type: "text", text: "Slow" }]);
+	});
+
+	it("an already aborted signal ends with aborted before any content", async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const message = await stream(model, context, { ...key, signal: controller.signal }).result();
+		expect(message.stopReason).toBe("aborted");
+		expect(message.content).toEqual([]);
+		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
+	});
 });
