@@ -193,6 +193,18 @@ describe("google-generative-ai streaming", () => {
 		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 503, code: "UNAVAILABLE", retryable: true });
 	});
 
+	it("an error chunk mid-stream ends with error, keeping the partial", async () => {
+		const frames = new GoogleStream().text("Par", "tial").sseFrames;
+		frames.push({ data: { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } } });
+		const { sse } = await import("../support/fake-provider/server.js");
+		fake.enqueue(sse(frames));
+		const events = await collect(stream(model, context, key));
+		const message = errorOf(events);
+		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
+		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 503, code: "UNAVAILABLE", retryable: true });
+		expect(message.errorMessage).toBe("503 The model is overloaded.");
+	});
+
 	it("recognises the overflow error body", async () => {
 		fake.enqueue(googleError(400, "INVALID_ARGUMENT", GOOGLE_OVERFLOW_MESSAGE));
 		const message = await stream(model, context, key).result();
