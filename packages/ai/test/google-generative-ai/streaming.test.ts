@@ -205,6 +205,25 @@ describe("google-generative-ai streaming", () => {
 		expect(message.errorMessage).toBe("503 The model is overloaded.");
 	});
 
+	it("a blocked prompt (promptFeedback without candidates) ends with a provider error", async () => {
+		const { sse } = await import("../support/fake-provider/server.js");
+		fake.enqueue(
+			sse([
+				{
+					data: {
+						promptFeedback: { blockReason: "PROHIBITED_CONTENT" },
+						usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+					},
+				},
+			]),
+		);
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe("The prompt was blocked (PROHIBITED_CONTENT)");
+		expect(message.errorInfo).toEqual({ kind: "provider", code: "PROHIBITED_CONTENT", retryable: false });
+		expect(message.usage.input).toBe(7);
+	});
+
 	it("recognises the overflow error body", async () => {
 		fake.enqueue(googleError(400, "INVALID_ARGUMENT", GOOGLE_OVERFLOW_MESSAGE));
 		const message = await stream(model, context, key).result();
