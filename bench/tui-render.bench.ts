@@ -135,7 +135,10 @@ async function main() {
 		probe.addChild(md);
 		lines += md.render(COLS).length + 1;
 	}
-	const impls = [await build("reference 0.73.1", ref, messages), await build("ours", ours, messages)];
+	const only = args.includes("--only-ours") ? ["ours"] : args.includes("--only-ref") ? ["reference 0.73.1"] : null;
+	const impls = [await build("reference 0.73.1", ref, messages), await build("ours", ours, messages)].filter(
+		(i) => !only || only.includes(i.name),
+	);
 	for (const impl of impls) impl.render(); // first frame: full transcript, not counted
 	const stream = tokens(TOKENS);
 	const times: number[][] = impls.map(() => []);
@@ -148,6 +151,8 @@ async function main() {
 			impl.last.setText(text);
 			impl.render();
 			times[k].push(performance.now() - t0);
+			if (process.env.TUI_BENCH_SLOW && performance.now() - t0 > 3)
+				console.error(impl.name, times[k].length, JSON.stringify(tok), (performance.now() - t0).toFixed(1));
 		});
 	}
 	console.log(`transcript: ${messages.length} messages, ${lines} lines at ${COLS}x${ROWS}; ${TOKENS} tokens appended`);
@@ -165,6 +170,7 @@ async function main() {
 	for (const r of rows)
 		console.log(`| ${r.name} | ${r.median.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.bytes.toFixed(1)} |`);
 	const [r, o] = rows;
+	if (!o) return;
 	console.log(
 		`ratio ours/reference: median ${(o.median / r.median).toFixed(2)}×, p99 ${(o.p99 / r.p99).toFixed(2)}×, bytes ${(o.bytes / r.bytes).toFixed(2)}×`,
 	);

@@ -11,6 +11,7 @@
  * changes or a change lies above the visible rows.
  */
 import { type Component, Container, CURSOR_MARKER, isFocusable } from "./component.js";
+import { FrameLines, type FrameUpdate } from "./frame-lines.js";
 import { isKeyRelease, matchesKey } from "./keys.js";
 import {
 	compositeLine,
@@ -54,19 +55,17 @@ export interface TUIOptions {
 	minRenderIntervalMs?: number;
 }
 
-/** Where the frame's lines sit relative to what the terminal shows. */
-interface Frame {
-	lines: string[];
-	width: number;
-	height: number;
-}
-
 export class TUI extends Container {
 	readonly terminal: Terminal;
 	/** Called on Shift+Ctrl+D before input reaches the focused component. */
 	onDebug?: () => void;
 
-	private prev: Frame | undefined;
+	private readonly frame = new FrameLines();
+	private hasFrame = false;
+	/** A forced redraw clears the screen on the next frame. */
+	private clearNext = false;
+	private prevWidth = 0;
+	private prevHeight = 0;
 	/** Content row the terminal cursor is on. */
 	private cursorRow = 0;
 	/** Screen column of the cursor, or -1 when unknown. */
@@ -272,8 +271,8 @@ export class TUI extends Container {
 		this.stopped = true;
 		if (this.renderTimer) clearTimeout(this.renderTimer);
 		this.renderTimer = undefined;
-		if (this.prev) {
-			const last = Math.max(0, this.prev.lines.length - 1);
+		if (this.hasFrame) {
+			const last = Math.max(0, this.frame.lines.length - 1);
 			this.terminal.write(`${this.moveRows(this.cursorRow, last)}\r\n`);
 		}
 		this.terminal.showCursor();
@@ -291,7 +290,10 @@ export class TUI extends Container {
 	 * `minRenderIntervalMs`. `force` redraws the whole screen.
 	 */
 	requestRender(force = false): void {
-		if (force) this.prev = undefined;
+		if (force) {
+			this.clearNext = true;
+			this.frame.reset();
+		}
 		if (this.renderScheduled || this.stopped) return;
 		this.renderScheduled = true;
 		const wait = this.lastRenderAt + this.minInterval - performance.now();
@@ -314,23 +316,23 @@ export class TUI extends Container {
 		this.lastRenderAt = performance.now();
 		const width = this.terminal.columns;
 		const height = this.terminal.rows;
-		let lines = this.render(width);
-		if (this.overlays.length > 0) lines = this.compositeOverlays(lines, width, height);
+		const update = this.frame.update(this, width);
+		const lines = this.frame.lines;
+		if (this.overlays.length > 0) this.compositeOverlays(lines, width, height);
 		const cursor = this.extractCursor(lines, height);
-		if (cursor) lines = cursor.lines;
-		this.draw({ lines, width, height }, cursor);
+		this.draw(lines, width, height, update, cursor);
 	}
 
-	private compositeOverlays(base: string[], width: number, height: number): string[] {
+	/** Draw visible overlays into the rows, in place. */
+	private compositeOverlays(lines: string[], width: number, height: number): void {
 		const visible = this.overlays.filter((o) => this.isOverlayVisible(o)).sort((a, b) => a.order - b.order);
-		if (visible.length === 0) return base;
-		const lines = base.slice();
 		for (const o of visible) {
 			const size = resolveOverlaySize(o.options, width, height);
 			const rendered = o.component.render(size.width).slice(0, size.maxHeight);
 			const layout = resolveOverlayLayout(o.options, rendered.length, width, height);
 			// Overlay rows are screen rows: the last `height` content lines.
 			const top = Math.max(0, Math.max(lines.length, this.screenLines) - height) + layout.row;
+			this.frame.beforeModify(Math.min(top, lines.length));
 			while (lines.length < top + rendered.length) lines.push("");
 			for (let i = 0; i < rendered.length; i++) {
 				const ol =
@@ -338,20 +340,18 @@ export class TUI extends Container {
 				lines[top + i] = compositeLine(lines[top + i], ol, layout.col, layout.width, width);
 			}
 		}
-		return lines;
 	}
 
-	/** Find and remove the cursor marker in the visible rows. */
-	private extractCursor(lines: string[], height: number): { row: number; col: number; lines: string[] } | null {
+	/** Find and remove (in place) the cursor marker in the visible rows. */
+	private extractCursor(lines: string[], height: number): { row: number; col: number } | null {
 		const from = Math.max(0, lines.length - height);
 		for (let row = lines.length - 1; row >= from; row--) {
 			const line = lines[row];
 			const at = line.indexOf(CURSOR_MARKER);
 			if (at === -1) continue;
-			// Copy: the array may be a component's cached render.
-			const copy = lines.slice();
-			copy[row] = line.slice(0, at) + line.slice(at + CURSOR_MARKER.length);
-			return { row, col: visibleWidth(line.slice(0, at)), lines: copy };
+			this.frame.beforeModify(row);
+			lines[row] = line.slice(0, at) + line.slice(at + CURSOR_MARKER.length);
+			return { row, col: visibleWidth(line.slice(0, at)) };
 		}
 		return null;
 	}
@@ -363,23 +363,27 @@ export class TUI extends Container {
 		return "";
 	}
 
-	private draw(frame: Frame, cursor: { row: number; col: number } | null): void {
-		const prev = this.prev;
-		const { lines, width, height } = frame;
+	private draw(
+		lines: string[],
+		width: number,
+		height: number,
+		update: FrameUpdate,
+		cursor: { row: number; col: number } | null,
+	): void {
+		const { start, oldTail, prevLength } = update;
 		let out: string;
-		if (!prev) {
+		if (!this.hasFrame) {
 			out = this.fullFrame(lines, width, false);
-		} else if (prev.width !== width || prev.height !== height) {
+		} else if (this.clearNext || this.prevWidth !== width || this.prevHeight !== height) {
+			this.clearNext = false;
 			this.fullRedrawCount++;
 			out = this.fullFrame(lines, width, true);
 		} else {
-			const prevLines = prev.lines;
-			const common = Math.min(prevLines.length, lines.length);
-			let first = 0;
-			while (first < common && prevLines[first] === lines[first]) first++;
-			if (first === common && prevLines.length === lines.length) {
+			const common = Math.min(prevLength, lines.length);
+			let first = start;
+			while (first < common && oldTail[first - start] === lines[first]) first++;
+			if (first === common && prevLength === lines.length) {
 				// Nothing changed: at most the hardware cursor moves.
-				this.prev = frame;
 				const move = this.placeCursor(cursor, lines.length);
 				if (move) this.terminal.write(move);
 				return;
@@ -388,9 +392,11 @@ export class TUI extends Container {
 			if (first < viewportTop) {
 				this.fullRedrawCount++;
 				out = this.fullFrame(lines, width, true);
-			} else out = this.partialFrame(prevLines, lines, first, width);
+			} else out = this.partialFrame(oldTail, start, prevLength, lines, first, width);
 		}
-		this.prev = frame;
+		this.hasFrame = true;
+		this.prevWidth = width;
+		this.prevHeight = height;
 		out += this.placeCursor(cursor, lines.length);
 		this.terminal.write(SYNC_START + out + SYNC_END);
 	}
@@ -411,11 +417,19 @@ export class TUI extends Container {
 	}
 
 	/** Rewrite from line `first` (already known to differ) to the end. */
-	private partialFrame(prevLines: string[], lines: string[], first: number, width: number): string {
+	private partialFrame(
+		oldTail: string[],
+		start: number,
+		prevLength: number,
+		lines: string[],
+		first: number,
+		width: number,
+	): string {
+		const prevAt = (i: number) => oldTail[i - start];
 		let out = "";
 		// Kitty images placed on rewritten lines must be deleted or they would stay on screen.
-		for (let i = first; i < prevLines.length; i++) {
-			const old = prevLines[i];
+		for (let i = first; i < prevLength; i++) {
+			const old = prevAt(i);
 			if (old.includes("\x1b_G")) {
 				for (const m of old.matchAll(KITTY_IMAGE_ID)) out += `\x1b_Ga=d,d=I,i=${m[1]}\x1b\\`;
 			}
@@ -433,7 +447,7 @@ export class TUI extends Container {
 		if (first < lines.length) {
 			wroteTail = true;
 			let last = this.prepareLine(lines[first], width);
-			const old = first < prevLines.length ? this.prepareLine(prevLines[first], width) : undefined;
+			const old = first < prevLength ? this.prepareLine(prevAt(first), width) : undefined;
 			const cut = old !== undefined ? diffStart(old, last) : null;
 			if (cut) {
 				// Rewrite only from the first changed column (a streamed token is a few bytes).
@@ -447,14 +461,14 @@ export class TUI extends Container {
 			for (let i = first + 1; i < lines.length; i++) {
 				last = this.prepareLine(lines[i], width);
 				// Rows we never wrote, or blanked, need no clearing.
-				const clear = i < prevLines.length && prevLines[i].length > 0 ? "\x1b[K" : "";
+				const clear = i < prevLength && prevAt(i).length > 0 ? "\x1b[K" : "";
 				out += `\r\n${clear}${last}${lineReset(last)}`;
 			}
 			row = lines.length - 1;
 			this.cursorCol = endColumn(last, width);
 		}
 		this.screenLines = Math.max(this.screenLines, lines.length);
-		if (prevLines.length > lines.length) {
+		if (prevLength > lines.length) {
 			// Content shrank: blank the rows that held the old tail.
 			if (!wroteTail) out += "\r\x1b[J";
 			else {
