@@ -18,7 +18,7 @@ export interface ResponseRequest {
 	/** The first event arrived; `partial` is the message being built. */
 	onStart(partial: AssistantMessage): Promise<void> | undefined;
 	onUpdate(partial: AssistantMessage, event: AssistantMessageEvent): Promise<void> | undefined;
-	/** The final message; `started` tells whether `onStart` ran for it. */
+	/** The final message; it replaces the partial `onStart` was given. */
 	onEnd(final: AssistantMessage, started: boolean): Promise<void> | undefined;
 }
 
@@ -83,7 +83,9 @@ export async function requestResponse(request: ResponseRequest): Promise<Assista
 	}
 	// A stream that ends without `done`/`error` was cut: never a success.
 	final ??= failedFrom(partial, model, "Stream ended without a terminal event", "stream_cut");
-	await settle(request.onEnd(final, started));
+	// Every message gets a message_start, even when the stream ended before its first event.
+	if (!started) await settle(request.onStart(final));
+	await settle(request.onEnd(final, true));
 	return final;
 }
 

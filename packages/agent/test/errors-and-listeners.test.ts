@@ -81,7 +81,18 @@ describe("provider errors", () => {
 				return s;
 			},
 		});
+		const events: AgentEvent[] = [];
+		agent.subscribe((e) => {
+			events.push(e);
+		});
 		await agent.prompt("go");
+		expect(outline(events).slice(4)).toEqual([
+			"message_start:assistant",
+			"message_end:assistant",
+			"turn_end",
+			"agent_end",
+		]);
+		expect(agent.state.messages).toHaveLength(2);
 		expect(agent.state.messages.at(-1)).toMatchObject({
 			stopReason: "error",
 			errorMessage: "Stream ended without a terminal event",
