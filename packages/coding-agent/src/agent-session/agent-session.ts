@@ -13,9 +13,15 @@ import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core"
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { Compactor } from "./compaction/compactor.js";
+import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
+import type { CompactionResult } from "./compaction/summarize.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
 import type { PromptRecorder } from "./prompt-recorder.js";
+import { createRecovery } from "./retry/create-recovery.js";
+import type { RunRecovery } from "./retry/recovery.js";
+import type { Timers } from "./retry/timers.js";
 import { type ContextUsage, computeContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import { ToolHooks } from "./tool-hooks.js";
 
@@ -48,6 +54,8 @@ export interface AgentSessionOptions {
 	/** Names of the tools active at the start. */
 	activeToolNames: string[];
 	cwd: string;
+	/** Timers for retry backoff (tests); default the real ones. */
+	timers?: Timers;
 }
 
 function textOf(message: AgentMessage): string {
@@ -74,6 +82,10 @@ export class AgentSession {
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
 	private lastQueue = { steering: [] as string[], followUp: [] as string[] };
+	/** Compaction (threshold, overflow, manual) and branch summaries. */
+	readonly compactor: Compactor;
+	/** Post-run recovery: auto-retry, overflow compaction, queued messages, `agent_settled`. */
+	readonly recovery: RunRecovery;
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -88,6 +100,18 @@ export class AgentSession {
 		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
 		this.agent.beforeToolCall = this.toolHooks.runBefore;
 		this.agent.afterToolCall = this.toolHooks.runAfter;
+		const recovery = createRecovery({
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			settings: this.settings,
+			getModel: () => this.models.model,
+			getThinkingLevel: () => this.models.thinkingLevel,
+			emit: (event) => this.emit(event),
+			timers: o.timers,
+		});
+		this.compactor = recovery.compactor;
+		this.recovery = recovery.recovery;
+		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
 		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
@@ -150,7 +174,7 @@ export class AgentSession {
 	// -- prompting ---------------------------------------------------------------
 
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming;
+		return this.agent.state.isStreaming || this.recovery.isSettling;
 	}
 
 	/**
@@ -166,8 +190,10 @@ export class AgentSession {
 		}
 		this.models.assertUsable();
 		this.persistenceError = undefined;
+		await this.recovery.beforePrompt();
 		this.recordSystemPrompt();
 		await this.agent.prompt(this.userMessage(text, options.images));
+		await this.recovery.settle();
 		if (this.persistenceError) throw this.persistenceError;
 	}
 
@@ -194,8 +220,69 @@ export class AgentSession {
 
 	/** Aborts the active run and waits until it has ended. */
 	async abort(): Promise<void> {
+		this.recovery.abort();
 		this.agent.abort();
 		await this.agent.waitForIdle();
+		await this.recovery.idle();
+	}
+
+	// -- compaction, retry, tree navigation -----------------------------------------
+
+	/** Compacts the context now (aborting a run first); throws when there is nothing to compact, on failure or abort. */
+	async compact(customInstructions?: string): Promise<CompactionResult> {
+		await this.abort();
+		return this.compactor.compact(customInstructions);
+	}
+
+	abortCompaction(): void {
+		this.compactor.abort();
+	}
+
+	/** Cancels a retry backoff wait. */
+	abortRetry(): void {
+		this.recovery.retry.abort();
+	}
+
+	get isCompacting(): boolean {
+		return this.compactor.isCompacting;
+	}
+
+	get isRetrying(): boolean {
+		return this.recovery.retry.isWaiting;
+	}
+
+	get autoCompactionEnabled(): boolean {
+		return this.settings.getCompactionSettings().enabled;
+	}
+
+	setAutoCompactionEnabled(enabled: boolean): void {
+		this.settings.setCompactionEnabled(enabled);
+	}
+
+	get autoRetryEnabled(): boolean {
+		return this.settings.getRetrySettings().enabled;
+	}
+
+	setAutoRetryEnabled(enabled: boolean): void {
+		this.settings.setRetryEnabled(enabled);
+	}
+
+	/** Moves the leaf to another entry of the tree, optionally summarizing the path left behind. */
+	async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
+		if (this.isStreaming) throw new AgentSessionBusyError();
+		return navigateTree(
+			{
+				sessionManager: this.sessionManager,
+				compactor: this.compactor,
+				onContextChanged: () => this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages),
+			},
+			targetId,
+			options,
+		);
+	}
+
+	abortBranchSummary(): void {
+		this.compactor.abortBranchSummary();
 	}
 
 	private userMessage(text: string, images?: ImageContent[]): UserMessage {

@@ -1,8 +1,9 @@
 // Events an AgentSession emits: every agent-core event (after the session has
 // recorded it) plus session-level facts. Compaction, retry and settle events
 // are declared here for the collaborators that will emit them.
-import type { AgentEvent, AgentMessage } from "@pi/agent-core";
+import type { AgentEvent } from "@pi/agent-core";
 import type { ThinkingLevel } from "@pi/ai";
+import type { CompactionResult } from "./compaction/summarize.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -16,7 +17,7 @@ export type AgentSessionEvent =
 	| {
 			type: "compaction_end";
 			reason: CompactionReason;
-			result: unknown;
+			result: CompactionResult | undefined;
 			aborted: boolean;
 			willRetry: boolean;
 			errorMessage?: string;
@@ -24,7 +25,7 @@ export type AgentSessionEvent =
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
 	/** Everything (retries, overflow compaction, queues) is done; `prompt()` resolves after this. */
-	| { type: "agent_settled"; messages: AgentMessage[] };
+	| { type: "agent_settled"; aborted: boolean };
 
 export type AgentSessionEventType = AgentSessionEvent["type"];
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;

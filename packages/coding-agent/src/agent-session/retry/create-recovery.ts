@@ -1,0 +1,63 @@
+// Builds the compaction and retry collaborators of an AgentSession from the
+// session's parts, so the coordinator wires them in a few lines.
+import { type Agent, getDefaultStreamFn } from "@pi/agent-core";
+import type { Model, ThinkingLevel } from "@pi/ai";
+import type { SettingsManager } from "../../config/settings.js";
+import type { SessionManager } from "../../session/session-manager.js";
+import { Compactor, type CompactorHost } from "../compaction/compactor.js";
+import type { AgentSessionEvent } from "../events.js";
+import { AutoRetry } from "./auto-retry.js";
+import { RunRecovery } from "./recovery.js";
+import type { RetryPolicySettings } from "./retry-policy.js";
+import type { Timers } from "./timers.js";
+
+export interface RecoveryParts {
+	agent: Agent;
+	sessionManager: SessionManager;
+	settings: SettingsManager;
+	getModel(): Model | undefined;
+	getThinkingLevel(): ThinkingLevel;
+	emit(event: AgentSessionEvent): Promise<void> | void;
+	/** Backoff timers (tests); default the real ones. */
+	timers?: Timers;
+	/** Extension seams for compaction (session_before_compact / session_compact). */
+	beforeCompact?: CompactorHost["beforeCompact"];
+	afterCompact?: CompactorHost["afterCompact"];
+}
+
+/** Default cap on any retry wait when settings do not name one. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+
+/** Retry settings as the policy reads them (`retry.maxAgentDelayMs`, else the provider cap). */
+export function retryPolicySettings(settings: SettingsManager): RetryPolicySettings {
+	const r = settings.getRetrySettings() as ReturnType<SettingsManager["getRetrySettings"]> & {
+		maxAgentDelayMs?: number;
+	};
+	return {
+		enabled: r.enabled,
+		maxRetries: r.maxRetries,
+		baseDelayMs: r.baseDelayMs,
+		maxDelayMs: r.maxAgentDelayMs ?? r.provider?.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+	};
+}
+
+export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry: AutoRetry; recovery: RunRecovery } {
+	const { agent, sessionManager } = p;
+	const compactor = new Compactor({
+		sessionManager,
+		getModel: p.getModel,
+		getThinkingLevel: p.getThinkingLevel,
+		getStreamFn: () => agent.streamFn ?? getDefaultStreamFn(),
+		getApiKey: (provider) => agent.getApiKey?.(provider),
+		getCompactionSettings: () => p.settings.getCompactionSettings(),
+		getBranchSummarySettings: () => p.settings.getBranchSummarySettings(),
+		getSessionId: () => sessionManager.getSessionId(),
+		emit: p.emit,
+		onContextChanged: () => agent.replaceMessages(sessionManager.buildSessionContext().messages),
+		beforeCompact: p.beforeCompact,
+		afterCompact: p.afterCompact,
+	});
+	const retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
+	const recovery = new RunRecovery({ agent, sessionManager, getModel: p.getModel, emit: p.emit }, compactor, retry);
+	return { compactor, retry, recovery };
+}
