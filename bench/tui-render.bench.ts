@@ -151,7 +151,6 @@ async function main() {
 			impl.last.setText(text);
 			impl.render();
 			times[k].push(performance.now() - t0);
-			if (process.env.TUI_BENCH_SLOW && performance.now() - t0 > 3)
 				console.error(impl.name, times[k].length, JSON.stringify(tok), (performance.now() - t0).toFixed(1));
 		});
 	}
