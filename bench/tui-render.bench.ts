@@ -12,7 +12,7 @@
 import { Chalk } from "chalk";
 import * as ours from "../packages/tui/src/index.js";
 
-const REF = "/work/ref073/node_modules/@mariozechner/pi-tui/dist/index.js";
+const REF = `${process.env.PI_REFERENCE_DIR ?? "/work/ref073"}/node_modules/@mariozechner/pi-tui/dist/index.js`;
 
 const args = process.argv.slice(2);
 const argNum = (name: string, dflt: number) => {
