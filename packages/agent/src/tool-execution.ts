@@ -143,11 +143,16 @@ async function prepare(state: BatchState, call: AgentToolCall, cutOff: boolean):
 	if (batch.config.beforeToolCall) {
 		let decision: Awaited<ReturnType<NonNullable<AgentLoopConfig["beforeToolCall"]>>>;
 		try {
-			decision = await batch.config.beforeToolCall(
-				{ assistantMessage: batch.assistantMessage, toolCall: call, args, context: batch.context },
+			// A hook waiting on something slow (a permission prompt) must not hold an aborted run.
+			decision = await untilAborted(
+				batch.config.beforeToolCall(
+					{ assistantMessage: batch.assistantMessage, toolCall: call, args, context: batch.context },
+					batch.signal,
+				),
 				batch.signal,
 			);
 		} catch (error) {
+			if (error === ABORTED) return { kind: "done", final: failure(ABORTED_TOOL_MESSAGE, { aborted: true }) };
 			state.hookError ??= new HookError("beforeToolCall", error);
 			return { kind: "done", final: failure(`Tool call blocked: beforeToolCall hook failed: ${errorText(error)}`) };
 		}
@@ -163,6 +168,34 @@ async function prepare(state: BatchState, call: AgentToolCall, cutOff: boolean):
 		}
 	}
 	return { kind: "run", tool, args };
+}
+
+const ABORTED = Symbol("aborted");
+
+/** Settles like `value`, or rejects with `ABORTED` as soon as `signal` aborts. */
+function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
+	if (!(value instanceof Promise)) return Promise.resolve(value);
+	if (signal.aborted) {
+		value.catch(() => undefined);
+		return Promise.reject(ABORTED);
+	}
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => {
+			value.catch(() => undefined);
+			reject(ABORTED);
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+		value.then(
+			(result) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(result);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
 }
 
 /** Runs `execute`, turning throws into error results; updates after settling are dropped. */

@@ -217,4 +217,29 @@ describe("abort", () => {
 		expect(resultIds).toEqual(["a", "b"]);
 		expect(transcript(agent.state.messages).at(-1)).toBe("assistant: fresh");
 	});
+
+	it("while beforeToolCall waits (a permission prompt), the call is not executed and the run ends", async () => {
+		const asked = deferred();
+		const calls: unknown[] = [];
+		const tool = defineTool("guarded", Type.Object({}), () => {
+			calls.push(1);
+			return textResult("ran");
+		});
+		const { agent, fake } = setup([tool], {
+			beforeToolCall: () => {
+				asked.resolve();
+				return new Promise(() => {}); // never answers and ignores the signal
+			},
+		});
+		fake.enqueue(reply(toolCall("guarded", {}, "g")));
+		const run = agent.prompt("go");
+		await asked.promise;
+		agent.abort();
+		await run;
+		expect(calls).toEqual([]);
+		expect(transcript(agent.state.messages).slice(2)).toEqual([
+			`toolResult g (error): ${ABORTED_TOOL_MESSAGE}`,
+			"assistant [aborted]: ",
+		]);
+	});
 });
