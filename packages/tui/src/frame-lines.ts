@@ -2,16 +2,17 @@
  * The rows of the current frame, rebuilt incrementally.
  *
  * The component tree is flattened into leaves (plain Containers are walked
- * through). A leaf that returns the same array as in the last frame is
- * unchanged, so rows before the first changed leaf are kept as they are and
- * only the rows after it are rebuilt: a frame that appends a token to the last
- * message costs about the size of that message, not of the transcript.
- * Components must therefore return a new array whenever their output changes.
+ * through, so their children's cached arrays are seen directly). Leaves are
+ * compared line by line with the rows kept from the last frame (cheap: cached
+ * renders return the very same strings); rows before the first difference
+ * stay in place and only the rest is rebuilt, so a frame that appends a token
+ * to the last message costs about the size of that message, not of the
+ * transcript. Comparing contents rather than array identity keeps components
+ * that mutate their arrays in place, or rebuild equal ones, correct.
  */
 import { type Component, Container } from "./component.js";
 
 interface Leaf {
-	component: Component;
 	lines: string[];
 }
 
@@ -31,14 +32,12 @@ function isPlainContainer(c: Component): c is Container {
 export class FrameLines {
 	/** Current rows; mutated in place (cursor marker removal, overlays). */
 	readonly lines: string[] = [];
-	private leaves: Leaf[] = [];
 	private width = -1;
 	/** First row altered after being copied from a leaf (must be rebuilt next frame). */
 	private dirtyFrom = Number.POSITIVE_INFINITY;
 
 	/** Forget everything (next update rebuilds all rows). */
 	reset(): void {
-		this.leaves = [];
 		this.width = -1;
 		this.dirtyFrom = 0;
 	}
@@ -62,17 +61,19 @@ export class FrameLines {
 	update(root: Container, width: number): FrameUpdate {
 		const leaves: Leaf[] = [];
 		collect(root, width, leaves);
-		const prev = this.leaves;
+		const lines = this.lines;
 		let start = 0;
 		if (width === this.width) {
-			const n = Math.min(prev.length, leaves.length);
-			for (let k = 0; k < n; k++) {
-				if (prev[k].component !== leaves[k].component || prev[k].lines !== leaves[k].lines) break;
-				start += leaves[k].lines.length;
+			// Rows from dirtyFrom on were altered after the last build: never trust them.
+			const limit = Math.min(lines.length, this.dirtyFrom);
+			scan: for (const leaf of leaves) {
+				const ls = leaf.lines;
+				for (let j = 0; j < ls.length; j++) {
+					if (start >= limit || lines[start] !== ls[j]) break scan;
+					start++;
+				}
 			}
 		}
-		const lines = this.lines;
-		if (this.dirtyFrom < start) start = this.dirtyFrom;
 		if (start > lines.length) start = lines.length;
 		const prevLength = lines.length;
 		const oldTail = lines.slice(start);
@@ -87,7 +88,6 @@ export class FrameLines {
 			}
 			acc = end;
 		}
-		this.leaves = leaves;
 		this.width = width;
 		this.dirtyFrom = Number.POSITIVE_INFINITY;
 		this.current = { start, oldTail, prevLength };
@@ -98,6 +98,6 @@ export class FrameLines {
 function collect(container: Container, width: number, out: Leaf[]): void {
 	for (const child of container.children) {
 		if (isPlainContainer(child)) collect(child, width, out);
-		else out.push({ component: child, lines: child.render(width) });
+		else out.push({ lines: child.render(width) });
 	}
 }

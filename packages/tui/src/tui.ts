@@ -62,6 +62,7 @@ export class TUI extends Container {
 
 	private readonly frame = new FrameLines();
 	private hasFrame = false;
+	private clearOnShrink = false;
 	/** A forced redraw clears the screen on the next frame. */
 	private clearNext = false;
 	private prevWidth = 0;
@@ -110,6 +111,19 @@ export class TUI extends Container {
 	setShowHardwareCursor(enabled: boolean): void {
 		this.showHardwareCursor = enabled;
 		this.requestRender();
+	}
+
+	getClearOnShrink(): boolean {
+		return this.clearOnShrink;
+	}
+
+	/**
+	 * When on, content that shrinks is redrawn from scratch so it ends at the
+	 * bottom of the screen again; when off (default), only the rows that held
+	 * the old tail are blanked.
+	 */
+	setClearOnShrink(enabled: boolean): void {
+		this.clearOnShrink = enabled;
 	}
 
 	// ---- focus and input -------------------------------------------------
@@ -389,7 +403,9 @@ export class TUI extends Container {
 				return;
 			}
 			const viewportTop = Math.max(0, this.screenLines - height);
-			if (first < viewportTop) {
+			const shrinkRedraw =
+				this.clearOnShrink && lines.length < this.screenLines && this.screenLines > height && !this.hasOverlay();
+			if (first < viewportTop || shrinkRedraw) {
 				this.fullRedrawCount++;
 				out = this.fullFrame(lines, width, true);
 			} else out = this.partialFrame(oldTail, start, prevLength, lines, first, width);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Component } from "../src/component.js";
+import { type Component, Container } from "../src/component.js";
 import { Input } from "../src/components/input.js";
 import { Markdown } from "../src/components/markdown.js";
 import { Text } from "../src/components/text.js";
@@ -252,5 +252,59 @@ describe("TUI streaming, resize, cursor and scheduling", () => {
 		comp.wantsKeyRelease = true;
 		tui.handleInput("\x1b[97;1:3u");
 		expect(seen).toEqual(["a", "\x1b[97;1:3u"]);
+	});
+});
+
+describe("TUI component contract edge cases", () => {
+	it("notices a component that mutates its returned array in place", async () => {
+		const { term, tui } = setup(20, 4);
+		const lines = ["one", "two"];
+		tui.addChild({ render: () => lines });
+		tui.addChild(new Lines(["tail"]));
+		tui.renderNow();
+		lines[0] = "ONE";
+		lines.push("three");
+		tui.renderNow();
+		expect(await term.screen()).toEqual(["ONE", "two", "three", "tail"]);
+	});
+
+	it("walks nested containers and handles children moving between frames", async () => {
+		const { term, tui } = setup(20, 5);
+		const inner = new Container();
+		const a = new Lines(["a"]);
+		const b = new Lines(["b1", "b2"]);
+		inner.addChild(a);
+		inner.addChild(b);
+		tui.addChild(inner);
+		tui.addChild(new Lines(["end"]));
+		tui.renderNow();
+		inner.removeChild(a);
+		inner.addChild(a);
+		tui.renderNow();
+		expect(await term.screen()).toEqual(["b1", "b2", "a", "end", ""]);
+	});
+
+	it("with clear-on-shrink, shrinking content is redrawn to end at the bottom", async () => {
+		const { term, tui } = setup(20, 3);
+		tui.setClearOnShrink(true);
+		expect(tui.getClearOnShrink()).toBe(true);
+		const c = new Lines(["1", "2", "3", "4", "5"]);
+		tui.addChild(c);
+		tui.renderNow();
+		c.lines = ["1", "2", "3", "4"];
+		tui.renderNow();
+		expect(tui.fullRedraws).toBe(1);
+		expect(await term.screen()).toEqual(["2", "3", "4"]);
+	});
+
+	it("a forced render clears and redraws everything", async () => {
+		const { term, tui } = setup(20, 3);
+		tui.addChild(new Lines(["x", "y"]));
+		tui.renderNow();
+		term.takeWrites();
+		tui.requestRender(true);
+		tui.renderNow();
+		expect(term.takeWrites()).toContain("\x1b[3J\x1b[2J\x1b[H");
+		expect(await term.screen()).toEqual(["x", "y", ""]);
 	});
 });
