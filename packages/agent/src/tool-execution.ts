@@ -213,6 +213,7 @@ async function execute(state: BatchState, call: AgentToolCall, tool: AgentTool, 
 	};
 	try {
 		const result = await tool.execute(call.id, args as never, state.batch.signal, onUpdate);
+		if (!result || !Array.isArray(result.content)) return failure(`Tool ${call.name} returned no valid result`);
 		return { result, isError: result.isError === true };
 	} catch (error) {
 		return failure(errorText(error));

@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentOptions } from "../src/agent.js";
 import { CUT_OFF_MESSAGE } from "../src/tool-execution.js";
-import type { AgentEvent, AgentTool, AgentToolUpdateCallback } from "../src/types.js";
+import type { AgentEvent, AgentTool, AgentToolResult, AgentToolUpdateCallback } from "../src/types.js";
 import {
 	cutReply,
 	type Deferred,
@@ -245,12 +245,17 @@ describe("tool call outcomes", () => {
 			throw new Error("disk on fire");
 		});
 		const soft = defineTool("soft", Type.Object({}), () => ({ ...textResult("soft failure"), isError: true }));
-		const { agent, fake } = setup([boom, soft]);
-		fake.enqueue(reply(toolCall("boom", {}, "b"), toolCall("soft", {}, "s")), reply(text("ok")));
+		const empty = defineTool("empty", Type.Object({}), () => undefined as unknown as AgentToolResult);
+		const { agent, fake } = setup([boom, soft, empty]);
+		fake.enqueue(
+			reply(toolCall("boom", {}, "b"), toolCall("soft", {}, "s"), toolCall("empty", {}, "e")),
+			reply(text("ok")),
+		);
 		await agent.prompt("go");
-		expect(transcript(agent.state.messages).slice(2, 4)).toEqual([
+		expect(transcript(agent.state.messages).slice(2, 5)).toEqual([
 			"toolResult b (error): disk on fire",
 			"toolResult s (error): soft failure",
+			"toolResult e (error): Tool empty returned no valid result",
 		]);
 	});
 
