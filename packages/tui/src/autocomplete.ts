@@ -109,6 +109,8 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
 	private readonly commands: (AutocompleteItem | SlashCommand)[];
 	private readonly basePath: string;
 	private readonly listFiles: FileLister;
+	/** The default walk ignores the query, so its result is reused for a few seconds. */
+	private walkCache: { at: number; files: string[] } | undefined;
 
 	constructor(
 		commands: (AutocompleteItem | SlashCommand)[] = [],
@@ -165,7 +167,12 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
 		const query = token.slice(1).replace(/^"/, "");
 		let files: string[];
 		try {
-			files = await this.listFiles({ basePath: this.basePath, query, signal, limit: MAX_ITEMS });
+			const cached = this.walkCache;
+			if (this.listFiles === walkFiles && cached && Date.now() - cached.at < 5000) files = cached.files;
+			else {
+				files = await this.listFiles({ basePath: this.basePath, query, signal, limit: MAX_ITEMS });
+				if (this.listFiles === walkFiles && !signal.aborted) this.walkCache = { at: Date.now(), files };
+			}
 		} catch {
 			return null;
 		}

@@ -1,7 +1,7 @@
 /**
  * The terminal the TUI draws on: the real process TTY or an in-memory one.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, writeSync } from "node:fs";
 import { setKittyProtocolActive } from "./keys.js";
 import { StdinBuffer } from "./stdin-buffer.js";
 
@@ -81,7 +81,23 @@ export class ProcessTerminal implements Terminal {
 		return this.kittyActive;
 	}
 
+	/** Restores the terminal if the process exits without calling stop() (e.g. a crash). */
+	private readonly exitHandler = () => {
+		let out = `${BRACKETED_PASTE_OFF}\x1b[?25h`;
+		if (this.kittyActive) out += KITTY_POP;
+		if (this.modifyOtherKeys) out += MODIFY_OTHER_KEYS_OFF;
+		try {
+			const fd = (this.stdout as { fd?: number }).fd;
+			if (typeof fd === "number") writeSync(fd, out);
+			else this.stdout.write(out);
+			this.stdin.setRawMode?.(this.wasRaw);
+		} catch {
+			// The terminal may already be gone.
+		}
+	};
+
 	start(onInput: (data: string) => void, onResize: () => void): void {
+		process.on("exit", this.exitHandler);
 		this.wasRaw = this.stdin.isRaw ?? false;
 		this.stdin.setRawMode?.(true);
 		this.stdin.resume();
@@ -140,6 +156,7 @@ export class ProcessTerminal implements Terminal {
 	}
 
 	stop(): void {
+		process.off("exit", this.exitHandler);
 		if (this.kittyTimer) clearTimeout(this.kittyTimer);
 		this.kittyTimer = undefined;
 		this.setProgress(false);
