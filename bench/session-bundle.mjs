@@ -7,8 +7,10 @@ import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const REF_SESSION_MANAGER =
-	"/work/ref073/node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js";
+export const REF_SESSION_MANAGER = join(
+	process.env.PI_REFERENCE_DIR ?? "/work/ref073",
+	"node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js",
+);
 
 export function bundleOurs() {
 	const out = join(mkdtempSync(join(tmpdir(), "pi-bench-session-")), "session.mjs");

@@ -4,11 +4,11 @@
 // in memory and which are re-read on demand.
 import { readSync } from "node:fs";
 import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
-import { type EntryRecord, recordFor, type SessionTree } from "./tree.js";
+import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
 
 /** Entries whose line is longer than this are dropped from memory after indexing and re-read when needed. */
-const KEEP_IN_MEMORY_BYTES = 1024;
+const KEEP_IN_MEMORY_BYTES = 256;
 
 export interface LoadState {
 	file: string;
@@ -53,7 +53,34 @@ function positionalId(index: number): string {
 
 /** Feed one scanned object into the tree. */
 export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedObject, firstObject: boolean): void {
-	const v = obj.value;
+	if (obj.envelope) {
+		const env = obj.envelope;
+		if (!tree.byId.has(env.id)) {
+			state.objectCount++;
+			const parentId = env.parentId === null ? null : (state.aliases.get(env.parentId) ?? env.parentId);
+			const rec = newRecord(env.id, parentId, env.type, env.timestamp, obj.offset, obj.length, obj.line);
+			rec.role = env.role;
+			rec.provider = env.provider;
+			rec.model = env.model;
+			tree.add(rec);
+			return;
+		}
+		// A reused id: parse it after all, to tell a repeated line from a clash.
+		let value: unknown;
+		try {
+			value = JSON.parse(state.readRange?.(obj.offset, obj.length) ?? "");
+		} catch {
+			state.warnings.push({
+				file: state.file,
+				line: obj.line,
+				byteOffset: obj.offset,
+				message: "unparsable line skipped",
+			});
+			return;
+		}
+		obj = { ...obj, value: value as Record<string, unknown>, envelope: undefined };
+	}
+	const v = obj.value as Record<string, unknown>;
 	const index = state.objectCount++;
 	const warn = (message: string) =>
 		state.warnings.push({ file: state.file, line: obj.line, byteOffset: obj.offset, message });
@@ -106,6 +133,7 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	}
 	const keep = legacy || renamed || obj.recovered || obj.length <= KEEP_IN_MEMORY_BYTES;
 	const rec: EntryRecord = recordFor(entry, obj.offset, obj.length, keep);
+	rec.line = obj.line;
 	tree.add(rec);
 }
 
@@ -175,6 +203,7 @@ export function loadFromFd(
 		(w) => state.warnings.push(w),
 		fromOffset,
 		firstLine,
+		() => state.header !== undefined && state.version >= CURRENT_SESSION_VERSION && !state.headerProblem,
 	);
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;

@@ -77,7 +77,6 @@ function isSystemRecord(rec: EntryRecord): boolean {
 export class ContextProjector {
 	private cachedLeaf: string | null | undefined = undefined;
 	private path: EntryRecord[] = [];
-	private pathIndex = new Map<string, number>();
 	private compactionIndex = -1;
 	private slots: ProjectedSessionEntry[] = [];
 	private slotIndex = new Map<string, number>();
@@ -92,7 +91,6 @@ export class ContextProjector {
 	reset(): void {
 		this.cachedLeaf = undefined;
 		this.path = [];
-		this.pathIndex.clear();
 		this.compactionIndex = -1;
 		this.clearContext();
 		this.thinkingLevel = "off";
@@ -131,15 +129,14 @@ export class ContextProjector {
 		const appended: EntryRecord[] = [];
 		let cur = this.tree.byId.get(leafId);
 		let joinAt = -1;
-		const guard = new Set<string>();
+		let steps = 0;
 		while (cur) {
-			const at = this.pathIndex.get(cur.id);
+			const at = cur.pathPos;
 			if (at !== undefined && this.path[at] === cur) {
 				joinAt = at;
 				break;
 			}
-			if (guard.has(cur.id)) break; // a parent cycle in a damaged file
-			guard.add(cur.id);
+			if (++steps > this.tree.size) break; // a parent cycle in a damaged file
 			appended.push(cur);
 			cur = cur.parentId ? this.tree.byId.get(cur.parentId) : undefined;
 		}
@@ -150,10 +147,9 @@ export class ContextProjector {
 			return;
 		}
 		// Moved to another branch: keep the shared prefix of the path, rebuild the rest.
-		for (let i = joinAt + 1; i < this.path.length; i++) this.pathIndex.delete(this.path[i].id);
 		this.path.length = joinAt + 1;
 		for (const rec of appended) {
-			this.pathIndex.set(rec.id, this.path.length);
+			rec.pathPos = this.path.length;
 			this.path.push(rec);
 		}
 		this.compactionIndex = -1;
@@ -171,7 +167,7 @@ export class ContextProjector {
 		let compacted = false;
 		for (const rec of appended) {
 			const at = this.path.length;
-			this.pathIndex.set(rec.id, at);
+			rec.pathPos = at;
 			this.path.push(rec);
 			this.applySetting(rec);
 			if (rec.type === "compaction") {

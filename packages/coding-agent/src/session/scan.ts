@@ -6,9 +6,23 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { SessionLoadWarning } from "./types.js";
 
-/** One JSON object found in the file. */
+/** The fields of a line read without parsing it (large lines of current-format files). */
+export interface Envelope {
+	type: string;
+	id: string;
+	parentId: string | null;
+	timestamp: string;
+	/** Message role, for `message` lines. */
+	role?: string;
+	/** provider/model of assistant messages. */
+	provider?: string;
+	model?: string;
+}
+
+/** One JSON object found in the file: parsed (`value`) or only indexed (`envelope`). */
 export interface ScannedObject {
-	value: Record<string, unknown>;
+	value?: Record<string, unknown>;
+	envelope?: Envelope;
 	/** 1-based line number. */
 	line: number;
 	/** Byte offset and length of the object's own bytes (for lazy re-reads). */
@@ -156,6 +170,43 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 
 const CHUNK = 4 * 1024 * 1024;
 
+/** Lines at least this long may be indexed without parsing (see `envelopeOf`). */
+const FAST_PATH_MIN_BYTES = 512;
+const GLUE = Buffer.from('}{"type":"');
+// Printable ASCII except quote and backslash: ids and timestamps as pi writes them.
+const ENVELOPE =
+	/^\{"type":"([a-z_]+)","id":"([\x20\x21\x23-\x5b\x5d-\x7e]+)","parentId":(?:null|"([\x20\x21\x23-\x5b\x5d-\x7e]+)"),"timestamp":"([\x20\x21\x23-\x5b\x5d-\x7e]+)"(?:,"message":\{"role":"([a-zA-Z]+)")?/;
+const PROVIDER = /^,"provider":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","model":"([\x20\x21\x23-\x5b\x5d-\x7e]*)"/;
+/** Types whose large lines need nothing beyond the envelope until used. */
+const LAZY_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "custom", "usage"]);
+
+/**
+ * Index a large line from its first bytes. Parsing every large line is most
+ * of the cost of opening a big session and the entries are rarely all needed,
+ * so the full parse is deferred to first use. Conditions keep this safe: the
+ * line ends with "}" (a torn write almost never does, and then falls back to
+ * a full parse and a warning) and holds no glued second object. An assistant
+ * message also needs its provider and model, which every pi writes after the
+ * content, near the end of the line.
+ */
+function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): Envelope | undefined {
+	let last = end - 1;
+	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
+	if (buf[last] !== 125 /* } */ || (nextGlue >= start && nextGlue < end)) return undefined;
+	const m = ENVELOPE.exec(buf.toString("latin1", start, Math.min(end, start + 320)));
+	if (!m || !LAZY_TYPES.has(m[1])) return undefined;
+	if (m[1] === "message" && m[5] === undefined) return undefined;
+	const env: Envelope = { type: m[1], id: m[2], parentId: m[3] ?? null, timestamp: m[4], role: m[5] };
+	if (m[5] === "assistant") {
+		const tail = buf.toString("latin1", Math.max(start, end - 1024), end);
+		const p = PROVIDER.exec(tail.slice(tail.lastIndexOf(',"provider":"')));
+		if (!p) return undefined;
+		env.provider = p[1];
+		env.model = p[2];
+	}
+	return env;
+}
+
 /** Scan a file from `fromOffset` (a line start) to its current end. */
 export function scanSessionFile(
 	file: string,
@@ -179,6 +230,8 @@ export function scanFd(
 	warn: WarningSink,
 	fromOffset = 0,
 	firstLineNumber = 1,
+	/** Whether large lines may be indexed without parsing (current-format files only). */
+	allowFastPath: () => boolean = () => false,
 ): ScanSummary {
 	const size = fstatSync(fd).size;
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - fromOffset, 1)));
@@ -187,11 +240,24 @@ export function scanFd(
 	let pos = fromOffset; // next file offset to read
 	let line = firstLineNumber;
 	let lastByte = -1;
+	let nextGlue = -1;
+	let view = buf;
 	const handle = (start: number, end: number, unterminated: boolean) => {
 		// start/end index into buf
 		const lineOffset = bufStart + start;
 		let s = start;
 		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
+		if (end - s >= FAST_PATH_MIN_BYTES && !unterminated && allowFastPath()) {
+			if (nextGlue >= 0 && nextGlue < s) nextGlue = -1;
+			if (nextGlue < 0) nextGlue = view.indexOf(GLUE, s);
+			if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
+			const envelope = envelopeOf(buf, s, end, nextGlue);
+			if (envelope) {
+				emit({ envelope, line, offset: bufStart + s, length: end - s, recovered: false });
+				line++;
+				return;
+			}
+		}
 		if (!isBlank(buf, s, end)) {
 			const text = buf.toString("utf8", s, end);
 			const problem = parseLineText(text, line, bufStart + s, end - s, unterminated, emit);
@@ -211,7 +277,8 @@ export function scanFd(
 		pos += n;
 		filled += n;
 		lastByte = buf[filled - 1];
-		const view = buf.subarray(0, filled);
+		view = buf.subarray(0, filled);
+		nextGlue = -1;
 		let start = 0;
 		for (let nl = view.indexOf(10, start); nl >= 0; nl = view.indexOf(10, start)) {
 			handle(start, nl, false);

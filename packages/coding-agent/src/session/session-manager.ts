@@ -260,6 +260,8 @@ export class SessionManager {
 			}
 			const reader = this.file;
 			this.tree.setReader((offset, length) => reader.readAt(offset, length));
+			this.tree.onUnreadable = (rec, message) =>
+				this.warn({ file, line: rec.line ?? 0, byteOffset: rec.offset, message });
 		} catch (e) {
 			lock?.release();
 			throw e;

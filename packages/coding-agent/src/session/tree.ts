@@ -20,20 +20,43 @@ export interface EntryRecord {
 	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
 	offset: number;
 	length: number;
+	/** 1-based line in the file, for warnings. */
+	line?: number;
+	/** Position on the projector's cached path (valid only while `path[pathPos]` is this record). */
+	pathPos?: number;
 }
 
 /** Reads a byte range of the session file. */
 export type RangeReader = (offset: number, length: number) => string;
 
-export function recordFor(entry: SessionEntry, offset = -1, length = 0, keepValue = true): EntryRecord {
-	const rec: EntryRecord = {
-		id: entry.id,
-		parentId: entry.parentId ?? null,
-		type: entry.type,
-		timestamp: entry.timestamp,
+/** Every record has the same fields in the same order (one hidden class: the tree walks stay fast). */
+export function newRecord(
+	id: string,
+	parentId: string | null,
+	type: string,
+	timestamp: string,
+	offset: number,
+	length: number,
+	line: number | undefined,
+): EntryRecord {
+	return {
+		id,
+		parentId,
+		type,
+		timestamp,
+		role: undefined,
+		provider: undefined,
+		model: undefined,
+		value: undefined,
 		offset,
 		length,
+		line,
+		pathPos: undefined,
 	};
+}
+
+export function recordFor(entry: SessionEntry, offset = -1, length = 0, keepValue = true): EntryRecord {
+	const rec = newRecord(entry.id, entry.parentId ?? null, entry.type, entry.timestamp, offset, length, undefined);
 	if (entry.type === "message") {
 		const m = entry.message as { role?: unknown; provider?: unknown; model?: unknown } | undefined;
 		if (m && typeof m.role === "string") rec.role = m.role;
@@ -54,6 +77,8 @@ export class SessionTree {
 	private name: string | undefined;
 	private reader: RangeReader | undefined;
 	leafId: string | null = null;
+	/** Told about an entry whose bytes no longer parse (it then reads as an unreadable `custom` entry). */
+	onUnreadable?: (rec: EntryRecord, message: string) => void;
 
 	setReader(reader: RangeReader | undefined): void {
 		this.reader = reader;
@@ -121,10 +146,21 @@ export class SessionTree {
 		let value: SessionEntry;
 		try {
 			value = JSON.parse(text) as SessionEntry;
+			if (typeof value !== "object" || value === null || value.type !== rec.type) throw new Error("type changed");
 		} catch {
-			throw new Error(
-				`Session entry ${rec.id} at byte ${rec.offset} no longer parses: the session file was changed on disk`,
-			);
+			// Indexed without a full parse at load (see scan.ts) and damaged after all:
+			// keep its place in the tree, contribute nothing, say so.
+			this.onUnreadable?.(rec, `entry ${rec.id} (${rec.length} bytes at offset ${rec.offset}) does not parse; ignored`);
+			value = {
+				type: "custom",
+				id: rec.id,
+				parentId: rec.parentId,
+				timestamp: rec.timestamp,
+				customType: "pi.unreadable-entry",
+				data: { offset: rec.offset, length: rec.length, type: rec.type },
+			};
+			rec.type = "custom";
+			rec.role = undefined;
 		}
 		// The record may carry a deduplicated id or resolved parent.
 		value.id = rec.id;

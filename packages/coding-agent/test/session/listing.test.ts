@@ -1,10 +1,11 @@
-import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
 	clearSessionListingCache,
 	findMostRecentSession,
 	findSessionsByIdPrefix,
+	LISTING_INDEX_FILE,
 	listAllSessions,
 	listSessions,
 	readSessionInfo,
@@ -98,5 +99,34 @@ describe("listing sessions", () => {
 		expect(resumed.getSessionFile()).toBe(file);
 		expect(resumed.getEntryCount()).toBe(3);
 		resumed.close();
+	});
+});
+
+describe("listing index", () => {
+	it("writes a per-directory index that a fresh process uses instead of reading bodies", () => {
+		const dir = tempDir();
+		const file = session(dir, "/p", "indexed question", 1, "idx");
+		expect(listSessions(dir)).toHaveLength(1);
+		const index = JSON.parse(readFileSync(join(dir, LISTING_INDEX_FILE), "utf8"));
+		const name = file.slice(dir.length + 1);
+		expect(index.files[name]).toMatchObject({
+			valid: true,
+			firstMessage: "indexed question",
+			name: "idx",
+			messageCount: 3,
+		});
+		// Simulate a fresh process: drop memory, keep the index; a forged index entry proves it is used.
+		index.files[name].firstMessage = "from the index";
+		writeFileSync(join(dir, LISTING_INDEX_FILE), JSON.stringify(index));
+		clearSessionListingCache();
+		expect(listSessions(dir)[0].firstMessage).toBe("from the index");
+		// A changed file is re-read (here: grown), whatever the index says.
+		appendFileSync(
+			file,
+			`${JSON.stringify({ type: "custom", id: "cafe0001", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", customType: "x" })}\n`,
+		);
+		clearSessionListingCache();
+		const info = listSessions(dir)[0];
+		expect(info.entryCount).toBe(6);
 	});
 });

@@ -138,4 +138,50 @@ describe("loading damaged session files", () => {
 		expect(after.startsWith(text)).toBe(true);
 		expect(after.split("\n").filter(Boolean)).toHaveLength(5);
 	});
+
+	it("large lines indexed without parsing: damage found on use is a warning, the entry is skipped, the tree holds", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		const ids = [
+			sm.appendMessage(user("small")),
+			sm.appendMessage(user(`big ${"y".repeat(2000)}`)),
+			sm.appendMessage(user("after")),
+		];
+		const file = sm.getSessionFile() as string;
+		sm.close();
+		const text = readFileSync(file, "utf8");
+		// Break the JSON inside the big line but keep its envelope and closing brace.
+		writeFileSync(file, text.replace("yyyyyyyyyy", 'yyyy"yyyyy'));
+		const warnings: string[] = [];
+		const again = SessionManager.open(file, undefined, undefined, {
+			durability: "write",
+			onWarning: (w) => warnings.push(`${w.line}@${w.byteOffset}: ${w.message}`),
+		});
+		expect(warnings).toEqual([]); // not parsed at load
+		expect(texts(again.buildSessionContext().messages)).toEqual(["user:small", "user:after"]);
+		expect(again.getBranch().map((e) => e.id)).toEqual(ids);
+		expect(again.getEntry(ids[1])).toMatchObject({ type: "custom", customType: "pi.unreadable-entry" });
+		const offset = Buffer.byteLength(text.split("\n").slice(0, 2).join("\n")) + 1;
+		expect(warnings).toEqual([
+			`3@${offset}: entry ${ids[1]} (${Buffer.byteLength(text.split("\n")[2])} bytes at offset ${offset}) does not parse; ignored`,
+		]);
+		again.close();
+	});
+
+	it("recovers large glued lines too (they never take the unparsed path)", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		const ids = [sm.appendMessage(user(`a ${"a".repeat(1000)}`)), sm.appendMessage(user(`b ${"b".repeat(1000)}`))];
+		const file = sm.getSessionFile() as string;
+		sm.close();
+		const [header, l1, l2] = readFileSync(file, "utf8").split("\n");
+		writeFileSync(file, `${header}\n${l1}${l2}\n`);
+		const again = open(file);
+		expect(again.getBranch().map((e) => e.id)).toEqual(ids);
+		expect(texts(again.buildSessionContext().messages)).toEqual([
+			`user:a ${"a".repeat(1000)}`,
+			`user:b ${"b".repeat(1000)}`,
+		]);
+		again.close();
+	});
 });

@@ -205,6 +205,8 @@ describe("session round trip", () => {
 		const file = sm.getSessionFile() as string;
 		sm.close();
 		const again = SessionManager.open(file);
+		// Model and role come from the indexed line without parsing it.
+		expect(again.buildSessionContext().model).toEqual({ provider: "p1", modelId: "m1" });
 		const e = again.getEntry(id);
 		expect(e?.type === "message" && e.message.role === "assistant" && e.message.content[0]).toEqual({
 			type: "text",

@@ -2,7 +2,7 @@
 // counts, mtime), ours vs the reference's SessionManager.listAll, each in a
 // fresh child process (cold = first listing in the process; warm = again).
 //
-//   node bench/session-list.mjs [files=5000] [runs=3]
+//   node bench/session-list.bench.mjs [files=5000] [runs=3]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

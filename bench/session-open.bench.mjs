@@ -2,7 +2,7 @@
 // ours vs the reference 0.73.1 SessionManager, each in a fresh child process,
 // alternating, same file, same run.
 //
-//   node bench/session-open.mjs [runs=5] [entries=100000]
+//   node bench/session-open.bench.mjs [runs=5] [entries=100000]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

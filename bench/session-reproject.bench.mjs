@@ -2,7 +2,7 @@
 // done before every model request), ours vs the reference's
 // buildSessionContext, plus the cost of one durable append.
 //
-//   node bench/session-reproject.mjs [branchEntries=10000] [samples=500]
+//   node bench/session-reproject.bench.mjs [branchEntries=10000] [samples=500]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
