@@ -9,6 +9,7 @@ import type { SessionManager } from "../../session/session-manager.js";
 import type { CompactionEntry, SessionEntry } from "../../session/types.js";
 import type { AgentSessionEvent, CompactionReason } from "../events.js";
 import { type BranchSummaryOptions, type BranchSummaryResult, generateBranchSummary } from "./branch-summary.js";
+import { slotTokens } from "./cut-point.js";
 import { type CompactionPreparation, prepareCompaction } from "./prepare.js";
 import { type CompactionResult, compact, SummarizationAbortedError, type Summarizer } from "./summarize.js";
 import { type ContextEstimate, estimateProjectedContextTokens, shouldCompact } from "./token-estimate.js";
@@ -161,11 +162,12 @@ export class Compactor {
 		const settings = this.host.getCompactionSettings();
 		let keepRecentTokens: number | undefined;
 		if (reason === "overflow") {
-			// The estimate said the context fit when it did not: keep at most half of it, so the retry is smaller.
-			keepRecentTokens = Math.min(
-				settings.keepRecentTokens,
-				Math.floor(estimateProjectedContextTokens(projection).tokens / 2),
-			);
+			// The context did not fit although the budget said it would: keep at most half of
+			// what would be summarized otherwise, so the retried request is smaller for sure.
+			const start = projection.entries[0]?.sourceEntry.type === "compaction" ? 1 : 0;
+			let span = 0;
+			for (let i = start; i < projection.entries.length; i++) span += slotTokens(projection.entries[i]);
+			keepRecentTokens = Math.min(settings.keepRecentTokens, Math.floor(span / 2));
 		}
 		return prepareCompaction(projection, settings, { keepRecentTokens });
 	}
