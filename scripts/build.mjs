@@ -38,8 +38,13 @@ for (const lib of libraries) {
 	});
 }
 
-// The `pi` executable: workspace code bundled in, npm dependencies external.
+// The `pi` executable: workspace code bundled in, npm dependencies external,
+// except the pure-JS ones on the start-up path: resolving and reading hundreds
+// of small files (typebox alone has ~700) costs more than parsing one chunk.
+// Lazily imported code (provider SDKs) stays in its own lazily loaded chunk.
 const bareImport = /^[^./]/;
+const bundledDeps = ["typebox", "openai", "diff", "uuid", "picomatch", "ignore", "partial-json"];
+const isBundledDep = (path) => bundledDeps.some((d) => path === d || path.startsWith(`${d}/`));
 await build({
 	...common,
 	entryPoints: { cli: "packages/coding-agent/src/cli/cli.ts" },
@@ -51,7 +56,7 @@ await build({
 			name: "externalize-npm-deps",
 			setup(b) {
 				b.onResolve({ filter: bareImport }, (args) =>
-					args.path.startsWith("@pi/") || args.path.startsWith("node:")
+					args.path.startsWith("@pi/") || args.path.startsWith("node:") || isBundledDep(args.path)
 						? undefined
 						: { path: args.path, external: true },
 				);

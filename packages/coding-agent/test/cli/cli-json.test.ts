@@ -56,8 +56,9 @@ describe("pi --mode json", () => {
 			"message_end:assistant",
 			"turn_end",
 			"agent_end",
+			"agent_settled",
 		]);
-		const end = lines.at(-1);
+		const end = lines.find((e) => e.type === "agent_end");
 		expect(end.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		const toolEnd = lines.find((e) => e.type === "tool_execution_end");
 		expect(toolEnd).toMatchObject({ toolName: "read", isError: false });
