@@ -92,7 +92,8 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 			return new Promise<BashExecResult>((resolve, reject) => {
 				const marker = randomBytes(8).toString("hex");
 				const shell = options.shellPath ?? defaultShell();
-				const child = spawn(shell, ["-c", command], {
+				// One stream for both: stdout and stderr interleave in true order (prefix keeps line numbers).
+				const child = spawn(shell, ["-c", `exec 2>&1; ${command}`], {
 					cwd,
 					detached: true,
 					env: { ...(env ?? process.env), [MARKER_VAR]: marker },

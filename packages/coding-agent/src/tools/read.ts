@@ -69,26 +69,56 @@ function textResult(text: string, details?: ReadToolDetails) {
 	return { content: [{ type: "text" as const, text }], details };
 }
 
+/** Byte offset where 0-indexed line `line` starts (scanning from a known line/offset). */
+function lineStart(buf: Buffer, fromLine: number, fromOffset: number, line: number): number {
+	let off = fromOffset;
+	for (let l = fromLine; l < line; l++) off = buf.indexOf(10, off) + 1;
+	return off;
+}
+
+/** Lines in the text; a final newline ends the last line rather than starting an empty one. */
+function countLines(buf: Buffer, from: number): number {
+	if (buf.length <= from) return 0;
+	let n = buf[buf.length - 1] === 10 ? 0 : 1;
+	for (let i = buf.indexOf(10, from); i !== -1; i = buf.indexOf(10, i + 1)) n++;
+	return n;
+}
+
+/**
+ * Selects lines on the raw bytes and decodes only the window that can be
+ * shown, so a 200 MB file costs a newline scan, not 200 MB of strings.
+ */
 function formatTextRead(
-	text: string,
+	buf: Buffer,
+	bodyStart: number,
 	displayPath: string,
 	offset: number | undefined,
 	limit: number | undefined,
 ): { text: string; details?: ReadToolDetails } {
-	const lines = text.split("\n");
-	const total = lines.length;
+	const total = countLines(buf, bodyStart);
 	const start = offset !== undefined ? Math.max(0, Math.floor(offset) - 1) : 0;
-	if (start >= total) throw new Error(`Offset ${offset} is beyond end of file (${total} lines total)`);
+	if (start > 0 && start >= total) throw new Error(`Offset ${offset} is beyond end of file (${total} lines total)`);
 	const end = limit !== undefined ? Math.min(total, start + Math.max(1, Math.floor(limit))) : total;
-	const truncation = truncateHead(lines.slice(start, end).join("\n"), {
+	const startOff = lineStart(buf, 0, bodyStart, start);
+	// One line more than can be shown tells truncateHead that it had to cut.
+	const wanted = Math.min(end - start, DEFAULT_MAX_LINES + 1);
+	let endOff = startOff;
+	for (let l = 0; l < wanted && endOff <= buf.length; l++) {
+		const nl = buf.indexOf(10, endOff);
+		endOff = nl === -1 ? buf.length + 1 : nl + 1;
+		if (endOff - startOff > DEFAULT_MAX_BYTES * 2) break;
+	}
+	const windowEnd = Math.min(endOff - 1, buf.length, startOff + DEFAULT_MAX_BYTES * 2 + 4);
+	const truncation = truncateHead(buf.toString("utf8", startOff, Math.max(startOff, windowEnd)), {
 		maxLines: DEFAULT_MAX_LINES,
 		maxBytes: DEFAULT_MAX_BYTES,
 	});
 	if (truncation.firstLineExceedsLimit) {
-		const lineBytes = Buffer.byteLength(lines[start], "utf8");
+		const nl = buf.indexOf(10, startOff);
+		const lineBytes = (nl === -1 ? buf.length : nl) - startOff;
 		return {
 			text: `[${notices.readLineTooLong(start + 1, lineBytes, displayPath)}]`,
-			details: { truncation },
+			details: { truncation: { ...truncation, totalLines: total, totalBytes: buf.length } },
 		};
 	}
 	if (truncation.truncated) {
@@ -98,7 +128,10 @@ function formatTextRead(
 			truncation.truncatedBy === "lines"
 				? notices.readLinesShown(from, to, total)
 				: notices.readBytesShown(from, to, total);
-		return { text: appendNotices(truncation.content, [notice]), details: { truncation } };
+		return {
+			text: appendNotices(truncation.content, [notice]),
+			details: { truncation: { ...truncation, totalLines: total, totalBytes: buf.length } },
+		};
 	}
 	if (end < total) {
 		return { text: appendNotices(truncation.content, [notices.readMoreLines(total - end, end + 1)]) };
@@ -175,8 +208,7 @@ export function createReadTool(
 				options.tracker.record(abs, data, mtimeMs);
 			}
 			const hasBom = data.length >= 3 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf;
-			const text = data.toString("utf8", hasBom ? 3 : 0);
-			const out = formatTextRead(text, path, offset, limit);
+			const out = formatTextRead(data, hasBom ? 3 : 0, path, offset, limit);
 			return textResult(out.text, out.details);
 		},
 	};

@@ -50,6 +50,13 @@ describe("bash: results", () => {
 		expect(await runError(tool, { command: "echo oops; exit 3" })).toBe("oops\n\nCommand exited with code 3");
 	});
 
+	it("keeps stdout/stderr order and the shell's own line numbers", async () => {
+		const tool = createBashTool(tempDir(), { shellPath: "/bin/bash" });
+		expect(await runError(tool, { command: "echo a; echo b >&2; echo c\nnosuchcmd_xyz" })).toBe(
+			"a\nb\nc\n/bin/bash: line 2: nosuchcmd_xyz: command not found\n\nCommand exited with code 127",
+		);
+	});
+
 	it("applies commandPrefix and spawnHook", async () => {
 		const tool = createBashTool(tempDir(), {
 			commandPrefix: "GREETING=hi",

@@ -37,6 +37,24 @@ describe("read", () => {
 		);
 	});
 
+	it("reads a slice of a 1M-line file quickly, with exact line numbers; BOM and trailing newline handled", async () => {
+		const dir = tempDir();
+		const lines = Array.from({ length: 1_000_000 }, (_, i) => `row ${i + 1}`);
+		writeFileSync(join(dir, "big.txt"), `${lines.join("\n")}\n`);
+		writeFileSync(join(dir, "bom.txt"), "\uFEFFfirst\nsecond\n");
+		const tool = createReadTool(dir);
+		const started = Date.now();
+		expect(text(await run(tool, { path: "big.txt", offset: 500_000, limit: 3 }))).toBe(
+			"row 500000\nrow 500001\nrow 500002\n\n[499998 more lines in file. Use offset=500003 to continue.]",
+		);
+		expect(text(await run(tool, { path: "big.txt", offset: 999_999 }))).toBe("row 999999\nrow 1000000");
+		expect(Date.now() - started).toBeLessThan(3000);
+		expect(await runError(tool, { path: "big.txt", offset: 1_000_001 })).toBe(
+			"Offset 1000001 is beyond end of file (1000000 lines total)",
+		);
+		expect(text(await run(tool, { path: "bom.txt" }))).toBe("first\nsecond");
+	});
+
 	it("gives clear errors: missing, directory, binary, symlink loop, FIFO-like special file, permission", async () => {
 		const dir = tempDir();
 		mkdirSync(join(dir, "sub"));

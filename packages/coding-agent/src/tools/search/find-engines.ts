@@ -26,7 +26,14 @@ export async function findJs(query: FindQuery): Promise<string[]> {
 	const { stack } = await loadRootStack(query.root);
 	const root = query.root.endsWith("/") ? query.root.slice(0, -1) : query.root;
 	const out: string[] = [];
-	for await (const e of walk(query.root, { rootStack: stack, signal: query.signal })) {
+	let sliceStart = performance.now();
+	for (const e of walk(query.root, { rootStack: stack, signal: query.signal })) {
+		if (performance.now() - sliceStart > 20) {
+			// Let the event loop breathe (UI, abort) during long walks.
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			query.signal?.throwIfAborted();
+			sliceStart = performance.now();
+		}
 		const name = e.rel.slice(e.rel.lastIndexOf("/") + 1);
 		const subject = full ? `${root}/${e.rel}` : name;
 		if (isMatch(subject)) out.push(e.kind === "dir" ? `${e.rel}/` : e.rel);

@@ -6,7 +6,7 @@
  * inside a git work tree — those of ancestor directories up to the repository
  * root and `.git/info/exclude`. Global git excludes are not read.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -23,9 +23,9 @@ export interface Matcher {
 /** Ordered from lowest to highest precedence. */
 export type IgnoreStack = readonly Matcher[];
 
-async function readIgnoreFile(path: string): Promise<string | undefined> {
+function readIgnoreFile(path: string): string | undefined {
 	try {
-		return await fs.readFile(path, "utf8");
+		return readFileSync(path, "utf8");
 	} catch {
 		return undefined;
 	}
@@ -51,11 +51,11 @@ export async function findGitRoot(dir: string): Promise<string | undefined> {
 }
 
 /** Matchers from one directory's ignore files (in precedence order), or none. */
-export async function loadDirMatchers(absDir: string, base: string, prefix = ""): Promise<Matcher[]> {
+export function loadDirMatchers(absDir: string, base: string, prefix = ""): Matcher[] {
 	const out: Matcher[] = [];
 	// .gitignore first, .ignore after it: later entries take precedence.
 	for (const name of [".gitignore", ".ignore"]) {
-		const text = await readIgnoreFile(join(absDir, name));
+		const text = readIgnoreFile(join(absDir, name));
 		if (text !== undefined && text.trim().length > 0) out.push({ ig: ignore().add(text), base, prefix });
 	}
 	return out;
@@ -66,7 +66,7 @@ export async function loadRootStack(searchRoot: string): Promise<{ stack: Matche
 	const gitRoot = await findGitRoot(searchRoot);
 	const stack: Matcher[] = [];
 	if (!gitRoot) return { stack };
-	const exclude = await readIgnoreFile(join(gitRoot, ".git", "info", "exclude"));
+	const exclude = readIgnoreFile(join(gitRoot, ".git", "info", "exclude"));
 	const rootPrefix = (dir: string) => {
 		const rel = toPosix(relative(dir, searchRoot));
 		return rel ? `${rel}/` : "";
@@ -78,7 +78,7 @@ export async function loadRootStack(searchRoot: string): Promise<{ stack: Matche
 		ancestors.unshift(d);
 		if (d === gitRoot || dirname(d) === d) break;
 	}
-	for (const dir of ancestors) stack.push(...(await loadDirMatchers(dir, "", rootPrefix(dir))));
+	for (const dir of ancestors) stack.push(...loadDirMatchers(dir, "", rootPrefix(dir)));
 	return { stack, gitRoot };
 }
 

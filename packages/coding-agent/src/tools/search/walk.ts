@@ -6,7 +6,7 @@
  * symbolic links are reported but never followed.
  */
 import type { Dirent } from "node:fs";
-import { promises as fs } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Override } from "./glob-filter.js";
 import { type IgnoreStack, isIgnored, loadDirMatchers } from "./ignore-rules.js";
@@ -50,19 +50,20 @@ function kindOf(d: Dirent): WalkEntry["kind"] {
 	return "other";
 }
 
-export async function* walk(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+export function* walk(root: string, options: WalkOptions = {}): Generator<WalkEntry> {
 	const respect = options.respectIgnore ?? true;
-	async function* visit(absDir: string, relDir: string, stack: IgnoreStack): AsyncGenerator<WalkEntry> {
+	function* visit(absDir: string, relDir: string, stack: IgnoreStack): Generator<WalkEntry> {
 		options.signal?.throwIfAborted();
 		let dirents: Dirent[];
 		try {
-			dirents = await fs.readdir(absDir, { withFileTypes: true });
+			// Sync on purpose: far faster than the thread-pool round trip per directory; callers yield between slices.
+			dirents = readdirSync(absDir, { withFileTypes: true });
 		} catch {
 			return;
 		}
 		let here = stack;
 		if (respect && dirents.some((d) => d.name === ".gitignore" || d.name === ".ignore")) {
-			const local = await loadDirMatchers(absDir, relDir);
+			const local = loadDirMatchers(absDir, relDir);
 			if (local.length > 0) here = [...stack, ...local];
 		}
 		dirents.sort((a, b) => compareNames(a.name, b.name));
