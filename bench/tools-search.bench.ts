@@ -14,8 +14,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createFindTool } from "../packages/coding-agent/src/tools/find.js";
-import { createGrepTool } from "../packages/coding-agent/src/tools/grep.js";
+import { createFindTool, type FindToolInput } from "../packages/coding-agent/src/tools/find.js";
+import { createGrepTool, type GrepToolInput } from "../packages/coding-agent/src/tools/grep.js";
 import { findFd, findRipgrep } from "../packages/coding-agent/src/tools/search/executables.js";
 import { fdArgs } from "../packages/coding-agent/src/tools/search/find-engines.js";
 import { ripgrepArgs } from "../packages/coding-agent/src/tools/search/grep-rg.js";
@@ -78,7 +78,7 @@ const fd = findFd();
 const textOf = (r: { content: { type: string; text?: string }[] }) => r.content.map((c) => c.text ?? "").join("");
 
 /** The reference may fail where its tool flags don't fit the installed binary; report that instead of aborting. */
-async function runReference(tool: ToolLike, args: Record<string, unknown>): Promise<string> {
+async function runReference(tool: ToolLike, args: object): Promise<string> {
 	try {
 		return textOf(await tool.execute("b", args, undefined, undefined));
 	} catch (error) {
@@ -86,7 +86,7 @@ async function runReference(tool: ToolLike, args: Record<string, unknown>): Prom
 	}
 }
 
-function grepCase(title: string, args: Record<string, unknown>): Case {
+function grepCase(title: string, args: GrepToolInput): Case {
 	const variants: Variant[] = [];
 	const oursNative = createGrepTool(dir, { engine: "rg" });
 	const oursJs = createGrepTool(dir, { engine: "js" });
@@ -106,9 +106,15 @@ function grepCase(title: string, args: Record<string, unknown>): Case {
 				return `${await runRaw(rg, await ripgrepArgs(q, false), dir, max)} lines`;
 			},
 		});
-		variants.push({ name: "pi grep (rg engine)", run: async () => textOf(await oursNative.execute("b", args, undefined, undefined)) });
+		variants.push({
+			name: "pi grep (rg engine)",
+			run: async () => textOf(await oursNative.execute("b", args, undefined, undefined)),
+		});
 	}
-	variants.push({ name: "pi grep (JS engine)", run: async () => textOf(await oursJs.execute("b", args, undefined, undefined)) });
+	variants.push({
+		name: "pi grep (JS engine)",
+		run: async () => textOf(await oursJs.execute("b", args, undefined, undefined)),
+	});
 	if (ref && rg) {
 		const tool = ref.createGrepTool(dir);
 		variants.push({ name: "reference 0.73.1 grep", run: () => runReference(tool, args) });
@@ -116,7 +122,7 @@ function grepCase(title: string, args: Record<string, unknown>): Case {
 	return { title, variants };
 }
 
-function findCase(title: string, args: Record<string, unknown>): Case {
+function findCase(title: string, args: FindToolInput): Case {
 	const variants: Variant[] = [];
 	const oursNative = createFindTool(dir, { engine: "fd" });
 	const oursJs = createFindTool(dir, { engine: "js" });
@@ -129,9 +135,15 @@ function findCase(title: string, args: Record<string, unknown>): Case {
 				return `${await runRaw(fd, a, dir)} lines`;
 			},
 		});
-		variants.push({ name: "pi find (fd engine)", run: async () => textOf(await oursNative.execute("b", args, undefined, undefined)) });
+		variants.push({
+			name: "pi find (fd engine)",
+			run: async () => textOf(await oursNative.execute("b", args, undefined, undefined)),
+		});
 	}
-	variants.push({ name: "pi find (JS engine)", run: async () => textOf(await oursJs.execute("b", args, undefined, undefined)) });
+	variants.push({
+		name: "pi find (JS engine)",
+		run: async () => textOf(await oursJs.execute("b", args, undefined, undefined)),
+	});
 	if (ref && fd) {
 		const tool = ref.createFindTool(dir);
 		variants.push({ name: "reference 0.73.1 find", run: () => runReference(tool, args) });
