@@ -13,6 +13,7 @@ import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core"
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { BashResult } from "../tools/bash.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
@@ -23,7 +24,17 @@ import { createRecovery } from "./retry/create-recovery.js";
 import type { RunRecovery } from "./retry/recovery.js";
 import type { Timers } from "./retry/timers.js";
 import { type ContextUsage, computeContextUsage, computeStats, type SessionStats } from "./session-stats.js";
+import {
+	cloneSession,
+	type ForkableMessage,
+	forkBefore,
+	getForkMessages,
+	type SessionSwitchHost,
+	startNewSession,
+	switchToSession,
+} from "./session-switch.js";
 import { ToolHooks } from "./tool-hooks.js";
+import { UserBash, type UserBashOptions } from "./user-bash.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
@@ -86,6 +97,8 @@ export class AgentSession {
 	readonly compactor: Compactor;
 	/** Post-run recovery: auto-retry, overflow compaction, queued messages, `agent_settled`. */
 	readonly recovery: RunRecovery;
+	/** Commands the user runs directly (`!cmd`, RPC bash). */
+	private readonly userBash: UserBash;
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -112,6 +125,13 @@ export class AgentSession {
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
 		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
+		this.userBash = new UserBash({
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			cwd: this.cwd,
+			shellPath: this.settings.getShellPath(),
+			isStreaming: () => this.isStreaming,
+		});
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
 		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
@@ -190,6 +210,7 @@ export class AgentSession {
 		}
 		this.models.assertUsable();
 		this.persistenceError = undefined;
+		this.userBash.flush();
 		await this.recovery.beforePrompt();
 		this.recordSystemPrompt();
 		await this.agent.prompt(this.userMessage(text, options.images));
@@ -383,6 +404,84 @@ export class AgentSession {
 			if (messages[i].role === "assistant") return textOf(messages[i]);
 		}
 		return undefined;
+	}
+
+	// -- queue modes ---------------------------------------------------------------
+
+	get steeringMode(): "all" | "one-at-a-time" {
+		return this.agent.steeringMode;
+	}
+
+	/** How queued steering messages are delivered; saved as the default. */
+	setSteeringMode(mode: "all" | "one-at-a-time"): void {
+		this.agent.steeringMode = mode;
+		this.settings.setSteeringMode(mode);
+	}
+
+	get followUpMode(): "all" | "one-at-a-time" {
+		return this.agent.followUpMode;
+	}
+
+	/** How queued follow-up messages are delivered; saved as the default. */
+	setFollowUpMode(mode: "all" | "one-at-a-time"): void {
+		this.agent.followUpMode = mode;
+		this.settings.setFollowUpMode(mode);
+	}
+
+	// -- switching sessions (delegated to session-switch.ts) --------------------------
+
+	private get switchHost(): SessionSwitchHost {
+		return { agent: this.agent, sessionManager: this.sessionManager, models: this.models, abort: () => this.abort() };
+	}
+
+	/** Continues in a fresh, empty session (aborting a run first). */
+	async newSession(options: { parentSession?: string } = {}): Promise<void> {
+		await startNewSession(this.switchHost, options);
+		this.lastQueue = { steering: [], followUp: [] };
+	}
+
+	/** Continues in another session file (aborting a run first); its model is restored when usable. */
+	async switchSession(sessionPath: string): Promise<void> {
+		await switchToSession(this.switchHost, sessionPath);
+		this.lastQueue = { steering: [], followUp: [] };
+	}
+
+	/** New session file with the active path before user message `entryId`; returns that message's text. */
+	async fork(entryId: string): Promise<{ text: string }> {
+		const result = await forkBefore(this.switchHost, entryId);
+		this.lastQueue = { steering: [], followUp: [] };
+		return result;
+	}
+
+	/** New session file with the active path through the current position. */
+	async clone(): Promise<void> {
+		await cloneSession(this.switchHost);
+		this.lastQueue = { steering: [], followUp: [] };
+	}
+
+	/** User messages that can be forked from. */
+	getForkMessages(): ForkableMessage[] {
+		return getForkMessages(this.sessionManager);
+	}
+
+	// -- user bash -------------------------------------------------------------------
+
+	/** Runs a shell command for the user; its output reaches the model with the next prompt. */
+	executeBash(command: string, options: UserBashOptions = {}): Promise<BashResult> {
+		return this.userBash.run(command, options);
+	}
+
+	abortBash(): void {
+		this.userBash.abort();
+	}
+
+	get isBashRunning(): boolean {
+		return this.userBash.isRunning;
+	}
+
+	/** The registry of models the session can switch to. */
+	get modelRegistry() {
+		return this.models.registry;
 	}
 
 	/** Stops listening to the agent and releases the session file. */

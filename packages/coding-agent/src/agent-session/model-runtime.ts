@@ -57,6 +57,22 @@ export class ModelRuntime {
 		this.o.agent.setThinkingLevel(this.level);
 	}
 
+	/** The registry models are looked up in (RPC set_model, model lists). */
+	get registry(): ModelRegistry {
+		return this.o.registry;
+	}
+
+	/**
+	 * After switching to another session: take the model and level it recorded,
+	 * without recording anything. An unknown model, or one without credentials,
+	 * leaves the current model in place (the level is still clamped to it).
+	 */
+	restore(provider: string, modelId: string, level: string): void {
+		const model = this.o.registry.find(provider, modelId);
+		const usable = model && this.o.registry.hasAuth(model) ? model : this.current;
+		this.initialize(usable, (level as ThinkingLevel) || this.level);
+	}
+
 	/** Throws with guidance when the model cannot be used (none, or no credentials). */
 	assertUsable(): Model {
 		const model = this.current;

@@ -1,0 +1,104 @@
+// Moving an AgentSession to another conversation in place: a new empty
+// session, another session file, a fork before one of the user's messages, or
+// a clone of the active branch. The SessionManager changes its file in place,
+// so every collaborator that holds it stays valid; what has to follow is the
+// Agent (transcript cache, queues, session id) and the model runtime (the
+// model and thinking level recorded in the session we arrive in).
+import type { Agent, AgentMessage } from "@pi/agent-core";
+import type { SessionManager } from "../session/session-manager.js";
+import type { ModelRuntime } from "./model-runtime.js";
+
+export interface SessionSwitchHost {
+	agent: Agent;
+	sessionManager: SessionManager;
+	models: ModelRuntime;
+	/** Ends any active run (and retry/compaction wait) before the session moves. */
+	abort(): Promise<void>;
+}
+
+export interface ForkableMessage {
+	entryId: string;
+	text: string;
+}
+
+/** Text of a user message (its text blocks joined). */
+export function userMessageText(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((c: { type?: string }) => c.type === "text")
+		.map((c: { text?: string }) => c.text ?? "")
+		.join("");
+}
+
+/** Every user message of the session (all branches, append order) that has text. */
+export function getForkMessages(sessionManager: SessionManager): ForkableMessage[] {
+	const out: ForkableMessage[] = [];
+	for (const entry of sessionManager.getEntries()) {
+		if (entry.type !== "message" || entry.message.role !== "user") continue;
+		const text = userMessageText(entry.message);
+		if (text) out.push({ entryId: entry.id, text });
+	}
+	return out;
+}
+
+/** The Agent mirrors the session the manager now holds. */
+function followSession(host: SessionSwitchHost): void {
+	host.agent.reset();
+	host.agent.sessionId = host.sessionManager.getSessionId();
+	host.agent.replaceMessages(host.sessionManager.buildSessionContext().messages);
+}
+
+/** A session starts by recording its model and level, as createAgentSession does. */
+function recordStart(host: SessionSwitchHost): void {
+	const model = host.models.model;
+	if (!model) return;
+	host.sessionManager.appendModelChange(model.provider, model.id);
+	host.sessionManager.appendThinkingLevelChange(host.models.thinkingLevel);
+}
+
+export async function startNewSession(
+	host: SessionSwitchHost,
+	options: { parentSession?: string } = {},
+): Promise<void> {
+	await host.abort();
+	host.sessionManager.newSession(options.parentSession ? { parentSession: options.parentSession } : {});
+	followSession(host);
+	recordStart(host);
+}
+
+/** Opens another session file; its recorded model is restored when it is known and has credentials. */
+export async function switchToSession(host: SessionSwitchHost, sessionPath: string): Promise<void> {
+	await host.abort();
+	host.sessionManager.setSessionFile(sessionPath);
+	followSession(host);
+	const context = host.sessionManager.buildSessionContext();
+	if (context.model) host.models.restore(context.model.provider, context.model.modelId, context.thinkingLevel);
+}
+
+/**
+ * Continues in a new session file holding the active path before the user
+ * message `entryId`; returns that message's text (for the caller's editor).
+ */
+export async function forkBefore(host: SessionSwitchHost, entryId: string): Promise<{ text: string }> {
+	const entry = host.sessionManager.getEntry(entryId);
+	if (entry?.type !== "message" || entry.message.role !== "user") {
+		throw new Error(`Invalid entry ID for forking: ${entryId} is not a user message`);
+	}
+	const text = userMessageText(entry.message);
+	await host.abort();
+	host.sessionManager.createBranchedSession(entry.parentId);
+	followSession(host);
+	if (!entry.parentId) recordStart(host);
+	return { text };
+}
+
+/** Continues in a new session file holding the active path through the current leaf. */
+export async function cloneSession(host: SessionSwitchHost): Promise<void> {
+	await host.abort();
+	const leaf = host.sessionManager.getLeafId();
+	host.sessionManager.createBranchedSession(leaf);
+	followSession(host);
+	if (!leaf) recordStart(host);
+}
