@@ -4,7 +4,7 @@
 //
 //   node bench/session-list.bench.mjs [files=5000] [runs=3]
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleOurs, median, REF_SESSION_MANAGER, repoRoot } from "./session-bundle.mjs";
@@ -73,9 +73,7 @@ const ours = bundleOurs();
 const child = join(repoRoot, "bench", "session-list-child.mjs");
 const measure = (impl, mod) =>
 	JSON.parse(execFileSync(process.execPath, [child, impl, mod, root], { encoding: "utf8" }));
-const dropIndexes = () => {
-	for (const d of readdirSync(root)) rmSync(join(root, d, ".pi-session-index.json"), { force: true });
-};
+const dropIndexes = () => rmSync(join(root, ".pi-index"), { recursive: true, force: true });
 const res = { ours: [], oursIndexed: [], ref: [] };
 for (let i = 0; i < runs; i++) {
 	res.ref.push(measure("ref", REF_SESSION_MANAGER));

@@ -6,6 +6,7 @@
 // where the cached scan stopped, since sessions are append-only.
 import {
 	closeSync,
+	mkdirSync,
 	openSync,
 	readdirSync,
 	readFileSync,
@@ -16,7 +17,7 @@ import {
 	unlinkSync,
 	writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { encodeCwd, sessionIdFromFileName } from "./paths.js";
 
 export interface SessionInfo {
@@ -53,17 +54,29 @@ interface CacheEntry {
 	name?: string;
 	/** Base64 of the bytes after the last "\n" at `size` (a partial last line), usually "". */
 	tail: string;
+	/** Base64 of the last bytes before `size`: a grown file is only resumed if they are unchanged. */
+	edge: string;
 }
 
 interface DirIndex {
-	version: 1;
+	version: 2;
+	/** mtime of the session directory when its file names were read: unchanged means same names. */
+	dirMtimeMs: number;
 	files: Record<string, CacheEntry>;
 }
 
 const cache = new Map<string, CacheEntry>();
-const loadedIndexes = new Set<string>();
-/** Per-directory index file: lets a fresh process list without reading session bodies. */
-export const LISTING_INDEX_FILE = ".pi-session-index.json";
+const loadedIndexes = new Map<string, DirIndex | undefined>();
+/**
+ * Per-directory index files, kept next to the project directories (not in
+ * them, so writing an index does not change the directory's mtime, which
+ * tells whether its file names changed): `<sessions>/.pi-index/<dir>.json`.
+ */
+export const LISTING_INDEX_DIR = ".pi-index";
+
+export function listingIndexPath(dir: string): string {
+	return join(dirname(dir), LISTING_INDEX_DIR, `${basename(dir)}.json`);
+}
 const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
 const INFO_PREFIX = Buffer.from('{"type":"session_info"');
 const CHUNK = 256 * 1024;
@@ -134,8 +147,26 @@ function scanLines(entry: CacheEntry, data: Buffer, headerPending: boolean, scan
 	return data.subarray(start);
 }
 
+const EDGE_BYTES = 32;
+
+/** Whether the bytes before `prev.size` are still the ones scanned (not an in-place rewrite). */
+function edgeUnchanged(fd: number, prev: CacheEntry): boolean {
+	const edge = Buffer.from(prev.edge ?? "", "base64");
+	const now = Buffer.allocUnsafe(edge.length);
+	return readSync(fd, now, 0, edge.length, prev.size - edge.length) === edge.length && now.equals(edge);
+}
+
 function scanFile(path: string, st: Stats, previous: CacheEntry | undefined): CacheEntry {
-	const resume = previous?.valid && previous.ino === st.ino && st.size >= previous.size ? previous : undefined;
+	const fd = openSync(path, "r");
+	try {
+		const grown = previous?.valid && previous.ino === st.ino && st.size >= previous.size;
+		return scanOpenFile(fd, st, grown && edgeUnchanged(fd, previous) ? previous : undefined);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function scanOpenFile(fd: number, st: Stats, resume: CacheEntry | undefined): CacheEntry {
 	const entry: CacheEntry = resume
 		? { ...resume, size: st.size, mtimeMs: st.mtimeMs }
 		: {
@@ -150,66 +181,71 @@ function scanFile(path: string, st: Stats, previous: CacheEntry | undefined): Ca
 				messageCount: 0,
 				firstMessage: "",
 				tail: "",
+				edge: "",
 			};
 	let pos = resume ? resume.size : 0;
 	let carry = resume?.tail ? Buffer.from(resume.tail, "base64") : Buffer.alloc(0);
 	let headerPending = !resume;
-	const fd = openSync(path, "r");
-	try {
-		while (pos < st.size) {
-			// One read covers most files; the shared buffer avoids an allocation per file.
-			const want = st.size - pos + carry.length;
-			if (shared.length < Math.min(want, 4 * CHUNK)) shared = Buffer.allocUnsafe(Math.min(want, 4 * CHUNK));
-			carry.copy(shared, 0);
-			const n = readSync(fd, shared, carry.length, Math.min(shared.length - carry.length, st.size - pos), pos);
-			if (n === 0) break;
-			const data = shared.subarray(0, carry.length + n);
-			const scannedBefore = pos - carry.length;
-			pos += n;
-			const rest = scanLines(entry, data, headerPending, scannedBefore);
-			if (headerPending && rest.length < data.length) headerPending = false;
-			if (rest.length === data.length && data.length === shared.length) {
-				shared = Buffer.allocUnsafe(shared.length * 2); // one line longer than the buffer
-			}
-			carry = Buffer.from(rest); // copy: the shared buffer is reused
+	let last: Buffer | undefined;
+	while (pos < st.size) {
+		// One read covers most files; the shared buffer avoids an allocation per file.
+		const want = st.size - pos + carry.length;
+		if (shared.length < Math.min(want, 4 * CHUNK)) shared = Buffer.allocUnsafe(Math.min(want, 4 * CHUNK));
+		carry.copy(shared, 0);
+		const n = readSync(fd, shared, carry.length, Math.min(shared.length - carry.length, st.size - pos), pos);
+		if (n === 0) break;
+		const data = shared.subarray(0, carry.length + n);
+		last = data;
+		const scannedBefore = pos - carry.length;
+		pos += n;
+		const rest = scanLines(entry, data, headerPending, scannedBefore);
+		if (headerPending && rest.length < data.length) headerPending = false;
+		if (rest.length === data.length && data.length === shared.length) {
+			shared = Buffer.allocUnsafe(shared.length * 2); // one line longer than the buffer
 		}
-	} finally {
-		closeSync(fd);
+		carry = Buffer.from(rest); // copy: the shared buffer is reused
 	}
+	if (last) entry.edge = last.subarray(Math.max(0, last.length - EDGE_BYTES)).toString("base64");
 	if (headerPending && carry.length > 0) applyHeader(entry, carry); // a lone header without "\n"
 	entry.tail = carry.length > 0 ? carry.toString("base64") : "";
 	return entry;
 }
 
-function loadDirIndex(dir: string): void {
-	if (loadedIndexes.has(dir)) return;
-	loadedIndexes.add(dir);
-	let index: DirIndex;
+function loadDirIndex(dir: string): DirIndex | undefined {
+	if (loadedIndexes.has(dir)) return loadedIndexes.get(dir);
+	let index: DirIndex | undefined;
 	try {
-		index = JSON.parse(readFileSync(join(dir, LISTING_INDEX_FILE), "utf8")) as DirIndex;
+		index = JSON.parse(readFileSync(listingIndexPath(dir), "utf8")) as DirIndex;
+		if (index?.version !== 2 || typeof index.files !== "object") index = undefined;
 	} catch {
-		return; // none yet, or unreadable: rebuilt by scanning
+		index = undefined; // none yet, or unreadable: rebuilt by scanning
 	}
-	if (index?.version !== 1 || typeof index.files !== "object") return;
-	for (const [name, entry] of Object.entries(index.files)) {
-		const key = join(dir, name);
-		if (!cache.has(key)) cache.set(key, entry);
+	loadedIndexes.set(dir, index);
+	if (index) {
+		for (const [name, entry] of Object.entries(index.files)) {
+			const key = join(dir, name);
+			if (!cache.has(key)) cache.set(key, entry);
+		}
 	}
+	return index;
 }
 
-function saveDirIndex(dir: string, names: string[]): void {
+function saveDirIndex(dir: string, dirMtimeMs: number, names: string[]): void {
 	const files: Record<string, CacheEntry> = {};
 	for (const name of names) {
 		const e = cache.get(join(dir, name));
 		if (e) files[name] = e;
 	}
-	const target = join(dir, LISTING_INDEX_FILE);
+	const index: DirIndex = { version: 2, dirMtimeMs, files };
+	const target = listingIndexPath(dir);
 	const tmp = `${target}.${process.pid}.tmp`;
 	try {
-		writeFileSync(tmp, JSON.stringify({ version: 1, files } satisfies DirIndex));
+		mkdirSync(dirname(target), { recursive: true });
+		writeFileSync(tmp, JSON.stringify(index));
 		renameSync(tmp, target); // readers see the old or the new index, never half of one
+		loadedIndexes.set(dir, index);
 	} catch {
-		// A read-only directory just lists without an index.
+		// A read-only place just lists without an index.
 		try {
 			unlinkSync(tmp);
 		} catch {
@@ -267,15 +303,27 @@ function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
 /** Sessions in one directory, most recently modified first. Unreadable files are skipped. */
 export function listSessions(dir: string): SessionInfo[] {
 	const root = resolve(dir);
-	let names: string[];
+	let dirMtimeMs: number;
 	try {
-		names = readdirSync(root).filter((f) => f.endsWith(".jsonl"));
+		dirMtimeMs = statSync(root).mtimeMs;
 	} catch {
 		return [];
 	}
-	loadDirIndex(root);
+	const index = loadDirIndex(root);
+	let names: string[];
+	let namesChanged = false;
+	if (index && index.dirMtimeMs === dirMtimeMs) {
+		names = Object.keys(index.files); // no file added, removed or renamed since
+	} else {
+		try {
+			names = readdirSync(root).filter((f) => f.endsWith(".jsonl"));
+		} catch {
+			return [];
+		}
+		namesChanged = true;
+	}
 	const out: SessionInfo[] = [];
-	let changed = false;
+	let changed = namesChanged;
 	for (const name of names) {
 		const path = join(root, name);
 		try {
@@ -288,7 +336,7 @@ export function listSessions(dir: string): SessionInfo[] {
 			// deleted or unreadable meanwhile: not listed
 		}
 	}
-	if (changed) saveDirIndex(root, names);
+	if (changed && names.length > 0) saveDirIndex(root, dirMtimeMs, names);
 	return out.sort(byModifiedDesc);
 }
 
@@ -298,7 +346,7 @@ export function listAllSessions(sessionsRoot: string): SessionInfo[] {
 	let dirs: string[];
 	try {
 		dirs = readdirSync(sessionsRoot, { withFileTypes: true })
-			.filter((d) => d.isDirectory())
+			.filter((d) => d.isDirectory() && d.name !== LISTING_INDEX_DIR)
 			.map((d) => join(sessionsRoot, d.name));
 	} catch {
 		return [];
@@ -380,7 +428,7 @@ export function findSessionsByIdPrefix(prefix: string, cwd: string, sessionsRoot
 	let dirs: string[] = [];
 	try {
 		dirs = readdirSync(sessionsRoot, { withFileTypes: true })
-			.filter((d) => d.isDirectory() && join(sessionsRoot, d.name) !== localDir)
+			.filter((d) => d.isDirectory() && d.name !== LISTING_INDEX_DIR && join(sessionsRoot, d.name) !== localDir)
 			.map((d) => join(sessionsRoot, d.name));
 	} catch {
 		return matches;

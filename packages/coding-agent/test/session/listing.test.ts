@@ -5,8 +5,8 @@ import {
 	clearSessionListingCache,
 	findMostRecentSession,
 	findSessionsByIdPrefix,
-	LISTING_INDEX_FILE,
 	listAllSessions,
+	listingIndexPath,
 	listSessions,
 	readSessionInfo,
 } from "../../src/session/listing.js";
@@ -104,10 +104,12 @@ describe("listing sessions", () => {
 
 describe("listing index", () => {
 	it("writes a per-directory index that a fresh process uses instead of reading bodies", () => {
-		const dir = tempDir();
+		const dir = join(tempDir(), "proj");
 		const file = session(dir, "/p", "indexed question", 1, "idx");
 		expect(listSessions(dir)).toHaveLength(1);
-		const index = JSON.parse(readFileSync(join(dir, LISTING_INDEX_FILE), "utf8"));
+		const indexFile = listingIndexPath(dir);
+		expect(indexFile).toBe(join(dir, "..", ".pi-index", "proj.json"));
+		const index = JSON.parse(readFileSync(indexFile, "utf8"));
 		const name = file.slice(dir.length + 1);
 		expect(index.files[name]).toMatchObject({
 			valid: true,
@@ -117,7 +119,7 @@ describe("listing index", () => {
 		});
 		// Simulate a fresh process: drop memory, keep the index; a forged index entry proves it is used.
 		index.files[name].firstMessage = "from the index";
-		writeFileSync(join(dir, LISTING_INDEX_FILE), JSON.stringify(index));
+		writeFileSync(indexFile, JSON.stringify(index));
 		clearSessionListingCache();
 		expect(listSessions(dir)[0].firstMessage).toBe("from the index");
 		// A changed file is re-read (here: grown), whatever the index says.
@@ -128,5 +130,18 @@ describe("listing index", () => {
 		clearSessionListingCache();
 		const info = listSessions(dir)[0];
 		expect(info.entryCount).toBe(6);
+		// A new file changes the directory's mtime, so the index's name list is not trusted.
+		session(dir, "/p", "a second session");
+		clearSessionListingCache();
+		expect(listSessions(dir).map((s) => s.firstMessage)).toContain("a second session");
+	});
+
+	it("re-reads a file rewritten in place instead of resuming the old scan", () => {
+		const dir = join(tempDir(), "proj");
+		const file = session(dir, "/p", "original", 0);
+		expect(listSessions(dir)[0].firstMessage).toBe("original");
+		const other = session(join(dir, "..", "other"), "/p", "replacement text", 3);
+		writeFileSync(file, readFileSync(other)); // same inode, larger, different bytes
+		expect(listSessions(dir)[0]).toMatchObject({ firstMessage: "replacement text", messageCount: 5 });
 	});
 });
