@@ -4,6 +4,7 @@
 import { readFile, stat } from "node:fs/promises";
 import type { ImageContent } from "@pi/ai";
 import { resolveUserPath } from "../config/paths.js";
+import { detectImageMime, prepareImage } from "../tools/image.js";
 
 export class FileArgError extends Error {
 	constructor(message: string) {
@@ -12,25 +13,25 @@ export class FileArgError extends Error {
 	}
 }
 
-/** The image type of a buffer from its magic bytes, or undefined. */
-export function sniffImageType(data: Uint8Array): string | undefined {
-	const starts = (...bytes: number[]) => bytes.every((b, i) => data[i] === b);
-	if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
-	if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
-	if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-	if (starts(0x52, 0x49, 0x46, 0x46) && data[8] === 0x57 && data[9] === 0x45 && data[10] === 0x42 && data[11] === 0x50)
-		return "image/webp";
-	return undefined;
-}
-
 export interface ProcessedFiles {
 	/** Text to put in front of the first message. */
 	text: string;
 	images: ImageContent[];
 }
 
+export interface FileArgOptions {
+	/** Downscale large images (settings `images.autoResize`, default true). */
+	autoResize?: boolean;
+	/** Do not attach images at all (settings `images.blockImages`). */
+	blockImages?: boolean;
+}
+
 /** Reads `@file` arguments (paths relative to cwd, `~` expanded). Throws FileArgError for unusable files. */
-export async function processFileArgs(paths: readonly string[], cwd: string): Promise<ProcessedFiles> {
+export async function processFileArgs(
+	paths: readonly string[],
+	cwd: string,
+	options: FileArgOptions = {},
+): Promise<ProcessedFiles> {
 	let text = "";
 	const images: ImageContent[] = [];
 	for (const given of paths) {
@@ -39,10 +40,19 @@ export async function processFileArgs(paths: readonly string[], cwd: string): Pr
 		if (!info) throw new FileArgError(`File not found: ${given}`);
 		if (!info.isFile()) throw new FileArgError(`Not a file: ${given}`);
 		const data = await readFile(path);
-		const mimeType = sniffImageType(data);
-		if (mimeType) {
-			images.push({ type: "image", data: data.toString("base64"), mimeType });
-			text += `<file name="${path}"></file>\n`;
+		const mime = detectImageMime(data);
+		if (mime) {
+			if (options.blockImages) {
+				text += `<file name="${path}">[image not attached: images are blocked in the settings]</file>\n`;
+				continue;
+			}
+			const image = await prepareImage(data, mime, options.autoResize ?? true);
+			images.push({ type: "image", data: Buffer.from(image.data).toString("base64"), mimeType: image.mimeType });
+			const note =
+				image.resized && image.original
+					? `[image resized from ${image.original.width}x${image.original.height} to ${image.resized.width}x${image.resized.height}]`
+					: "";
+			text += `<file name="${path}">${note}</file>\n`;
 			continue;
 		}
 		if (data.subarray(0, 8192).includes(0)) throw new FileArgError(`Cannot include binary file: ${given}`);

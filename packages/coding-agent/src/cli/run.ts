@@ -107,7 +107,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (args.apiKey && !cli.model && scope.scoped[0]) auth.setRuntimeApiKey(scope.scoped[0].model.provider, args.apiKey);
 
 	// -- prompt input (before the session, so bad @files fail fast) ------------
-	const files = await processFileArgs(args.fileArgs, cwd);
+	const files = await processFileArgs(args.fileArgs, cwd, settings.getImageSettings());
 	const stdinText = io.stdin.isTTY ? undefined : await readPipedStdin(io.stdin);
 	const prompts = buildInitialPrompts(args.messages, files, stdinText);
 	if (!prompts.initial && prompts.rest.length === 0) {
@@ -151,20 +151,29 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (args.name) session.setSessionName(args.name);
 
 	const { runPrintMode } = await import("../modes/print-mode.js");
-	const stop = () => session.agent.abort();
-	process.once("SIGINT", stop);
-	process.once("SIGTERM", stop);
+	// A signal aborts the run (the aborted message is recorded) and the process
+	// exits with 128 + the signal number, as shells expect.
+	const signals = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+	let signalExit: number | undefined;
+	const handlers = Object.entries(signals).map(([name, code]) => {
+		const handler = () => {
+			signalExit ??= code;
+			void session.abort();
+		};
+		process.once(name, handler);
+		return [name, handler] as const;
+	});
 	try {
-		return await runPrintMode(session, {
+		const code = await runPrintMode(session, {
 			format: mode === "json" ? "json" : "text",
 			initial: prompts.initial,
 			rest: prompts.rest,
 			stdout: io.stdout,
 			stderr: io.stderr,
 		});
+		return signalExit ?? code;
 	} finally {
-		process.off("SIGINT", stop);
-		process.off("SIGTERM", stop);
+		for (const [name, handler] of handlers) process.off(name, handler);
 		session.dispose();
 		await settings.flush();
 	}

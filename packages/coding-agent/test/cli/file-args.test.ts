@@ -23,6 +23,15 @@ describe("@file arguments", () => {
 		expect(r.images).toEqual([{ type: "image", data: PNG.toString("base64"), mimeType: "image/png" }]);
 	});
 
+	it("blocked images are not attached", async () => {
+		writeFileSync(join(dir, "pic.png"), PNG);
+		const r = await processFileArgs(["pic.png"], dir, { blockImages: true });
+		expect(r.images).toEqual([]);
+		expect(r.text).toBe(
+			`<file name="${join(dir, "pic.png")}">[image not attached: images are blocked in the settings]</file>\n`,
+		);
+	});
+
 	it("clear errors for missing files, directories and binary files", async () => {
 		mkdirSync(join(dir, "d"));
 		writeFileSync(join(dir, "bin"), Buffer.from([1, 0, 2]));
