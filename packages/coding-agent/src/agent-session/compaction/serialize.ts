@@ -10,12 +10,15 @@ export const TOOL_RESULT_MAX_CHARS = 2000;
 
 function textOf(content: Message["content"]): string {
 	if (typeof content === "string") return content;
-	const parts: string[] = [];
+	// One text block is the common case: no intermediate arrays.
+	if (content.length === 1 && content[0].type === "text") return content[0].text;
+	let out = "";
 	for (const block of content) {
-		if (block.type === "text") parts.push(block.text);
-		else if (block.type === "image") parts.push("[image]");
+		const part = block.type === "text" ? block.text : block.type === "image" ? "[image]" : "";
+		if (!part) continue;
+		out = out ? `${out}\n${part}` : part;
 	}
-	return parts.join("\n");
+	return out;
 }
 
 function formatArgs(args: Record<string, unknown> | undefined): string {
@@ -38,21 +41,21 @@ export function serializeMessage(message: Message): string {
 			return text ? `[User]: ${text}` : "";
 		}
 		case "assistant": {
-			const out: string[] = [];
-			const text = message.content
-				.filter((b) => b.type === "text")
-				.map((b) => (b as { text: string }).text)
-				.join("\n");
-			if (text) out.push(`[Assistant]: ${text}`);
-			const calls = message.content
-				.filter((b) => b.type === "toolCall")
-				.map((b) => {
-					const call = b as { name: string; arguments: Record<string, unknown> };
-					return `${call.name}(${formatArgs(call.arguments)})`;
-				});
-			if (calls.length > 0) out.push(`[Assistant tool calls]: ${calls.join("; ")}`);
-			if (message.stopReason === "error" && message.errorMessage) out.push(`[Error]: ${message.errorMessage}`);
-			return out.join("\n\n");
+			let text = "";
+			let calls = "";
+			for (const block of message.content) {
+				if (block.type === "text") text = text ? `${text}\n${block.text}` : block.text;
+				else if (block.type === "toolCall") {
+					const call = `${block.name}(${formatArgs(block.arguments)})`;
+					calls = calls ? `${calls}; ${call}` : call;
+				}
+			}
+			let out = text ? `[Assistant]: ${text}` : "";
+			if (calls) out = out ? `${out}\n\n[Assistant tool calls]: ${calls}` : `[Assistant tool calls]: ${calls}`;
+			if (message.stopReason === "error" && message.errorMessage) {
+				out = out ? `${out}\n\n[Error]: ${message.errorMessage}` : `[Error]: ${message.errorMessage}`;
+			}
+			return out;
 		}
 		case "toolResult": {
 			const text = truncate(textOf(message.content), TOOL_RESULT_MAX_CHARS);
