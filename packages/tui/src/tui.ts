@@ -292,6 +292,11 @@ export class TUI extends Container {
 		this.terminal.showCursor();
 		if (this.started) this.terminal.stop();
 		this.started = false;
+		// After a stop (e.g. an external editor ran), the screen is unknown: start over cleanly.
+		if (this.hasFrame) {
+			this.clearNext = true;
+			this.frame.reset();
+		}
 	}
 
 	override invalidate(): void {

@@ -67,14 +67,14 @@ describe("Loader", () => {
 				"Working",
 				{ frames: ["a", "b"], intervalMs: 50 },
 			);
-			expect(loader.render(20)).toEqual([" a Working"]);
+			expect(loader.render(20)).toEqual(["", " a Working"]);
 			vi.advanceTimersByTime(50);
-			expect(loader.render(20)).toEqual([" b Working"]);
+			expect(loader.render(20)).toEqual(["", " b Working"]);
 			loader.setMessage("Done");
-			expect(loader.render(20)).toEqual([" b Done"]);
+			expect(loader.render(20)).toEqual(["", " b Done"]);
 			loader.stop();
 			vi.advanceTimersByTime(200);
-			expect(loader.render(20)).toEqual([" b Done"]);
+			expect(loader.render(20)).toEqual(["", " b Done"]);
 			expect(spy).toHaveBeenCalled();
 		} finally {
 			vi.useRealTimers();

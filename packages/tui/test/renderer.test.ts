@@ -308,3 +308,21 @@ describe("TUI component contract edge cases", () => {
 		expect(await term.screen()).toEqual(["x", "y", ""]);
 	});
 });
+
+describe("TUI stop and restart", () => {
+	it("redraws everything cleanly after a stop/start cycle", async () => {
+		const { term, tui } = setup(20, 4);
+		const c = new Lines(["one", "two"]);
+		tui.addChild(c);
+		tui.start();
+		tui.renderNow();
+		tui.stop();
+		// Something else (an external editor, a shell) scribbles on the screen.
+		term.write("\x1b[2J\x1b[Hscribble");
+		tui.start();
+		c.lines = ["one", "two", "three"];
+		tui.renderNow();
+		expect(await term.screen()).toEqual(["one", "two", "three", ""]);
+		tui.stop();
+	});
+});

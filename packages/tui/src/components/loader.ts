@@ -21,6 +21,8 @@ export class Loader extends Text {
 	private frame = 0;
 	private timer: NodeJS.Timeout | undefined;
 	private readonly ui: TUI;
+	private lastInner: string[] | undefined;
+	private lastOut: string[] = [];
 
 	constructor(
 		ui: TUI,
@@ -36,6 +38,16 @@ export class Loader extends Text {
 		this.message = message;
 		this.setIndicator(indicator);
 		this.start();
+	}
+
+	/** A blank line, then the spinner line. */
+	override render(width: number): string[] {
+		const inner = super.render(width);
+		if (inner !== this.lastInner) {
+			this.lastInner = inner;
+			this.lastOut = ["", ...inner];
+		}
+		return this.lastOut;
 	}
 
 	start(): void {
