@@ -12,11 +12,12 @@ export const adapter: ApiAdapter = {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
 			const request = buildAnthropicRequest(model, context, options);
 			const client = new Anthropic({
-				// OAuth tokens go as Bearer tokens; API keys as the SDK sends them.
+				// OAuth tokens go as Bearer tokens. API keys go as this SDK sends them (Bearer) and
+				// also as `x-api-key`, which Anthropic-compatible servers and proxies expect.
 				...(request.oauth ? { authToken: options.apiKey } : { apiKey: options.apiKey }),
 				baseURL: model.baseUrl,
 				maxRetries: 0,
-				defaultHeaders: request.headers,
+				defaultHeaders: request.oauth ? request.headers : { "x-api-key": options.apiKey, ...request.headers },
 			});
 			let params: MessageCreateParamsStreaming = request.params;
 			if (options.onPayload) {

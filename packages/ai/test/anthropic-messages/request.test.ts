@@ -120,6 +120,7 @@ describe("anthropic-messages request body", () => {
 			],
 		});
 		expect(request.headers.authorization).toBe("Bearer sk-ant-api03-test-key");
+		expect(request.headers["x-api-key"]).toBe("sk-ant-api03-test-key");
 		expect(request.headers["anthropic-beta"]).toBeUndefined();
 	});
 
@@ -399,6 +400,7 @@ describe("anthropic-messages request body", () => {
 		).result();
 		const request = fake.requests.at(-1) as RecordedRequest;
 		expect(request.headers.authorization).toBe("Bearer sk-ant-oat01-secret-token");
+		expect(request.headers["x-api-key"]).toBeUndefined();
 		expect(request.headers["anthropic-beta"]).toBe("claude-code-20250219,oauth-2025-04-20");
 		expect(request.headers["user-agent"]).toMatch(/^claude-cli\//);
 		expect(request.headers["x-app"]).toBe("cli");
