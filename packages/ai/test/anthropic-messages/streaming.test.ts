@@ -305,4 +305,12 @@ describe("anthropic-messages streaming", () => {
 		expect(message.content).toEqual([]);
 		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
 	});
+
+	it("an auth failure is a non-retryable auth error", async () => {
+		fake.enqueue(anthropicError(401, "authentication_error", "invalid x-api-key"));
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "auth", status: 401, code: "authentication_error", retryable: false });
+		expect(message.errorMessage).toBe("401 invalid x-api-key");
+	});
 });

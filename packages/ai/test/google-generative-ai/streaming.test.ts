@@ -291,4 +291,12 @@ describe("google-generative-ai streaming", () => {
 		expect(message.content).toEqual([]);
 		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
 	});
+
+	it("an auth failure is a non-retryable auth error", async () => {
+		fake.enqueue(googleError(403, "PERMISSION_DENIED", "Method doesn't allow unregistered callers."));
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "auth", status: 403, code: "PERMISSION_DENIED", retryable: false });
+		expect(message.errorMessage).toBe("403 Method doesn't allow unregistered callers.");
+	});
 });

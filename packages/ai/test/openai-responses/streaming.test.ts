@@ -267,4 +267,12 @@ describe("openai-responses streaming", () => {
 		expect(message.content).toEqual([]);
 		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
 	});
+
+	it("an auth failure is a non-retryable auth error", async () => {
+		fake.enqueue(openaiError(401, "invalid_api_key", "Incorrect API key provided: sk-test-******7890."));
+		const message = await stream(model, context, key).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorInfo).toEqual({ kind: "auth", status: 401, code: "invalid_api_key", retryable: false });
+		expect(message.errorMessage).toBe("401 Incorrect API key provided: sk-test-******7890.");
+	});
 });
