@@ -37,7 +37,8 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 	const last = session.messages.at(-1);
 	if (last?.role === "assistant") {
 		if (last.stopReason === "error" || last.stopReason === "aborted") {
-			stderr.write(`${last.errorMessage || `Request ${last.stopReason}`}\n`);
+			// Recovery's own verdict (overflow recovery failed, retry delay over the cap) explains more than the raw error.
+			stderr.write(`${session.recovery.settledError || last.errorMessage || `Request ${last.stopReason}`}\n`);
 			return 1;
 		}
 		if (options.format === "text") {

@@ -198,6 +198,7 @@ describe("overflow recovery", () => {
 			errorMessage: OVERFLOW_RECOVERY_FAILED,
 		});
 		expect(s.events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
+		expect(s.session.recovery.settledError).toBe(OVERFLOW_RECOVERY_FAILED);
 		const entries = s.fileEntries();
 		expect(entries.filter((e) => e.type === "compaction")).toHaveLength(1);
 		const last = entries.at(-1);

@@ -1,10 +1,12 @@
 // Auto-retry of transient provider errors, over real HTTP against the fake
 // provider, with recording timers for the backoff.
 import type { ServerResponse } from "node:http";
+import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChatStream, chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import type { AgentSessionEvent } from "../../src/agent-session/events.js";
+import { runPrintMode } from "../../src/modes/print-mode.js";
 import type { ContextEditEntry, SessionEntry } from "../../src/session/types.js";
 import { type HttpSession, kind, makeHttpSession, requestTexts, text } from "../compaction/support.js";
 
@@ -149,6 +151,38 @@ describe("auto-retry", () => {
 		const end = s.events.find((e) => e.type === "auto_retry_end");
 		expect(end).toMatchObject({ success: false, attempt: 0 });
 		expect(end?.type === "auto_retry_end" && end.finalError).toContain("10 min");
+		expect(s.session.recovery.settledError).toBe(end?.type === "auto_retry_end" ? end.finalError : "");
+	});
+
+	it("print mode reports the fail-fast reason on stderr and exits 1", async () => {
+		s = await makeHttpSession();
+		s.fake.enqueue(
+			chatError(429, "Rate limit reached", { type: "rate_limit_error", headers: { "retry-after": "3600" } }),
+		);
+		let out = "";
+		let err = "";
+		const code = await runPrintMode(s.session, {
+			format: "text",
+			initial: { text: "hello", images: [] },
+			rest: [],
+			stdout: new Writable({
+				write: (c, _e, cb) => {
+					out += c;
+					cb();
+				},
+			}),
+			stderr: new Writable({
+				write: (c, _e, cb) => {
+					err += c;
+					cb();
+				},
+			}),
+		});
+		expect(code).toBe(1);
+		expect(out).toBe("");
+		expect(err).toBe(
+			"429 Rate limit reached (the provider asked to wait 60 min before retrying, longer than the 1 min allowed; not retrying)\n",
+		);
 	});
 
 	it("retry.enabled false: no retry", async () => {

@@ -17,6 +17,8 @@ export class AutoRetry {
 	timers: Timers;
 	private attempt = 0;
 	private controller: AbortController | undefined;
+	/** The error that ended the last failed chain (cleared by reset()). */
+	finalError: string | undefined;
 
 	constructor(private readonly o: AutoRetryOptions) {
 		this.timers = o.timers ?? realTimers;
@@ -81,6 +83,7 @@ export class AutoRetry {
 		const attempt = this.attempt;
 		this.attempt = 0;
 		if (attempt === 0 && !always) return;
+		if (!success) this.finalError = finalError;
 		await this.o.emit({
 			type: "auto_retry_end",
 			success,
@@ -97,5 +100,6 @@ export class AutoRetry {
 	/** Forgets the chain without events (a new prompt starts). */
 	reset(): void {
 		this.attempt = 0;
+		this.finalError = undefined;
 	}
 }

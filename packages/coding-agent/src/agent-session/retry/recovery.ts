@@ -34,6 +34,7 @@ function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | un
 export class RunRecovery {
 	private settling: Promise<void> | undefined;
 	private abortRequested = false;
+	private overflowError: string | undefined;
 	private readonly abortController = { current: new AbortController() };
 
 	constructor(
@@ -45,6 +46,15 @@ export class RunRecovery {
 	/** True from the end of a run until `agent_settled` (retry waits, recovery compaction). */
 	get isSettling(): boolean {
 		return this.settling !== undefined;
+	}
+
+	/**
+	 * Why the last prompt ended in failure, when recovery knows better than the
+	 * provider's error text (overflow recovery failed, a retry chain ended,
+	 * a server delay over the cap). Undefined after success.
+	 */
+	get settledError(): string | undefined {
+		return this.overflowError ?? this.retry.finalError;
 	}
 
 	/** Resolves when the current settle phase (if any) is over. */
@@ -64,6 +74,7 @@ export class RunRecovery {
 	async beforePrompt(): Promise<void> {
 		this.abortRequested = false;
 		this.abortController.current = new AbortController();
+		this.overflowError = undefined;
 		this.retry.reset();
 		if (this.compactor.needsCompaction()) {
 			await this.compactor.run("threshold", { signal: this.abortController.current.signal });
@@ -138,6 +149,7 @@ export class RunRecovery {
 		if (sameModel && isContextOverflow(last, window)) {
 			await this.retry.finish(false, last.errorMessage ?? "Context overflow");
 			if (overflowRetried) {
+				this.overflowError = OVERFLOW_RECOVERY_FAILED;
 				await this.host.emit({
 					type: "compaction_end",
 					reason: "overflow",
