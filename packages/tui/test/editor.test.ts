@@ -156,6 +156,19 @@ describe("Editor: cursor movement", () => {
 		expect(editor.getCursor()).toEqual({ line: 1, col: 5 });
 	});
 
+	it("pages up and down by the editor's visible height", () => {
+		const { editor, type } = make(10); // 40% of 10 rows = 4 lines per page
+		for (let i = 0; i < 9; i++) type(`l${i}`, KEYS.shiftEnter);
+		type("end");
+		editor.render(30);
+		type("\x1b[5~"); // Page Up
+		expect(editor.getCursor().line).toBe(5);
+		type("\x1b[5~", "\x1b[5~");
+		expect(editor.getCursor().line).toBe(0);
+		type("\x1b[6~"); // Page Down
+		expect(editor.getCursor().line).toBe(4);
+	});
+
 	it("jumps to a character forward and backward", () => {
 		const { editor, type } = make();
 		type("one two", KEYS.shiftEnter, "three");

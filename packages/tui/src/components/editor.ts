@@ -4,11 +4,9 @@
  */
 import type { AutocompleteProvider } from "../autocomplete.js";
 import { type Component, CURSOR_MARKER, type Focusable } from "../component.js";
-import { KillRing } from "../editing/kill-ring.js";
-import { type Segment, segmentLine, type TextChunk, wordWrapLine } from "../editing/layout.js";
-import { wordLeft, wordRight } from "../editing/text.js";
-import { UndoStack } from "../editing/undo-stack.js";
-import { getKeybindings } from "../keybindings.js";
+import { segmentLine, type TextChunk, wordWrapLine } from "../editing/layout.js";
+import { type BufferState, normalizeText, TextBuffer } from "../editing/text-buffer.js";
+import { getKeybindings, type Keybinding } from "../keybindings.js";
 import { decodePrintableKey, matchesKey } from "../keys.js";
 import type { TUI } from "../tui.js";
 import { truncateToWidth } from "../utils/slice.js";
@@ -28,12 +26,6 @@ export interface EditorOptions {
 	autocompleteMaxVisible?: number;
 }
 
-interface EditorState {
-	lines: string[];
-	cursorLine: number;
-	cursorCol: number;
-}
-
 interface VisualLine {
 	line: number;
 	start: number;
@@ -50,8 +42,6 @@ const PASTE_LINES_LIMIT = 10;
 /** Single-line pastes longer than this become a marker. */
 const PASTE_CHARS_LIMIT = 1000;
 
-type LastAction = "type" | "kill" | "yank" | null;
-
 export class Editor implements Component, Focusable {
 	focused = false;
 	protected tui: TUI;
@@ -61,17 +51,16 @@ export class Editor implements Component, Focusable {
 	onChange?: (text: string) => void;
 	disableSubmit = false;
 
-	private state: EditorState = { lines: [""], cursorLine: 0, cursorCol: 0 };
+	private readonly buf = new TextBuffer(
+		(line) => segmentLine(line, this.markerIds()),
+		() => this.changed(),
+	);
 	private readonly pastes = new Map<number, string>();
 	private pasteCounter = 0;
 	private pasteBuffer: string | null = null;
 	private history: string[] = [];
 	private historyIndex = -1;
-	private draft: EditorState | null = null;
-	private readonly killRing = new KillRing();
-	private readonly undoStack = new UndoStack<EditorState>();
-	private lastAction: LastAction = null;
-	private lastYank: { line: number; start: number; text: string } | null = null;
+	private draft: BufferState | null = null;
 	private jumpMode: "forward" | "backward" | null = null;
 	private preferredCol: number | null = null;
 	private scrollOffset = 0;
@@ -122,7 +111,7 @@ export class Editor implements Component, Focusable {
 
 	/** Text with paste markers as shown. */
 	getText(): string {
-		return this.state.lines.join("\n");
+		return this.buf.state.lines.join("\n");
 	}
 
 	/** Text with paste markers replaced by what was pasted. */
@@ -131,25 +120,25 @@ export class Editor implements Component, Focusable {
 	}
 
 	getLines(): string[] {
-		return this.state.lines.slice();
+		return this.buf.state.lines.slice();
 	}
 
 	getCursor(): { line: number; col: number } {
-		return { line: this.state.cursorLine, col: this.state.cursorCol };
+		return { line: this.buf.state.cursorLine, col: this.buf.state.cursorCol };
 	}
 
 	setText(text: string): void {
 		this.historyIndex = -1;
 		this.draft = null;
-		this.pushUndo();
+		this.buf.pushUndo();
 		this.setTextInternal(text);
 	}
 
 	/** Insert at the cursor as one undoable step (e.g. an image placeholder). */
 	insertTextAtCursor(text: string): void {
-		this.pushUndo();
-		this.insertInternal(text);
-		this.lastAction = null;
+		this.buf.pushUndo();
+		this.buf.insert(text);
+		this.buf.lastAction = null;
 		this.changed();
 	}
 
@@ -164,7 +153,7 @@ export class Editor implements Component, Focusable {
 	private layout(width: number): VisualLine[] {
 		const ids = this.markerIds();
 		const out: VisualLine[] = [];
-		this.state.lines.forEach((line, i) => {
+		this.buf.state.lines.forEach((line, i) => {
 			const chunks = wordWrapLine(line, width, segmentLine(line, ids));
 			chunks.forEach((c: TextChunk, j: number) => {
 				out.push({ line: i, start: c.startIndex, end: c.endIndex, text: c.text, last: j === chunks.length - 1 });
@@ -174,7 +163,7 @@ export class Editor implements Component, Focusable {
 	}
 
 	private cursorVisualIndex(visual: VisualLine[]): number {
-		const { cursorLine, cursorCol } = this.state;
+		const { cursorLine, cursorCol } = this.buf.state;
 		for (let i = 0; i < visual.length; i++) {
 			const v = visual[i];
 			if (v.line !== cursorLine) continue;
@@ -222,7 +211,7 @@ export class Editor implements Component, Focusable {
 	}
 
 	private renderCursorLine(v: VisualLine): string {
-		const col = this.state.cursorCol - v.start;
+		const col = this.buf.state.cursorCol - v.start;
 		const before = v.text.slice(0, col);
 		const rest = v.text.slice(col);
 		const marker = this.focused ? CURSOR_MARKER : "";
@@ -244,7 +233,7 @@ export class Editor implements Component, Focusable {
 			this.jumpMode = null;
 			const ch = decodePrintableKey(data);
 			if (ch !== undefined) {
-				this.jumpToChar(ch, dir);
+				this.buf.jumpToChar(ch, dir);
 				return;
 			}
 		}
@@ -256,7 +245,7 @@ export class Editor implements Component, Focusable {
 				return;
 			}
 			if (kb.matches(data, "tui.input.tab") || kb.matches(data, "tui.select.confirm")) {
-				const isSlash = this.state.cursorLine === 0 && this.state.lines[0].startsWith("/");
+				const isSlash = this.buf.state.cursorLine === 0 && this.buf.state.lines[0].startsWith("/");
 				this.applyCompletion();
 				// Enter on a slash command both completes and submits it.
 				if (isSlash && kb.matches(data, "tui.input.submit") && !this.disableSubmit) this.submit();
@@ -268,130 +257,71 @@ export class Editor implements Component, Focusable {
 			}
 		}
 
-		if (kb.matches(data, "tui.editor.undo")) {
-			this.undo();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.redo")) {
-			this.redo();
-			return;
-		}
-		if (kb.matches(data, "tui.input.newLine")) {
-			this.newLine();
-			return;
-		}
-		if (kb.matches(data, "tui.input.submit")) {
-			if (this.disableSubmit) return;
-			const { lines, cursorLine, cursorCol } = this.state;
-			// A trailing backslash + Enter inserts a newline (for terminals without Shift+Enter).
-			if (cursorCol > 0 && lines[cursorLine][cursorCol - 1] === "\\" && cursorCol === lines[cursorLine].length) {
-				this.pushUndo();
-				this.state.lines[cursorLine] = lines[cursorLine].slice(0, -1);
-				this.state.cursorCol--;
-				this.insertInternal("\n");
-				this.changed();
-				return;
-			}
-			this.submit();
-			return;
-		}
-		if (kb.matches(data, "tui.input.tab")) {
-			this.requestAutocomplete(true);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteWordBackward")) {
-			this.killWordBackward();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteWordForward")) {
-			this.killWordForward();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteToLineStart")) {
-			this.killToLineStart();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteToLineEnd")) {
-			this.killToLineEnd();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteCharBackward")) {
-			this.backspace();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.deleteCharForward")) {
-			this.deleteForward();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.yank")) {
-			this.yank();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.yankPop")) {
-			this.yankPop();
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorWordLeft")) {
-			this.moveWord(-1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorWordRight")) {
-			this.moveWord(1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorLeft")) {
-			this.moveChar(-1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorRight")) {
-			this.moveChar(1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorUp")) {
-			this.moveVertical(-1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorDown")) {
-			this.moveVertical(1);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorLineStart")) {
-			this.setCol(0);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.cursorLineEnd")) {
-			this.setCol(this.state.lines[this.state.cursorLine].length);
-			return;
-		}
-		if (kb.matches(data, "tui.editor.pageUp")) {
-			this.moveVertical(-this.maxVisibleLines());
-			return;
-		}
-		if (kb.matches(data, "tui.editor.pageDown")) {
-			this.moveVertical(this.maxVisibleLines());
-			return;
-		}
-		if (kb.matches(data, "tui.editor.jumpForward")) {
-			this.jumpMode = "forward";
-			return;
-		}
-		if (kb.matches(data, "tui.editor.jumpBackward")) {
-			this.jumpMode = "backward";
+		for (const [id, action, vertical] of this.actions) {
+			if (!kb.matches(data, id)) continue;
+			// Any move other than up/down forgets the column vertical moves were keeping.
+			if (!vertical) this.preferredCol = null;
+			action();
 			return;
 		}
 		const text = decodePrintableKey(data);
 		if (text !== undefined) this.type(text);
 	}
 
+	/** Key binding → action; `true` marks vertical moves that keep the preferred column. */
+	private readonly actions: [Keybinding, () => void, boolean?][] = [
+		["tui.editor.undo", () => this.buf.undo()],
+		["tui.editor.redo", () => this.buf.redo()],
+		["tui.input.newLine", () => this.newLine()],
+		["tui.input.submit", () => this.enter()],
+		["tui.input.tab", () => this.requestAutocomplete(true)],
+		["tui.editor.deleteWordBackward", () => this.buf.killWordBackward()],
+		["tui.editor.deleteWordForward", () => this.buf.killWordForward()],
+		["tui.editor.deleteToLineStart", () => this.buf.killToLineStart()],
+		["tui.editor.deleteToLineEnd", () => this.buf.killToLineEnd()],
+		["tui.editor.deleteCharBackward", () => this.backspace()],
+		["tui.editor.deleteCharForward", () => this.buf.deleteForward()],
+		["tui.editor.yank", () => this.buf.yank()],
+		["tui.editor.yankPop", () => this.buf.yankPop()],
+		["tui.editor.cursorWordLeft", () => this.buf.moveWord(-1)],
+		["tui.editor.cursorWordRight", () => this.buf.moveWord(1)],
+		["tui.editor.cursorLeft", () => this.buf.moveChar(-1)],
+		["tui.editor.cursorRight", () => this.buf.moveChar(1)],
+		["tui.editor.cursorUp", () => this.moveVertical(-1), true],
+		["tui.editor.cursorDown", () => this.moveVertical(1), true],
+		["tui.editor.cursorLineStart", () => this.setCol(0)],
+		["tui.editor.cursorLineEnd", () => this.setCol(this.buf.state.lines[this.buf.state.cursorLine].length)],
+		["tui.editor.pageUp", () => this.moveVertical(-this.maxVisibleLines()), true],
+		["tui.editor.pageDown", () => this.moveVertical(this.maxVisibleLines()), true],
+		["tui.editor.jumpForward", () => this.startJump("forward")],
+		["tui.editor.jumpBackward", () => this.startJump("backward")],
+	];
+
+	private startJump(dir: "forward" | "backward"): void {
+		this.jumpMode = dir;
+	}
+
+	/** Enter: submit, or a new line when the line ends in a backslash (terminals without Shift+Enter). */
+	private enter(): void {
+		if (this.disableSubmit) return;
+		const { lines, cursorLine, cursorCol } = this.buf.state;
+		if (cursorCol > 0 && lines[cursorLine][cursorCol - 1] === "\\" && cursorCol === lines[cursorLine].length) {
+			this.buf.pushUndo();
+			lines[cursorLine] = lines[cursorLine].slice(0, -1);
+			this.buf.state.cursorCol--;
+			this.buf.insert("\n");
+			this.changed();
+			return;
+		}
+		this.submit();
+	}
+
+	private backspace(): void {
+		this.buf.backspace();
+		this.updateAutocomplete("");
+	}
+
 	// ---- editing primitives -----------------------------------------------------
-
-	private snapshot(): EditorState {
-		return { lines: this.state.lines.slice(), cursorLine: this.state.cursorLine, cursorCol: this.state.cursorCol };
-	}
-
-	private pushUndo(): void {
-		this.undoStack.push(this.snapshot());
-	}
 
 	private changed(): void {
 		this.preferredCol = null;
@@ -399,46 +329,28 @@ export class Editor implements Component, Focusable {
 	}
 
 	private setTextInternal(text: string): void {
-		const lines = normalize(text).split("\n");
-		this.state = { lines, cursorLine: lines.length - 1, cursorCol: lines[lines.length - 1].length };
-		this.lastAction = null;
+		const lines = normalizeText(text).split("\n");
+		this.buf.state = { lines, cursorLine: lines.length - 1, cursorCol: lines[lines.length - 1].length };
+		this.buf.lastAction = null;
 		this.scrollOffset = 0;
 		this.changed();
-	}
-
-	/** Insert (possibly multi-line) text at the cursor. */
-	private insertInternal(text: string): void {
-		const { lines, cursorLine, cursorCol } = this.state;
-		const line = lines[cursorLine];
-		const parts = normalize(text).split("\n");
-		const before = line.slice(0, cursorCol);
-		const after = line.slice(cursorCol);
-		if (parts.length === 1) {
-			lines[cursorLine] = before + parts[0] + after;
-			this.state.cursorCol += parts[0].length;
-			return;
-		}
-		const newLines = [before + parts[0], ...parts.slice(1, -1), parts[parts.length - 1] + after];
-		lines.splice(cursorLine, 1, ...newLines);
-		this.state.cursorLine = cursorLine + parts.length - 1;
-		this.state.cursorCol = parts[parts.length - 1].length;
 	}
 
 	private type(text: string): void {
 		// Words are the unit of undo: a run of typing is one step, a space starts the next.
 		const wordChar = !/\s/.test(text);
-		if (this.lastAction !== "type" || !wordChar) this.pushUndo();
-		this.insertInternal(text);
-		this.lastAction = wordChar ? "type" : null;
+		if (this.buf.lastAction !== "type" || !wordChar) this.buf.pushUndo();
+		this.buf.insert(text);
+		this.buf.lastAction = wordChar ? "type" : null;
 		this.historyIndex = -1;
 		this.changed();
 		this.updateAutocomplete(text);
 	}
 
 	private newLine(): void {
-		this.pushUndo();
-		this.insertInternal("\n");
-		this.lastAction = null;
+		this.buf.pushUndo();
+		this.buf.insert("\n");
+		this.buf.lastAction = null;
 		this.autocomplete.hide();
 		this.changed();
 	}
@@ -446,13 +358,13 @@ export class Editor implements Component, Focusable {
 	private submit(): void {
 		const text = this.getExpandedText();
 		this.autocomplete.hide();
-		this.state = { lines: [""], cursorLine: 0, cursorCol: 0 };
+		this.buf.state = { lines: [""], cursorLine: 0, cursorCol: 0 };
 		this.pastes.clear();
 		this.pasteCounter = 0;
 		this.historyIndex = -1;
 		this.draft = null;
-		this.undoStack.clear();
-		this.lastAction = null;
+		this.buf.undoStack.clear();
+		this.buf.lastAction = null;
 		this.scrollOffset = 0;
 		this.changed();
 		this.onSubmit?.(text);
@@ -471,17 +383,17 @@ export class Editor implements Component, Focusable {
 	}
 
 	private paste(raw: string): void {
-		const text = normalize(raw);
+		const text = normalizeText(raw);
 		const lineCount = text.split("\n").length;
-		this.pushUndo();
+		this.buf.pushUndo();
 		if (lineCount > PASTE_LINES_LIMIT || text.length > PASTE_CHARS_LIMIT) {
 			const id = ++this.pasteCounter;
 			this.pastes.set(id, text);
 			const marker =
 				lineCount > PASTE_LINES_LIMIT ? `[paste #${id} +${lineCount} lines]` : `[paste #${id} ${text.length} chars]`;
-			this.insertInternal(marker);
-		} else this.insertInternal(text);
-		this.lastAction = null;
+			this.buf.insert(marker);
+		} else this.buf.insert(text);
+		this.buf.lastAction = null;
 		this.changed();
 	}
 
@@ -493,217 +405,17 @@ export class Editor implements Component, Focusable {
 		);
 	}
 
-	/** Atomic units of the cursor line (graphemes, paste markers). */
-	private segments(line: number): Segment[] {
-		return segmentLine(this.state.lines[line], this.markerIds());
-	}
-
-	private prevBoundary(): number {
-		const col = this.state.cursorCol;
-		let prev = 0;
-		for (const s of this.segments(this.state.cursorLine)) {
-			if (s.index >= col) break;
-			prev = s.index;
-		}
-		return prev;
-	}
-
-	private nextBoundary(): number {
-		const col = this.state.cursorCol;
-		for (const s of this.segments(this.state.cursorLine)) {
-			if (s.index >= col) return s.index + s.text.length;
-		}
-		return this.state.lines[this.state.cursorLine].length;
-	}
-
-	private backspace(): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		if (cursorCol === 0 && cursorLine === 0) return;
-		this.pushUndo();
-		if (cursorCol === 0) {
-			const prevLen = lines[cursorLine - 1].length;
-			lines[cursorLine - 1] += lines[cursorLine];
-			lines.splice(cursorLine, 1);
-			this.state.cursorLine--;
-			this.state.cursorCol = prevLen;
-		} else {
-			const from = this.prevBoundary();
-			lines[cursorLine] = lines[cursorLine].slice(0, from) + lines[cursorLine].slice(cursorCol);
-			this.state.cursorCol = from;
-		}
-		this.lastAction = null;
-		this.changed();
-		this.updateAutocomplete("");
-	}
-
-	private deleteForward(): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		const line = lines[cursorLine];
-		if (cursorCol === line.length && cursorLine === lines.length - 1) return;
-		this.pushUndo();
-		if (cursorCol === line.length) {
-			lines[cursorLine] = line + lines[cursorLine + 1];
-			lines.splice(cursorLine + 1, 1);
-		} else {
-			lines[cursorLine] = line.slice(0, cursorCol) + line.slice(this.nextBoundary());
-		}
-		this.lastAction = null;
-		this.changed();
-	}
-
-	/** Remove [from, to) of the cursor line into the kill ring. */
-	private killRange(from: number, to: number, backward: boolean): void {
-		const { cursorLine, lines } = this.state;
-		const line = lines[cursorLine];
-		const killed = line.slice(from, to);
-		this.pushUndo();
-		this.killRing.push(killed, { prepend: backward, accumulate: this.lastAction === "kill" });
-		lines[cursorLine] = line.slice(0, from) + line.slice(to);
-		this.state.cursorCol = from;
-		this.lastAction = "kill";
-		this.changed();
-	}
-
-	/** Kill the newline joining the cursor line with its neighbour. */
-	private killNewline(backward: boolean): void {
-		const { cursorLine, lines } = this.state;
-		this.pushUndo();
-		this.killRing.push("\n", { prepend: backward, accumulate: this.lastAction === "kill" });
-		const at = backward ? cursorLine - 1 : cursorLine;
-		const col = lines[at].length;
-		lines[at] += lines[at + 1];
-		lines.splice(at + 1, 1);
-		this.state.cursorLine = at;
-		this.state.cursorCol = col;
-		this.lastAction = "kill";
-		this.changed();
-	}
-
-	private killWordBackward(): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		if (cursorCol === 0) {
-			if (cursorLine > 0) this.killNewline(true);
-			return;
-		}
-		this.killRange(wordLeft(lines[cursorLine], cursorCol), cursorCol, true);
-	}
-
-	private killWordForward(): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		if (cursorCol === lines[cursorLine].length) {
-			if (cursorLine < lines.length - 1) this.killNewline(false);
-			return;
-		}
-		this.killRange(cursorCol, wordRight(lines[cursorLine], cursorCol), false);
-	}
-
-	private killToLineStart(): void {
-		const { cursorLine, cursorCol } = this.state;
-		if (cursorCol === 0) {
-			if (cursorLine > 0) this.killNewline(true);
-			return;
-		}
-		this.killRange(0, cursorCol, true);
-	}
-
-	private killToLineEnd(): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		if (cursorCol === lines[cursorLine].length) {
-			if (cursorLine < lines.length - 1) this.killNewline(false);
-			return;
-		}
-		this.killRange(cursorCol, lines[cursorLine].length, false);
-	}
-
-	private yank(): void {
-		const text = this.killRing.peek();
-		if (text === undefined) return;
-		this.pushUndo();
-		const start = { line: this.state.cursorLine, start: this.state.cursorCol };
-		this.insertInternal(text);
-		this.lastYank = { ...start, text };
-		this.lastAction = "yank";
-		this.changed();
-	}
-
-	private yankPop(): void {
-		if (this.lastAction !== "yank" || !this.lastYank || this.killRing.length < 2) return;
-		// Remove the previous yank, then insert the next older entry.
-		const { line, start, text } = this.lastYank;
-		const joined = this.state.lines.join("\n");
-		const offset = this.state.lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0) + start;
-		const without = joined.slice(0, offset) + joined.slice(offset + text.length);
-		this.state.lines = without.split("\n");
-		this.state.cursorLine = line;
-		this.state.cursorCol = start;
-		this.killRing.rotate();
-		const next = this.killRing.peek() ?? "";
-		this.insertInternal(next);
-		this.lastYank = { line, start, text: next };
-		this.lastAction = "yank";
-		this.changed();
-	}
-
-	private undo(): void {
-		const prev = this.undoStack.undo(this.snapshot());
-		if (!prev) return;
-		this.state = prev;
-		this.lastAction = null;
-		this.changed();
-	}
-
-	private redo(): void {
-		const next = this.undoStack.redo(this.snapshot());
-		if (!next) return;
-		this.state = next;
-		this.lastAction = null;
-		this.changed();
-	}
-
 	// ---- cursor movement ----------------------------------------------------------
 
 	private setCol(col: number): void {
-		this.state.cursorCol = col;
+		this.buf.state.cursorCol = col;
 		this.preferredCol = null;
-		this.lastAction = null;
-	}
-
-	private moveChar(dir: -1 | 1): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		this.lastAction = null;
-		this.preferredCol = null;
-		if (dir < 0) {
-			if (cursorCol > 0) this.state.cursorCol = this.prevBoundary();
-			else if (cursorLine > 0) {
-				this.state.cursorLine--;
-				this.state.cursorCol = lines[cursorLine - 1].length;
-			}
-		} else if (cursorCol < lines[cursorLine].length) this.state.cursorCol = this.nextBoundary();
-		else if (cursorLine < lines.length - 1) {
-			this.state.cursorLine++;
-			this.state.cursorCol = 0;
-		}
-	}
-
-	private moveWord(dir: -1 | 1): void {
-		const { cursorLine, cursorCol, lines } = this.state;
-		this.lastAction = null;
-		this.preferredCol = null;
-		const line = lines[cursorLine];
-		if (dir < 0) {
-			if (cursorCol === 0 && cursorLine > 0) {
-				this.state.cursorLine--;
-				this.state.cursorCol = lines[cursorLine - 1].length;
-			} else this.state.cursorCol = wordLeft(line, cursorCol);
-		} else if (cursorCol === line.length && cursorLine < lines.length - 1) {
-			this.state.cursorLine++;
-			this.state.cursorCol = 0;
-		} else this.state.cursorCol = wordRight(line, cursorCol);
+		this.buf.lastAction = null;
 	}
 
 	/** Move by visual rows, keeping the column the cursor wanted; history at the edges. */
 	private moveVertical(rows: number): void {
-		this.lastAction = null;
+		this.buf.lastAction = null;
 		const visual = this.layout(this.lastLayoutWidth);
 		const idx = this.cursorVisualIndex(visual);
 		const target = idx + rows;
@@ -713,11 +425,11 @@ export class Editor implements Component, Focusable {
 		const clamped = Math.max(0, Math.min(visual.length - 1, target));
 		if (clamped === idx) {
 			// Already on the first/last row: go to its start/end.
-			this.state.cursorCol = rows < 0 ? visual[idx].start : visual[idx].end;
+			this.buf.state.cursorCol = rows < 0 ? visual[idx].start : visual[idx].end;
 			return;
 		}
 		const cur = visual[idx];
-		const curCol = visibleWidth(this.state.lines[cur.line].slice(cur.start, this.state.cursorCol));
+		const curCol = visibleWidth(this.buf.state.lines[cur.line].slice(cur.start, this.buf.state.cursorCol));
 		const want = this.preferredCol ?? curCol;
 		const v = visual[clamped];
 		let col = v.start;
@@ -729,47 +441,29 @@ export class Editor implements Component, Focusable {
 		}
 		// The end of a wrapped row is the start of the next one: stay on this row.
 		if (!v.last && col === v.end) col = v.end - (v.text.length - (segmentLine(v.text).at(-1)?.index ?? 0));
-		this.state.cursorLine = v.line;
-		this.state.cursorCol = col;
+		this.buf.state.cursorLine = v.line;
+		this.buf.state.cursorCol = col;
 		this.preferredCol = want;
 	}
 
 	/** Step through history: +1 older, -1 newer. Returns false when there is nowhere to go. */
 	private navigateHistory(dir: 1 | -1): boolean {
 		if (this.history.length === 0) return false;
-		const editorEmpty = this.state.lines.length === 1 && this.state.lines[0] === "";
+		const editorEmpty = this.buf.state.lines.length === 1 && this.buf.state.lines[0] === "";
 		if (this.historyIndex === -1 && dir === 1 && !editorEmpty) return false;
 		const next = this.historyIndex + dir;
 		if (next < -1 || next >= this.history.length) return false;
-		if (this.historyIndex === -1) this.draft = this.snapshot();
+		if (this.historyIndex === -1) this.draft = this.buf.snapshot();
 		this.historyIndex = next;
 		if (next === -1) {
-			this.state = this.draft ?? { lines: [""], cursorLine: 0, cursorCol: 0 };
+			this.buf.state = this.draft ?? { lines: [""], cursorLine: 0, cursorCol: 0 };
 			this.draft = null;
 		} else {
 			const lines = this.history[next].split("\n");
-			this.state = { lines, cursorLine: lines.length - 1, cursorCol: lines[lines.length - 1].length };
+			this.buf.state = { lines, cursorLine: lines.length - 1, cursorCol: lines[lines.length - 1].length };
 		}
 		this.onChange?.(this.getText());
 		return true;
-	}
-
-	private jumpToChar(ch: string, dir: "forward" | "backward"): void {
-		const text = this.getText();
-		const { lines, cursorLine, cursorCol } = this.state;
-		const offset = lines.slice(0, cursorLine).reduce((n, l) => n + l.length + 1, 0) + cursorCol;
-		const at = dir === "forward" ? text.indexOf(ch, offset + 1) : text.lastIndexOf(ch, offset - 1);
-		if (at === -1 || (dir === "backward" && offset === 0)) return;
-		let rest = at;
-		let line = 0;
-		while (rest > lines[line].length) {
-			rest -= lines[line].length + 1;
-			line++;
-		}
-		this.state.cursorLine = line;
-		this.state.cursorCol = rest;
-		this.preferredCol = null;
-		this.lastAction = null;
 	}
 
 	// ---- autocomplete -------------------------------------------------------------
@@ -777,23 +471,23 @@ export class Editor implements Component, Focusable {
 	private requestAutocomplete(force: boolean): void {
 		const provider = this.autocomplete.provider;
 		if (!provider) return;
-		const { lines, cursorLine, cursorCol } = this.state;
+		const { lines, cursorLine, cursorCol } = this.buf.state;
 		if (
 			force &&
 			provider.shouldTriggerFileCompletion &&
 			!provider.shouldTriggerFileCompletion(lines, cursorLine, cursorCol)
 		) {
 			// Tab inside a slash command name completes the command.
-			void this.autocomplete.request(this.state, false);
+			void this.autocomplete.request(this.buf.state, false);
 			return;
 		}
-		void this.autocomplete.request(this.state, force);
+		void this.autocomplete.request(this.buf.state, force);
 	}
 
 	/** After typing: open or refresh the popup for slash commands and @ mentions. */
 	private updateAutocomplete(typed: string): void {
 		if (!this.autocomplete.provider) return;
-		const { lines, cursorLine, cursorCol } = this.state;
+		const { lines, cursorLine, cursorCol } = this.buf.state;
 		const before = lines[cursorLine].slice(0, cursorCol);
 		const inSlash = cursorLine === 0 && before.startsWith("/");
 		const inMention = /(?:^|\s)@\S*$/.test(before);
@@ -802,16 +496,16 @@ export class Editor implements Component, Focusable {
 				this.autocomplete.hide();
 				return;
 			}
-			void this.autocomplete.request(this.state, false);
+			void this.autocomplete.request(this.buf.state, false);
 		}
 	}
 
 	private applyCompletion(): void {
-		const result = this.autocomplete.apply(this.state);
+		const result = this.autocomplete.apply(this.buf.state);
 		if (!result) return;
-		this.pushUndo();
-		this.state = { lines: result.lines.slice(), cursorLine: result.cursorLine, cursorCol: result.cursorCol };
-		this.lastAction = null;
+		this.buf.pushUndo();
+		this.buf.state = { lines: result.lines.slice(), cursorLine: result.cursorLine, cursorCol: result.cursorCol };
+		this.buf.lastAction = null;
 		this.changed();
 	}
 
@@ -819,9 +513,4 @@ export class Editor implements Component, Focusable {
 	settleAutocomplete(): Promise<void> {
 		return this.autocomplete.pending;
 	}
-}
-
-/** CRLF/CR to LF, tabs to four spaces. */
-function normalize(text: string): string {
-	return text.replace(/\r\n?/g, "\n").replace(/\t/g, "    ");
 }
