@@ -120,6 +120,9 @@ export function buildAnthropicRequest(
 		(params as { temperature?: number }).temperature = options.temperature;
 	}
 
+	const userId = options.metadata?.user_id;
+	if (typeof userId === "string") params.metadata = { user_id: userId };
+
 	const headers: Record<string, string> = {};
 	if (betas.length > 0) headers["anthropic-beta"] = betas.join(",");
 	if (oauth) {

@@ -413,6 +413,16 @@ describe("anthropic-messages request body", () => {
 		expect(message.content).toEqual([{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a" } }]);
 	});
 
+	it("passes metadata.user_id through", async () => {
+		const sent = body(
+			await send(
+				{ messages: [{ role: "user", content: "q", timestamp: 1 }] },
+				{ metadata: { user_id: "user-7", other: 1 } },
+			),
+		);
+		expect((sent as { metadata?: unknown }).metadata).toEqual({ user_id: "user-7" });
+	});
+
 	it("sends model and option headers; onPayload can replace the body; onResponse sees the status", async () => {
 		const seen: number[] = [];
 		const request = await send(
