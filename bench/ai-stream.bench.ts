@@ -53,7 +53,14 @@ interface Sample {
 	events: number;
 }
 
-async function once(fn: StreamFn, model: BenchModel, bytes: Buffer, expectLength: number, kind: "text" | "tool") {
+async function once(
+	name: string,
+	fn: StreamFn,
+	model: BenchModel,
+	bytes: Buffer,
+	expectLength: number,
+	kind: "text" | "tool",
+) {
 	// Let the client see sockets the server closed while the previous run held the event loop
 	// (the reference parses 10k tool deltas for tens of seconds), so no run reuses a dead socket.
 	await new Promise((resolve) => setTimeout(resolve, 20));
@@ -68,7 +75,7 @@ async function once(fn: StreamFn, model: BenchModel, bytes: Buffer, expectLength
 	const length = kind === "text" ? (block?.text?.length ?? 0) : String(block?.arguments?.content ?? "").length;
 	if (message.stopReason === "error" || length !== expectLength)
 		throw new Error(
-			`bad result: ${message.stopReason} ${message.errorMessage ?? ""} length ${length} != ${expectLength}`,
+			`${name}: bad result: ${message.stopReason} ${message.errorMessage ?? ""} length ${length} != ${expectLength}`,
 		);
 	return { ms, events };
 }
@@ -97,10 +104,10 @@ for (const [api, bench] of Object.entries(ADAPTER_BENCHES)) {
 	for (const scenario of scenarios) {
 		const samples = new Map<string, Sample[]>(impls.map(([name]) => [name, []]));
 		// Warm-up (loads adapters and SDKs), then alternate implementations each round.
-		for (const [, fn] of impls) await once(fn, model, scenario.bytes, scenario.expect, scenario.kind);
+		for (const [name, fn] of impls) await once(name, fn, model, scenario.bytes, scenario.expect, scenario.kind);
 		for (let r = 0; r < rounds; r++) {
 			for (const [name, fn] of r % 2 === 0 ? impls : [...impls].reverse()) {
-				samples.get(name)?.push(await once(fn, model, scenario.bytes, scenario.expect, scenario.kind));
+				samples.get(name)?.push(await once(name, fn, model, scenario.bytes, scenario.expect, scenario.kind));
 			}
 		}
 		const mb = scenario.bytes.length / 1e6;

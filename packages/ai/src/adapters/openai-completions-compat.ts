@@ -1,3 +1,4 @@
+import { isLocalHost } from "../models/local-compat.js";
 import type { Model, OpenAICompletionsCompat } from "../types.js";
 
 /** Every switch with a value: the model's `compat` over what its host is known to need. */
@@ -35,12 +36,17 @@ export function detectHost(model: Pick<Model, "provider" | "baseUrl">): Host {
 	if (p === "mistral" || url.includes("mistral.ai")) return "mistral";
 	if (p === "zai" || url.includes("api.z.ai") || url.includes("bigmodel.cn")) return "zai";
 	if (p.startsWith("moonshotai") || url.includes("moonshot.")) return "moonshot";
-	if (
-		/^https?:\/\/(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(url) ||
-		["ollama", "lmstudio", "llama.cpp", "vllm"].includes(p)
-	)
-		return "local";
+	if (["ollama", "lmstudio", "llama.cpp", "vllm"].includes(p) || isLocalUrl(model.baseUrl)) return "local";
 	return "other";
+}
+
+/** Loopback, private-network and mDNS hosts: where self-hosted servers live. */
+function isLocalUrl(url: string): boolean {
+	try {
+		return isLocalHost(new URL(url).hostname);
+	} catch {
+		return false;
+	}
 }
 
 /**

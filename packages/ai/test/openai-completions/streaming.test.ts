@@ -3,7 +3,7 @@ import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
 import type { Context, Model } from "../../src/types.js";
 import { ChatStream, chatError } from "../support/fake-provider/openai-chat.js";
-import { type FakeProvider, json, startFakeProvider } from "../support/fake-provider/server.js";
+import { type FakeProvider, frameEnds, json, startFakeProvider } from "../support/fake-provider/server.js";
 import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
@@ -117,16 +117,16 @@ describe("openai-completions streaming", () => {
 			"toolcall_end:2",
 			"done",
 		]);
-		// The partial arguments grow with each delta (snapshots, since `partial` is live).
+		// The partial arguments grow with each delta. `partial` is live, so snapshot it, and
+		// send one frame per write so the consumer sees each state before the next arrives.
 		const growing: unknown[] = [];
+		const script = new ChatStream()
+			.toolCall(0, "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
+			.finish("tool_calls")
+			.done()
+			.script({ delayMs: 5 });
+		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
 		const s = stream(model, context, key);
-		fake.enqueue(
-			new ChatStream()
-				.toolCall(0, "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
-				.finish("tool_calls")
-				.done()
-				.script(),
-		);
 		for await (const e of s) {
 			if (e.type === "toolcall_delta") growing.push(structuredClone(e.partial.content[e.contentIndex]));
 		}

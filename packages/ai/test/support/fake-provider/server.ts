@@ -91,6 +91,13 @@ export function json(status: number, body?: unknown, headers?: Record<string, st
 	return { kind: "json", status, body, headers };
 }
 
+/** Byte offsets just after each frame ("\n\n"), for `splitAt`: one frame per write. */
+export function frameEnds(bytes: Buffer): number[] {
+	const ends: number[] = [];
+	for (let at = bytes.indexOf("\n\n"); at >= 0; at = bytes.indexOf("\n\n", at + 2)) ends.push(at + 2);
+	return ends;
+}
+
 /** Encodes frames as an SSE byte stream. */
 export function sseBytes(frames: SseFrame[]): Buffer {
 	let text = "";
@@ -163,6 +170,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 		}
 	};
 
+	// Never close idle keep-alive sockets: a client whose event loop was busy (a slow benchmark
+	// run) could otherwise send its next request on a socket the server just closed.
+	server.keepAliveTimeout = 0;
 	server.listen(0, "127.0.0.1");
 	await once(server, "listening");
 	const { port } = server.address() as AddressInfo;

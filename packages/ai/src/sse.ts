@@ -1,0 +1,119 @@
+/**
+ * A Server-Sent Events parser (WHATWG event-stream rules) for response bodies
+ * read in arbitrary byte pieces: UTF-8 sequences and CR/LF pairs may be split
+ * anywhere. Used by adapters that read the raw body for speed; the parser
+ * does one pass of `indexOf` per line, no per-byte work in JavaScript.
+ */
+
+export interface SseEvent {
+	/** The `event:` field, "" when absent (the spec's default type "message"). */
+	event: string;
+	/** `data:` lines joined with "\n". */
+	data: string;
+	id?: string;
+}
+
+export class SseParser {
+	private readonly decoder = new TextDecoder("utf-8");
+	private pending = "";
+	private dataLines: string[] = [];
+	private event = "";
+	private id: string | undefined;
+	private hasData = false;
+	/** The previous piece ended in "\r": a leading "\n" now belongs to that line break. */
+	private skipLeadingLF = false;
+
+	/** Feeds raw bytes; returns the events completed by them. */
+	pushBytes(bytes: Uint8Array): SseEvent[] {
+		return this.pushText(this.decoder.decode(bytes, { stream: true }));
+	}
+
+	/** Feeds decoded text; returns the events completed by it. */
+	pushText(text: string): SseEvent[] {
+		const out: SseEvent[] = [];
+		let chunk = text;
+		if (this.skipLeadingLF && chunk !== "") {
+			this.skipLeadingLF = false;
+			if (chunk.startsWith("\n")) chunk = chunk.slice(1);
+		}
+		const buffer = this.pending === "" ? chunk : this.pending + chunk;
+		let start = 0;
+		let cr = buffer.indexOf("\r");
+		const length = buffer.length;
+		while (start < length) {
+			const lf = buffer.indexOf("\n", start);
+			if (cr >= 0 && cr < start) cr = buffer.indexOf("\r", start);
+			let end: number;
+			let next: number;
+			if (cr >= 0 && (lf < 0 || cr < lf)) {
+				end = cr;
+				if (cr + 1 < length) next = buffer[cr + 1] === "\n" ? cr + 2 : cr + 1;
+				else {
+					next = cr + 1;
+					this.skipLeadingLF = true;
+				}
+			} else if (lf >= 0) {
+				end = lf;
+				next = lf + 1;
+			} else break;
+			this.line(buffer, start, end, out);
+			start = next;
+		}
+		this.pending = start === 0 ? buffer : buffer.slice(start);
+		return out;
+	}
+
+	/** The body ended: an event without its closing blank line is dropped, per the spec. */
+	end(): SseEvent[] {
+		const tail = this.decoder.decode();
+		const out = tail === "" ? [] : this.pushText(tail);
+		this.pending = "";
+		this.reset();
+		return out;
+	}
+
+	private line(buffer: string, start: number, end: number, out: SseEvent[]): void {
+		if (start === end) {
+			if (this.hasData) {
+				const event: SseEvent = { event: this.event, data: this.dataLines.join("\n") };
+				if (this.id !== undefined) event.id = this.id;
+				out.push(event);
+			}
+			this.reset();
+			return;
+		}
+		if (buffer.charCodeAt(start) === 58 /* ":" comment */) return;
+		const colon = buffer.indexOf(":", start);
+		let field: string;
+		let value: string;
+		if (colon < 0 || colon > end) {
+			field = buffer.slice(start, end);
+			value = "";
+		} else {
+			field = buffer.slice(start, colon);
+			const valueStart = buffer.charCodeAt(colon + 1) === 32 /* space */ ? colon + 2 : colon + 1;
+			value = valueStart >= end ? "" : buffer.slice(valueStart, end);
+		}
+		if (field === "data") {
+			this.dataLines.push(value);
+			this.hasData = true;
+		} else if (field === "event") this.event = value;
+		else if (field === "id") this.id = value;
+		// "retry" and unknown fields are ignored.
+	}
+
+	private reset(): void {
+		this.dataLines = [];
+		this.hasData = false;
+		this.event = "";
+	}
+}
+
+/** Iterates the events of a byte stream (e.g. a fetch `Response.body`). */
+export async function* iterateSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
+	const parser = new SseParser();
+	for await (const bytes of body) {
+		for (const event of parser.pushBytes(bytes)) yield event;
+	}
+	for (const event of parser.end()) yield event;
+}
