@@ -136,4 +136,29 @@ describe("files disappearing and unwritable places", () => {
 		}
 		expect(readFileSync(file, "utf8")).toBe(before);
 	});
+
+	it("a full disk (file-size limit) is a visible error; what was acknowledged loads, the rest of the file is untouched", {
+		timeout: 20_000,
+	}, async () => {
+		const dir = tempDir();
+		const file = join(dir, "full.jsonl");
+		const w = startWriter(file, "fill", 64); // 32 KiB
+		const exit = await w.exited;
+		expect(exit.code).toBe(0);
+		expect(w.other).toEqual([
+			expect.stringMatching(/^error SessionWriteError: Cannot write session .*full\.jsonl: EFBIG/),
+		]);
+		expect(w.acked.length).toBeGreaterThan(5);
+		const size = readFileSync(file).length;
+		expect(size).toBeLessThanOrEqual(32 * 1024);
+		const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
+		expect(sm.getEntries().map((e) => e.id)).toEqual(w.acked);
+		// The partial line the limit cut off is reported and kept; the next append starts a fresh line.
+		expect(sm.getLoadWarnings().length).toBeLessThanOrEqual(1);
+		const id = sm.appendMessage(user("after the disk was freed"));
+		sm.close();
+		const again = SessionManager.open(file);
+		expect(again.getEntries().map((e) => e.id)).toEqual([...w.acked, id]);
+		again.close();
+	});
 });

@@ -29,6 +29,8 @@ export function writerScript(): string {
 export interface Writer {
 	child: ChildProcess;
 	acked: string[];
+	/** Lines the child printed that are neither acks nor "ready". */
+	other: string[];
 	/** Resolves with the first line ("ready <pid>") or rejects with stderr when the child exits first. */
 	ready: Promise<void>;
 	/** Resolves when at least `n` entries were acknowledged. */
@@ -36,9 +38,20 @@ export interface Writer {
 	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-export function startWriter(file: string, mode: "append" | "hold" = "append"): Writer {
-	const child = spawn(process.execPath, [writerScript(), file, mode], { stdio: ["ignore", "pipe", "pipe"] });
+export function startWriter(
+	file: string,
+	mode: "append" | "hold" | "fill" = "append",
+	fileSizeLimitBlocks?: number,
+): Writer {
+	const args = [writerScript(), file, mode];
+	const child =
+		fileSizeLimitBlocks === undefined
+			? spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+			: spawn("sh", ["-c", `ulimit -f ${fileSizeLimitBlocks}; exec "$0" "$@"`, process.execPath, ...args], {
+					stdio: ["ignore", "pipe", "pipe"],
+				});
 	const acked: string[] = [];
+	const other: string[] = [];
 	let stderr = "";
 	let buffer = "";
 	let readyResolve: () => void = () => {};
@@ -58,6 +71,7 @@ export function startWriter(file: string, mode: "append" | "hold" = "append"): W
 			buffer = buffer.slice(nl + 1);
 			if (line.startsWith("ready")) readyResolve();
 			else if (line.startsWith("ack ")) acked.push(line.slice(4));
+			else other.push(line);
 			nl = buffer.indexOf("\n");
 		}
 		for (const w of waiters.splice(0)) {
@@ -78,6 +92,7 @@ export function startWriter(file: string, mode: "append" | "hold" = "append"): W
 	return {
 		child,
 		acked,
+		other,
 		ready,
 		exited,
 		waitAcks(n: number) {
