@@ -100,8 +100,12 @@ export function buildAnthropicRequest(
 
 	const betas: string[] = oauth ? [...OAUTH_BETAS] : [];
 	if (tools.length > 0 && !eager) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
-	const level: ThinkingLevel =
+	const wanted: ThinkingLevel =
 		model.reasoning && options.reasoning ? clampThinkingLevel(model, options.reasoning) : "off";
+	// Mid tool loop, the API requires the open assistant turn to start with (signed) thinking;
+	// a turn written without it (thinking just switched on, another model) cannot be continued
+	// with thinking, so this one request goes without.
+	const level: ThinkingLevel = wanted !== "off" && openTurnLacksThinking(params.messages) ? "off" : wanted;
 	if (level !== "off") {
 		if (supportsAdaptiveThinking(model.id)) {
 			params.thinking = { type: "adaptive" };
@@ -131,6 +135,22 @@ export function buildAnthropicRequest(
 	}
 	Object.assign(headers, model.headers, options.headers);
 	return { params, headers, oauth, toolNameFromWire };
+}
+
+/** True when the transcript ends in tool results answering an assistant turn that does not open with thinking. */
+function openTurnLacksThinking(messages: MessageParam[]): boolean {
+	let i = messages.length - 1;
+	while (i >= 0) {
+		const message = messages[i];
+		if (message?.role !== "user" || typeof message.content === "string") break;
+		if (!message.content.every((block) => block.type === "tool_result")) return false;
+		i--;
+	}
+	if (i === messages.length - 1) return false;
+	const turn = messages[i];
+	if (turn?.role !== "assistant" || typeof turn.content === "string") return false;
+	const first = turn.content[0];
+	return first?.type !== "thinking" && first?.type !== "redacted_thinking";
 }
 
 /** Opus 4.6+/Sonnet 4.6 think adaptively (effort) rather than with a token budget. */

@@ -347,6 +347,33 @@ describe("anthropic-messages request body", () => {
 		});
 	});
 
+	it("mid tool loop, a turn that did not open with thinking is continued without thinking", async () => {
+		const loop = (first: AssistantMessage["content"][number]): Context => ({
+			messages: [
+				{ role: "user", content: "go", timestamp: 1 },
+				assistant([first, { type: "toolCall", id: "toolu_1", name: "read", arguments: {} }]),
+				{
+					role: "toolResult",
+					toolCallId: "toolu_1",
+					toolName: "read",
+					content: [{ type: "text", text: "A" }],
+					isError: false,
+					timestamp: 3,
+				},
+			],
+		});
+		const unsigned = body(await send(loop({ type: "text", text: "Reading." }), { reasoning: "medium" }));
+		expect(unsigned.thinking).toBeUndefined();
+		const signed = body(
+			await send(loop({ type: "thinking", thinking: "t", thinkingSignature: "sig" }), { reasoning: "medium" }),
+		);
+		expect(signed.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+		// A new user prompt starts a new turn: thinking is allowed again.
+		const fresh = loop({ type: "text", text: "Reading." });
+		fresh.messages.push({ role: "user", content: "next", timestamp: 4 });
+		expect(body(await send(fresh, { reasoning: "medium" })).thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+	});
+
 	it("a tool call left without result gets a synthetic error result", async () => {
 		const context: Context = {
 			messages: [
