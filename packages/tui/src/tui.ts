@@ -39,6 +39,8 @@ function lineReset(written: string): string {
 
 /** Column the cursor rests on after writing `line`, or -1 when unknown (pending wrap at the edge). */
 function endColumn(line: string, width: number): number {
+	// Where a terminal leaves the cursor after an inline image is not reliable.
+	if (line.includes("\x1b_G") || line.includes("\x1b]1337;")) return -1;
 	const w = visibleWidth(line);
 	return w < width ? w : -1;
 }

@@ -161,3 +161,22 @@ describe("Input", () => {
 		expect(stripAnsi(input.render(12)[0])).toBe("> abcdefghij");
 	});
 });
+
+describe("Image in the renderer", () => {
+	it("deletes a Kitty image whose rows are rewritten", async () => {
+		setCapabilities({ images: "kitty", trueColor: true, hyperlinks: true });
+		const term = new MemoryTerminal(40, 20);
+		const tui = new TUI(term, { minRenderIntervalMs: 0 });
+		const img = new Image(PNG, "image/png", { fallbackColor: (s) => s }, { imageId: 7 });
+		tui.addChild(new Text("before", 0, 0));
+		tui.addChild(img);
+		tui.addChild(new Text("after", 0, 0));
+		tui.renderNow();
+		expect(term.takeOutput()).toContain("\x1b_Ga=T,f=100,q=2,c=23,r=6,i=7,C=1;");
+		tui.removeChild(img);
+		tui.renderNow();
+		const out = term.takeOutput();
+		expect(out).toContain("\x1b_Ga=d,d=I,i=7\x1b\\");
+		expect(out).toContain("after");
+	});
+});
