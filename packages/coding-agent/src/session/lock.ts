@@ -51,7 +51,11 @@ function procStartTime(pid: number): string | undefined {
 	}
 }
 
-const myStartTime = procStartTime(process.pid);
+let myStartTimeCache: string | undefined | null = null;
+function myStartTime(): string | undefined {
+	if (myStartTimeCache === null) myStartTimeCache = procStartTime(process.pid);
+	return myStartTimeCache;
+}
 
 function readLock(path: string): LockInfo | undefined | "missing" {
 	try {
@@ -69,7 +73,7 @@ function holderAlive(info: LockInfo): boolean {
 	if (info.pid === process.pid) {
 		if ([...heldTokens.values()].includes(info.token)) return true;
 		// Our pid but not our token: left by an earlier process that had the same pid (containers).
-		return info.startTime !== undefined && info.startTime === myStartTime;
+		return info.startTime !== undefined && info.startTime === myStartTime();
 	}
 	try {
 		process.kill(info.pid, 0);
@@ -137,7 +141,7 @@ export interface SessionLock {
 export function acquireSessionLock(sessionFile: string): SessionLock {
 	const lockPath = `${sessionFile}.lock`;
 	const token = randomUUID();
-	const info: LockInfo = { pid: process.pid, hostname: hostname(), token, startTime: myStartTime };
+	const info: LockInfo = { pid: process.pid, hostname: hostname(), token, startTime: myStartTime() };
 	for (let attempt = 0; attempt < 10; attempt++) {
 		if (createWithContent(lockPath, JSON.stringify(info))) {
 			heldTokens.set(lockPath, token);
