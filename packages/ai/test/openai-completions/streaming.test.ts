@@ -3,7 +3,7 @@ import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
 import type { Context, Model } from "../../src/types.js";
 import { ChatStream, chatError } from "../support/fake-provider/openai-chat.js";
-import { type FakeProvider, frameEnds, json, startFakeProvider } from "../support/fake-provider/server.js";
+import { type FakeProvider, frameEnds, json, sse, startFakeProvider } from "../support/fake-provider/server.js";
 import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
@@ -312,6 +312,33 @@ describe("openai-completions errors", () => {
 		expect(message.errorMessage).toBe("Upstream overloaded");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "overloaded", retryable: true });
 		expect(message.content).toEqual([{ type: "text", text: "so far" }]);
+	});
+
+	it("ignores pings and unknown chunks, and ends on an `event: error` frame", async () => {
+		const frames = [
+			{ comment: "OPENROUTER PROCESSING" },
+			...new ChatStream().text("kept").build(),
+			{ data: { object: "ping" } },
+			{ event: "error", data: { error: { message: "Internal error upstream", code: 502 } } },
+			...new ChatStream().text("never").finish("stop").done().build(),
+		];
+		fake.enqueue(sse(frames));
+		const events = await collect(stream(model, context, key));
+		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
+		const message = await stream(model, context, key).result(); // nothing queued: 500
+		expect(message.errorInfo?.status).toBe(500);
+		const last = events.at(-1);
+		if (last?.type !== "error") throw new Error("expected error");
+		expect(last.error.errorMessage).toBe("502 Internal error upstream");
+		expect(last.error.errorInfo).toEqual({ kind: "server", status: 502, retryable: true });
+		expect(last.error.content).toEqual([{ type: "text", text: "kept" }]);
+	});
+
+	it("reports a malformed chunk as a provider error with the partial content", async () => {
+		fake.enqueue(sse([...new ChatStream().text("ok").build(), { data: "{not json" }]));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_chunk", retryable: true });
+		expect(message.content).toEqual([{ type: "text", text: "ok" }]);
 	});
 
 	it("reports a refused connection as a retryable network error", async () => {
