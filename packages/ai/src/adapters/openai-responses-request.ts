@@ -150,6 +150,8 @@ function assistantItems(message: AssistantMessage, model: Model, customCalls: Se
 			}
 		}
 	}
+	// A reasoning item must be followed by the output it led to; a turn cut after its reasoning has none.
+	while (items.length > 0 && (items[items.length - 1] as { type?: string }).type === "reasoning") items.pop();
 	return items;
 }
 

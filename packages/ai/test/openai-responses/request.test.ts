@@ -341,6 +341,23 @@ describe("openai-responses request body", () => {
 		expect(sent.tools).toBeUndefined();
 	});
 
+	it("drops a reasoning item that a cut turn left without any following output", async () => {
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "go", timestamp: 1 },
+				assistant([{ type: "thinking", thinking: "Plan", thinkingSignature: JSON.stringify(reasoningItem) }], {
+					stopReason: "aborted",
+				}),
+				{ role: "user", content: "again", timestamp: 3 },
+			],
+		};
+		const sent = body(await send(context));
+		expect(sent.input).toEqual([
+			{ role: "user", content: [{ type: "input_text", text: "go" }] },
+			{ role: "user", content: [{ type: "input_text", text: "again" }] },
+		]);
+	});
+
 	it("tool results with images use the list output form", async () => {
 		const context: Context = {
 			messages: [
