@@ -33,7 +33,7 @@ export function buildChatRequest(
 	const { tools } = replaySystemState(messages);
 	const request: ChatRequest = {
 		model: model.id,
-		messages: convertMessages(model, messages, compat),
+		messages: convertMessages(model, messages, compat).map(wellFormedMessage),
 		stream: true,
 	};
 	if (compat.supportsUsageInStreaming) request.stream_options = { include_usage: true };
@@ -220,6 +220,26 @@ function applyAnthropicCacheMarkers(request: ChatRequest) {
 		const lastText = [...parts].reverse().find((p) => p.type === "text");
 		if (lastText && lastText.type === "text") lastText.cache_control = marker;
 	}
+}
+
+/**
+ * Replaces lone UTF-16 surrogates (left by a stream cut inside an emoji) with U+FFFD: some servers
+ * reject the request body otherwise.
+ */
+function wellFormedMessage(message: ChatMessageParam): ChatMessageParam {
+	for (const [key, value] of Object.entries(message)) {
+		if (typeof value === "string") message[key] = wellFormed(value);
+		else if (key === "content" && Array.isArray(value))
+			for (const part of value as { text?: unknown }[])
+				if (typeof part.text === "string") part.text = wellFormed(part.text);
+	}
+	return message;
+}
+
+function wellFormed(text: string): string {
+	// String.prototype.toWellFormed exists from Node 20; the ES2023 typings do not know it yet.
+	const fix = (text as { toWellFormed?: () => string }).toWellFormed;
+	return fix ? fix.call(text) : text;
 }
 
 /** Mistral wants exactly nine alphanumeric characters; derived deterministically from the original id. */

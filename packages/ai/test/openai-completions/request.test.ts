@@ -356,6 +356,18 @@ describe("openai-completions request body", () => {
 		expect(body.extra_field).toBe(1);
 	});
 
+	it("replaces lone surrogates left by a cut stream", async () => {
+		const cut = "smile \ud83d";
+		const body = await sentBody(base, {
+			messages: [user(cut), assistant([{ type: "text", text: cut }], { stopReason: "aborted" }), user("and?")],
+		});
+		expect(body.messages).toEqual([
+			{ role: "user", content: "smile \ufffd" },
+			{ role: "assistant", content: "smile \ufffd" },
+			{ role: "user", content: "and?" },
+		]);
+	});
+
 	it("sends model and option headers and reports the response", async () => {
 		let seen: number | undefined;
 		await sentBody(
