@@ -33,6 +33,18 @@ describe("Text, TruncatedText, Spacer, Box", () => {
 		expect(line).toBe("\x1b[44ma \x1b[1mb\x1b[0m\x1b[44m c   \x1b[49m");
 	});
 
+	it("Text re-wraps growing output like a fresh render", () => {
+		const streamed = new Text("", 0, 0);
+		let text = "";
+		for (let i = 0; i < 30; i++) {
+			text += i % 5 === 4 ? "\n" : `word${i} `;
+			if (i === 20) text += "\x1b[31mred part\x1b[0m ";
+			streamed.setText(text);
+			expect(streamed.render(12)).toEqual(new Text(text, 0, 0).render(12));
+		}
+		expect(streamed.render(7)).toEqual(new Text(text, 0, 0).render(7));
+	});
+
 	it("TruncatedText keeps one line", () => {
 		expect(new TruncatedText("a long status line\nsecond").render(10)).toEqual(["a long ..."]);
 		expect(new TruncatedText("short", 1, 1).render(10)).toEqual(["", " short", ""]);

@@ -49,12 +49,37 @@ export class Text implements Component {
 		return lines;
 	}
 
+	/** Wrapped source lines of the last build, reused while the width stays (streamed output). */
+	private lineCache = new Map<string, string[]>();
+	private lineCacheWidth = -1;
+
+	/**
+	 * Wrap line by line, reusing the wrap of source lines seen in the last build
+	 * (a growing tool output re-wraps only its new lines). Styled text carries
+	 * state across lines, so it is wrapped as a whole.
+	 */
+	private wrap(text: string, width: number): string[] {
+		if (text.includes("\x1b")) return wrapTextWithAnsi(text, width);
+		const prev = this.lineCacheWidth === width ? this.lineCache : new Map<string, string[]>();
+		const next = new Map<string, string[]>();
+		const out: string[] = [];
+		for (const line of text.split("\n")) {
+			let wrapped = prev.get(line) ?? next.get(line);
+			if (!wrapped) wrapped = wrapTextWithAnsi(line, width);
+			next.set(line, wrapped);
+			for (const l of wrapped) out.push(l);
+		}
+		this.lineCache = next;
+		this.lineCacheWidth = width;
+		return out;
+	}
+
 	private buildLines(width: number): string[] {
 		if (this.text.trim().length === 0) return [];
 		const padX = Math.max(0, Math.min(this.paddingX, Math.floor((width - 1) / 2)));
 		const inner = Math.max(1, width - padX * 2);
 		const text = this.text.replaceAll("\t", "   ");
-		const body = wrapTextWithAnsi(text, inner);
+		const body = this.wrap(text, inner);
 		const pad = " ".repeat(padX);
 		const out: string[] = [];
 		const bg = this.customBgFn;
