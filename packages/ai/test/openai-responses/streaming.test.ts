@@ -253,7 +253,7 @@ describe("openai-responses streaming", () => {
 	it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
 		const script = new ResponsesStream().created().openMessage("msg_1", "Slow").script();
 		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const message = await stream(model, context, { ...key, timeoutMs: 150 }).result();
+		const message = await stream(model, context, { ...key, timeoutMs: 500 }).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
 		expect(message.content).toMatchObject([{ type: "text", text: "Slow" }]);
