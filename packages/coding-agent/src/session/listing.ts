@@ -340,18 +340,21 @@ export function listSessions(dir: string): SessionInfo[] {
 	return out.sort(byModifiedDesc);
 }
 
-/** Sessions of every project under the sessions root, most recently modified first. */
-export function listAllSessions(sessionsRoot: string): SessionInfo[] {
-	const out: SessionInfo[] = [];
-	let dirs: string[];
+/** The project directories under the sessions root. */
+export function sessionDirs(sessionsRoot: string): string[] {
 	try {
-		dirs = readdirSync(sessionsRoot, { withFileTypes: true })
+		return readdirSync(sessionsRoot, { withFileTypes: true })
 			.filter((d) => d.isDirectory() && d.name !== LISTING_INDEX_DIR)
 			.map((d) => join(sessionsRoot, d.name));
 	} catch {
 		return [];
 	}
-	for (const dir of dirs) out.push(...listSessions(dir));
+}
+
+/** Sessions of every project under the sessions root, most recently modified first. */
+export function listAllSessions(sessionsRoot: string): SessionInfo[] {
+	const out: SessionInfo[] = [];
+	for (const dir of sessionDirs(sessionsRoot)) out.push(...listSessions(dir));
 	return out.sort(byModifiedDesc);
 }
 

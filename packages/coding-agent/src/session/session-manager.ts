@@ -13,10 +13,16 @@ import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
 import { type Durability, SessionConflictError, SessionFile, SessionWriteError } from "./file.js";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
-import { findMostRecentSession } from "./listing.js";
+import {
+	findMostRecentSession,
+	findSessionsByIdPrefix,
+	listSessions,
+	type SessionInfo,
+	sessionDirs,
+} from "./listing.js";
 import { loadFromFd, loadFromText, newLoadState } from "./load.js";
 import { acquireSessionLock } from "./lock.js";
-import { getDefaultSessionDir, sessionFileName } from "./paths.js";
+import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
 import { getCurrentSystemMessage } from "./system-state.js";
 import { recordFor, SessionTree } from "./tree.js";
@@ -109,6 +115,40 @@ export class SessionManager {
 		return sm;
 	}
 
+	/** Sessions of one project directory, newest first (reference-compatible async form). */
+	static async list(
+		cwd: string,
+		sessionDir?: string,
+		onProgress?: (loaded: number, total: number) => void,
+	): Promise<SessionInfo[]> {
+		const list = listSessions(resolve(sessionDir ?? getDefaultSessionDir(cwd)));
+		onProgress?.(list.length, list.length);
+		return list;
+	}
+
+	/**
+	 * Sessions of every project under the sessions root, newest first. Yields to
+	 * the event loop between project directories so a UI can keep drawing.
+	 */
+	static async listAll(
+		sessionsRoot: string = getSessionsRoot(),
+		onProgress?: (loaded: number, total: number) => void,
+	): Promise<SessionInfo[]> {
+		const dirs = sessionDirs(sessionsRoot);
+		const out: SessionInfo[] = [];
+		for (let i = 0; i < dirs.length; i++) {
+			out.push(...listSessions(dirs[i]));
+			onProgress?.(i + 1, dirs.length);
+			await new Promise<void>((r) => setImmediate(r));
+		}
+		return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+	}
+
+	/** The file of the session with exactly this id: the project's directory first, then every project. */
+	static findById(cwd: string, id: string, sessionsRoot: string = getSessionsRoot()): string | undefined {
+		return findSessionsByIdPrefix(id, cwd, sessionsRoot).find((m) => m.id === id)?.path;
+	}
+
 	/** The most recently modified session of `cwd` in `sessionDir`, or a new one. */
 	static continueRecent(cwd: string, sessionDir?: string, managerOptions: SessionManagerOptions = {}): SessionManager {
 		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
@@ -174,6 +214,15 @@ export class SessionManager {
 	/** Switch to another session file (resume). */
 	setSessionFile(path: string): void {
 		this.openFile(resolve(path));
+	}
+
+	/**
+	 * Re-read the current file from disk (e.g. after a SessionConflictError):
+	 * entries appended elsewhere become visible and the leaf moves to the last
+	 * entry of the file. Entries not yet written (no file yet) stay as they are.
+	 */
+	reload(): void {
+		if (this.persist && this.sessionFile && this.file) this.openFile(this.sessionFile);
 	}
 
 	/** Release the file and its lock. The manager stays readable from memory only for already-loaded entries. */

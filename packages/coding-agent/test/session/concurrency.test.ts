@@ -65,6 +65,12 @@ describe("concurrent writers", () => {
 		expect(() => sm.appendMessage(user("three"))).toThrow(SessionConflictError);
 		expect(readFileSync(file, "utf8")).toBe(before);
 		expect(sm.getEntryCount()).toBe(2);
+		// The way on: reload, see the outside entry, continue from the end of the file.
+		sm.reload();
+		expect(sm.getEntryCount()).toBe(3);
+		expect(sm.getLeafId()).toBe("f0f0f0f0");
+		const id = sm.appendMessage(user("three"));
+		expect(sm.getEntry(id)?.parentId).toBe("f0f0f0f0");
 		sm.close();
 	});
 

@@ -87,6 +87,19 @@ describe("listing sessions", () => {
 		const remoteId = remoteInfo?.id as string;
 		expect(findSessionsByIdPrefix(remoteId, "/here", root)).toEqual([{ path: remote, id: remoteId, local: false }]);
 		expect(findSessionsByIdPrefix("zzz", "/here", root)).toEqual([]);
+		expect(SessionManager.findById("/here", remoteId, root)).toBe(remote);
+		expect(SessionManager.findById("/here", remoteId.slice(0, 8), root)).toBeUndefined();
+	});
+
+	it("offers the reference's async list/listAll on SessionManager", async () => {
+		const root = tempDir();
+		const a = session(join(root, encodeCwd("/a")), "/a", "qa");
+		const b = session(join(root, encodeCwd("/b")), "/b", "qb");
+		const progress: string[] = [];
+		const all = await SessionManager.listAll(root, (n, total) => progress.push(`${n}/${total}`));
+		expect(all.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(progress).toEqual(["1/2", "2/2"]);
+		expect((await SessionManager.list("/a", join(root, encodeCwd("/a")))).map((s) => s.path)).toEqual([a]);
 	});
 
 	it("continueRecent opens the newest session of the project, or starts a new one", () => {
