@@ -195,12 +195,27 @@ function assistantParam(
 	}
 	if (texts.length > 0) param.content = texts.join("");
 	if (toolCalls.length > 0) param.tool_calls = toolCalls;
+	// OpenRouter needs encrypted reasoning back with the calls it belongs to (Gemini thought signatures).
+	const details = message.content.flatMap((block) =>
+		block.type === "toolCall" ? encryptedDetail(block.thoughtSignature) : [],
+	);
+	if (details.length > 0) param.reasoning_details = details;
 	if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && param.reasoning_content === undefined)
 		param.reasoning_content = "";
 	// A turn with neither text nor calls (an aborted start) is rejected by most servers.
 	if (param.content === null && toolCalls.length === 0) return undefined;
 	if (param.content === null && compat.requiresAssistantAfterToolResult) param.content = "";
 	return param;
+}
+
+function encryptedDetail(signature: string | undefined): unknown[] {
+	if (!signature?.startsWith("{")) return [];
+	try {
+		const detail = JSON.parse(signature) as { type?: unknown };
+		return detail.type === "reasoning.encrypted" ? [detail] : [];
+	} catch {
+		return [];
+	}
 }
 
 /** Marks the system prompt, last tool and last user text for Anthropic models behind OpenRouter. */

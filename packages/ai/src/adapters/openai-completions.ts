@@ -24,7 +24,7 @@ interface ChunkDelta {
 	reasoning_content?: string | null;
 	reasoning?: string | null;
 	reasoning_text?: string | null;
-	reasoning_details?: { type?: string; text?: string; summary?: string }[] | null;
+	reasoning_details?: { type?: string; text?: string; summary?: string; id?: string; data?: string }[] | null;
 	tool_calls?: ChunkToolCall[] | null;
 }
 interface ChunkUsage {
@@ -108,6 +108,9 @@ class ChunkReader {
 	private text = -1;
 	private thinking = -1;
 	private readonly toolBlocks = new Map<number, number>();
+	/** Encrypted reasoning (OpenRouter `reasoning_details`) by tool-call id, replayed with that call. */
+	private readonly encrypted = new Map<string, string>();
+	private readonly toolIds = new Map<string, number>();
 	private finishReason: string | undefined;
 
 	constructor(private readonly writer: AssistantStreamWriter) {}
@@ -141,6 +144,12 @@ class ChunkReader {
 				writer.appendText(this.text, delta.content);
 			}
 			if (delta.tool_calls) for (const call of delta.tool_calls) this.toolCall(call);
+			if (Array.isArray(delta.reasoning_details)) {
+				for (const detail of delta.reasoning_details) {
+					if (detail.type === "reasoning.encrypted" && detail.id && detail.data)
+						this.encrypted.set(detail.id, JSON.stringify(detail));
+				}
+			}
 		}
 		if (choice.finish_reason) this.finishReason = choice.finish_reason;
 	}
@@ -156,6 +165,7 @@ class ChunkReader {
 		} else if (call.id || call.function?.name) {
 			this.writer.updateToolCall(block, { id: call.id ?? undefined, name: call.function?.name ?? undefined });
 		}
+		if (call.id) this.toolIds.set(call.id, block);
 		const args = call.function?.arguments;
 		if (args) this.writer.appendToolArguments(block, args);
 	}
@@ -187,6 +197,10 @@ class ChunkReader {
 
 	/** The wire stream ended: only a reported finish reason makes it a success. */
 	end(): void {
+		for (const [id, signature] of this.encrypted) {
+			const block = this.toolIds.get(id);
+			if (block !== undefined) this.writer.updateToolCall(block, { thoughtSignature: signature });
+		}
 		const reason = this.finishReason;
 		if (reason === undefined) {
 			this.writer.fail("The stream ended without a finish reason", { kind: "stream_cut", retryable: true });

@@ -356,6 +356,69 @@ describe("openai-completions request body", () => {
 		expect(body.extra_field).toBe(1);
 	});
 
+	it("round-trips OpenRouter encrypted reasoning with the tool call it belongs to", async () => {
+		const detail = {
+			type: "reasoning.encrypted",
+			id: "call_g",
+			data: "ENCRYPTED",
+			format: "google-gemini-v1",
+			index: 0,
+		};
+		fake.enqueue(
+			new ChatStream()
+				.toolCall(0, "call_g", "read", ['{"path":"a"}'])
+				.chunk({ reasoning_details: [detail] })
+				.finish("tool_calls")
+				.done()
+				.script(),
+		);
+		const model = { ...base, provider: "openrouter" };
+		const first = await stream(model, { messages: [user("q")] }, key).result();
+		expect(first.content).toEqual([
+			{
+				type: "toolCall",
+				id: "call_g",
+				name: "read",
+				arguments: { path: "a" },
+				thoughtSignature: JSON.stringify(detail),
+			},
+		]);
+		const body = await sentBody(model, {
+			messages: [
+				user("q"),
+				first,
+				{
+					role: "toolResult",
+					toolCallId: "call_g",
+					toolName: "read",
+					content: [{ type: "text", text: "A" }],
+					isError: false,
+					timestamp: 3,
+				},
+			],
+		});
+		expect((body.messages as Record<string, unknown>[])[1].reasoning_details).toEqual([detail]);
+		// Another model gets no foreign signatures.
+		const other = await sentBody(
+			{ ...model, id: "other-model" },
+			{
+				messages: [
+					user("q"),
+					first,
+					{
+						role: "toolResult",
+						toolCallId: "call_g",
+						toolName: "read",
+						content: [{ type: "text", text: "A" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			},
+		);
+		expect((other.messages as Record<string, unknown>[])[1].reasoning_details).toBeUndefined();
+	});
+
 	it("replaces lone surrogates left by a cut stream", async () => {
 		const cut = "smile \ud83d";
 		const body = await sentBody(base, {
