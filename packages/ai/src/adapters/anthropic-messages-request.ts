@@ -107,7 +107,7 @@ export function buildAnthropicRequest(
 	// with thinking, so this one request goes without.
 	const level: ThinkingLevel = wanted !== "off" && openTurnLacksThinking(params.messages) ? "off" : wanted;
 	if (level !== "off") {
-		if (supportsAdaptiveThinking(model.id)) {
+		if (supportsAdaptiveThinking(model)) {
 			params.thinking = { type: "adaptive" };
 			params.output_config = { effort: adaptiveEffort(model, level) };
 		} else {
@@ -153,9 +153,19 @@ function openTurnLacksThinking(messages: MessageParam[]): boolean {
 	return first?.type !== "thinking" && first?.type !== "redacted_thinking";
 }
 
-/** Opus 4.6+/Sonnet 4.6 think adaptively (effort) rather than with a token budget. */
-export function supportsAdaptiveThinking(modelId: string): boolean {
-	return /(opus|sonnet)-4[.-][6-9]/.test(modelId);
+/**
+ * Claude 4.6+ and 5.x think adaptively (an effort level) instead of with a
+ * token budget. Catalog entries for those models carry effort names in their
+ * `thinkingLevelMap`, which also marks custom models as adaptive.
+ */
+export function supportsAdaptiveThinking(model: Pick<Model, "id" | "thinkingLevelMap">): boolean {
+	if (Object.values(model.thinkingLevelMap ?? {}).some((value) => typeof value === "string")) return true;
+	const match = /(?:opus|sonnet|haiku|fable)-(\d+)(?:[.-](\d+))?/.exec(model.id);
+	if (!match) return false;
+	const major = Number(match[1]);
+	const minor = Number(match[2] ?? 0);
+	// Bounds skip date suffixes (claude-3-7-sonnet-20250219, claude-opus-4-20250514).
+	return (major >= 5 && major < 100) || (major === 4 && minor >= 6 && minor < 100);
 }
 
 function adaptiveEffort(

@@ -232,6 +232,30 @@ describe("anthropic-messages request body", () => {
 			await send(context, { reasoning: "xhigh" }, { ...adaptive, thinkingLevelMap: { xhigh: "max" } }),
 		);
 		expect(xhigh.output_config).toEqual({ effort: "max" });
+		// Newer families, and any model whose level map names effort values, are adaptive too.
+		const opus5 = body(
+			await send(
+				context,
+				{ reasoning: "xhigh" },
+				{ ...model, id: "claude-opus-5", thinkingLevelMap: { xhigh: "xhigh" } },
+			),
+		);
+		expect(opus5.thinking).toEqual({ type: "adaptive" });
+		expect(opus5.output_config).toEqual({ effort: "xhigh" });
+		const custom = body(
+			await send(
+				context,
+				{ reasoning: "low" },
+				{ ...model, id: "my-claude", thinkingLevelMap: { minimal: null, low: "low" } },
+			),
+		);
+		expect(custom.thinking).toEqual({ type: "adaptive" });
+		expect(custom.output_config).toEqual({ effort: "low" });
+		// Sonnet 4.5 and older take a budget; dated ids do not count as minor versions.
+		const older = body(await send(context, { reasoning: "low" }, { ...model, id: "claude-sonnet-4-5-20250929" }));
+		expect(older.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+		const legacy = body(await send(context, { reasoning: "low" }, { ...model, id: "claude-3-7-sonnet-20250219" }));
+		expect(legacy.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
 	});
 
 	it("merges consecutive tool results into one user message; sends images and signed/redacted thinking back", async () => {
