@@ -108,7 +108,8 @@ export function buildAnthropicRequest(
 	const level: ThinkingLevel = wanted !== "off" && openTurnLacksThinking(params.messages) ? "off" : wanted;
 	if (level !== "off") {
 		if (supportsAdaptiveThinking(model)) {
-			params.thinking = { type: "adaptive" };
+			// Some models default to omitting the thinking text; ask for the summary so it can be shown.
+			params.thinking = { type: "adaptive", display: "summarized" };
 			params.output_config = { effort: adaptiveEffort(model, level) };
 		} else {
 			let budget = thinkingBudget(level, options.thinkingBudgets);

@@ -224,7 +224,7 @@ describe("anthropic-messages request body", () => {
 		const context: Context = { messages: [{ role: "user", content: "q", timestamp: 1 }] };
 		const adaptive = { ...model, id: "claude-opus-4-6" };
 		const high = await send(context, { reasoning: "high" }, adaptive);
-		expect(body(high).thinking).toEqual({ type: "adaptive" });
+		expect(body(high).thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(body(high).output_config).toEqual({ effort: "high" });
 		expect(body(high).max_tokens).toBe(21_333);
 		expect(high.headers["anthropic-beta"]).toBeUndefined();
@@ -240,7 +240,7 @@ describe("anthropic-messages request body", () => {
 				{ ...model, id: "claude-opus-5", thinkingLevelMap: { xhigh: "xhigh" } },
 			),
 		);
-		expect(opus5.thinking).toEqual({ type: "adaptive" });
+		expect(opus5.thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(opus5.output_config).toEqual({ effort: "xhigh" });
 		const custom = body(
 			await send(
@@ -249,7 +249,7 @@ describe("anthropic-messages request body", () => {
 				{ ...model, id: "my-claude", thinkingLevelMap: { minimal: null, low: "low" } },
 			),
 		);
-		expect(custom.thinking).toEqual({ type: "adaptive" });
+		expect(custom.thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(custom.output_config).toEqual({ effort: "low" });
 		// Sonnet 4.5 and older take a budget; dated ids do not count as minor versions.
 		const older = body(await send(context, { reasoning: "low" }, { ...model, id: "claude-sonnet-4-5-20250929" }));
