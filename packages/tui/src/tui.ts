@@ -278,6 +278,7 @@ export class TUI extends Container {
 			() => this.requestRender(),
 		);
 		this.terminal.hideCursor();
+		this.hardwareCursorVisible = false;
 		this.requestRender();
 	}
 
@@ -285,6 +286,7 @@ export class TUI extends Container {
 	stop(): void {
 		if (this.stopped) return;
 		this.stopped = true;
+		this.renderScheduled = false;
 		if (this.renderTimer) clearTimeout(this.renderTimer);
 		this.renderTimer = undefined;
 		if (this.hasFrame) {

@@ -326,3 +326,21 @@ describe("TUI stop and restart", () => {
 		tui.stop();
 	});
 });
+
+describe("TUI scheduling across stop/start", () => {
+	it("renders after a restart even if a frame was pending at stop", async () => {
+		const term = new VirtualTerminal(20, 3);
+		const tui = new TUI(term, { minRenderIntervalMs: 40 });
+		const c = new Lines(["a"]);
+		tui.addChild(c);
+		tui.renderNow();
+		tui.start(); // within the interval: the frame waits on a timer
+		tui.stop(); // ...which stop() cancels
+		term.takeWrites();
+		c.lines = ["b"];
+		tui.start();
+		await new Promise((r) => setTimeout(r, 80));
+		expect((await term.screen())[0]).toBe("b");
+		tui.stop();
+	});
+});
