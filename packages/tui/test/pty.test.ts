@@ -13,7 +13,7 @@ const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const socket = `pi-tui-test-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 
-async function waitFor(predicate: (screen: string) => boolean, timeoutMs = 10_000): Promise<string> {
+async function waitFor(predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
 	const end = Date.now() + timeoutMs;
 	let screen = "";
 	while (Date.now() < end) {
@@ -56,5 +56,5 @@ describe.skipIf(!hasTmux)("ProcessTerminal in tmux", () => {
 		tmux("send-keys", "-t", "app", "C-c");
 		const after = await waitFor((s) => s.includes("exit=0"));
 		expect(after).toContain("bye");
-	}, 20_000);
+	}, 60_000);
 });
