@@ -1,0 +1,36 @@
+// Copying text for /copy: OSC 52 (works through ssh and tmux with
+// set-clipboard on) plus a native clipboard tool when one is on PATH.
+import { spawn } from "node:child_process";
+import { findExecutable } from "../../tools/search/executables.js";
+
+/** The OSC 52 sequence that puts `text` on the system clipboard. */
+export function osc52(text: string): string {
+	return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+}
+
+function nativeTool(): { cmd: string; args: string[] } | undefined {
+	if (process.platform === "darwin") return { cmd: "pbcopy", args: [] };
+	if (process.platform === "win32") return { cmd: "clip", args: [] };
+	if (process.env.WAYLAND_DISPLAY && findExecutable(["wl-copy"])) return { cmd: "wl-copy", args: [] };
+	if (process.env.DISPLAY) {
+		if (findExecutable(["xclip"])) return { cmd: "xclip", args: ["-selection", "clipboard"] };
+		if (findExecutable(["xsel"])) return { cmd: "xsel", args: ["--clipboard", "--input"] };
+	}
+	return undefined;
+}
+
+/** Copies through a native tool if there is one; resolves to whether it worked. */
+export function copyWithTool(text: string): Promise<boolean> {
+	const tool = nativeTool();
+	if (!tool) return Promise.resolve(false);
+	return new Promise((resolve) => {
+		try {
+			const child = spawn(tool.cmd, tool.args, { stdio: ["pipe", "ignore", "ignore"] });
+			child.on("error", () => resolve(false));
+			child.on("close", (code) => resolve(code === 0));
+			child.stdin.end(text);
+		} catch {
+			resolve(false);
+		}
+	});
+}

@@ -1,0 +1,99 @@
+// An assistant message: its text as markdown (streamed in place), thinking
+// blocks (shown in full or as one "Thinking…" line, Ctrl+T), and a closing
+// line when the reply failed or was aborted. Tool calls are separate items.
+import type { AssistantMessage } from "@pi/ai";
+import { Markdown } from "@pi/tui";
+import { CachedItem, type Expandable, type ThemeSource } from "./cached.js";
+
+interface Block {
+	kind: "text" | "thinking";
+	md: Markdown;
+	text: string;
+}
+
+export class AssistantMessageItem extends CachedItem implements Expandable {
+	private blocks: Block[] = [];
+	private footer: { text: string; kind: "error" | "muted" } | undefined;
+	private showThinking: boolean;
+
+	constructor(theme: ThemeSource, message: AssistantMessage, showThinking: boolean) {
+		super(theme);
+		this.showThinking = showThinking;
+		this.update(message);
+	}
+
+	/** Thinking blocks in full (true) or as one line (false). */
+	setExpanded(expanded: boolean): void {
+		if (this.showThinking === expanded) return;
+		this.showThinking = expanded;
+		this.changed();
+	}
+
+	hasVisibleContent(): boolean {
+		return this.blocks.some((b) => b.text.trim().length > 0) || this.footer !== undefined;
+	}
+
+	update(message: AssistantMessage): void {
+		let i = 0;
+		for (const c of message.content) {
+			if (c.type !== "text" && c.type !== "thinking") continue;
+			const text = c.type === "text" ? c.text : c.thinking;
+			const kind = c.type;
+			const existing = this.blocks[i];
+			if (existing && existing.kind === kind) {
+				if (existing.text !== text) {
+					existing.text = text;
+					existing.md.setText(text.trim());
+				}
+			} else {
+				this.blocks[i] = { kind, text, md: this.newMarkdown(kind, text) };
+			}
+			i++;
+		}
+		this.blocks.length = i;
+		if (message.stopReason === "aborted") {
+			this.footer = {
+				text:
+					message.errorMessage && message.errorMessage !== "Request was aborted"
+						? `Aborted: ${message.errorMessage}`
+						: "Operation aborted",
+				kind: "muted",
+			};
+		} else if (message.stopReason === "error") {
+			this.footer = { text: `Error: ${message.errorMessage ?? "unknown error"}`, kind: "error" };
+		} else if (message.stopReason === "length") {
+			this.footer = { text: "Stopped: the reply reached the output token limit", kind: "error" };
+		} else this.footer = undefined;
+		this.changed();
+	}
+
+	private newMarkdown(kind: Block["kind"], text: string): Markdown {
+		const t = this.theme();
+		if (kind === "text") return new Markdown(text.trim(), 1, 0, t.getMarkdownTheme());
+		return new Markdown(text.trim(), 1, 0, t.getMarkdownTheme(), {
+			color: (s) => this.theme().fg("thinkingText", s),
+			italic: true,
+		});
+	}
+
+	override invalidate(): void {
+		super.invalidate();
+		for (const b of this.blocks) b.md.invalidate();
+	}
+
+	protected draw(width: number): string[] {
+		const t = this.theme();
+		const out: string[] = [];
+		for (const b of this.blocks) {
+			if (!b.text.trim()) continue;
+			out.push("");
+			if (b.kind === "thinking" && !this.showThinking) out.push(` ${t.italic(t.fg("thinkingText", "Thinking..."))}`);
+			else out.push(...b.md.render(width));
+		}
+		if (this.footer) {
+			out.push("");
+			out.push(` ${t.fg(this.footer.kind === "error" ? "error" : "muted", this.footer.text)}`);
+		}
+		return out;
+	}
+}

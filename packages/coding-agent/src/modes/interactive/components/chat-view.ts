@@ -1,0 +1,255 @@
+// The transcript: turns session history and live session events into items
+// (user messages, assistant replies, tool calls, `!` commands, summaries,
+// notices). Items cache their lines, so only what changed is drawn again.
+import type { AgentMessage } from "@pi/agent-core";
+import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
+import { type Component, Container } from "@pi/tui";
+import type { AgentSessionEvent } from "../../../agent-session/events.js";
+import type { StatusKind } from "../context.js";
+import { AssistantMessageItem } from "./assistant-message.js";
+import { BashExecutionItem } from "./bash-execution.js";
+import { isExpandable, type ThemeSource } from "./cached.js";
+import { NoticeItem } from "./notice.js";
+import { RetryNoticeItem } from "./retry-notice.js";
+import { SummaryItem } from "./summary-item.js";
+import { ToolExecutionItem } from "./tool-execution.js";
+import { UserMessageItem } from "./user-message.js";
+
+function userText(message: AgentMessage): { text: string; images: number } {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return { text: content, images: 0 };
+	if (!Array.isArray(content)) return { text: "", images: 0 };
+	let text = "";
+	let images = 0;
+	for (const c of content as { type: string; text?: string }[]) {
+		if (c.type === "text") text += c.text ?? "";
+		else if (c.type === "image") images++;
+	}
+	return { text, images };
+}
+
+export class ChatView extends Container {
+	private toolsExpanded = false;
+	private thinkingVisible: boolean;
+	private readonly tools = new Map<string, ToolExecutionItem>();
+	private streaming: AssistantMessageItem | undefined;
+	private retry: RetryNoticeItem | undefined;
+
+	constructor(
+		private readonly theme: ThemeSource,
+		options: { showThinking: boolean },
+		private readonly requestRender: () => void,
+	) {
+		super();
+		this.thinkingVisible = options.showThinking;
+	}
+
+	get toolOutputExpanded(): boolean {
+		return this.toolsExpanded;
+	}
+
+	get showThinking(): boolean {
+		return this.thinkingVisible;
+	}
+
+	/** Ctrl+O: expand or collapse every tool output and summary. */
+	setToolsExpanded(expanded: boolean): void {
+		this.toolsExpanded = expanded;
+		for (const c of this.children) if (isExpandable(c) && !(c instanceof AssistantMessageItem)) c.setExpanded(expanded);
+	}
+
+	/** Ctrl+T: show thinking blocks in full or as one line. */
+	setShowThinking(show: boolean): void {
+		this.thinkingVisible = show;
+		for (const c of this.children) if (c instanceof AssistantMessageItem) c.setExpanded(show);
+	}
+
+	addItem(component: Component): void {
+		this.addChild(component);
+		this.requestRender();
+	}
+
+	addNotice(text: string, kind: StatusKind | "muted" = "info"): NoticeItem {
+		const item = new NoticeItem(this.theme, text, kind);
+		this.addItem(item);
+		return item;
+	}
+
+	addUserMessage(text: string, images = 0): void {
+		this.addItem(new UserMessageItem(this.theme, text, images));
+	}
+
+	addBashExecution(command: string, excludeFromContext: boolean): BashExecutionItem {
+		const item = new BashExecutionItem(this.theme, command, excludeFromContext, this.toolsExpanded);
+		this.addItem(item);
+		return item;
+	}
+
+	override clear(): void {
+		this.stopRetry();
+		super.clear();
+		this.tools.clear();
+		this.streaming = undefined;
+	}
+
+	/** Draws a whole branch (start-up with -c/--session, after /resume, /tree, /fork). */
+	renderHistory(messages: readonly AgentMessage[]): void {
+		for (const m of messages) this.addMessage(m);
+		this.streaming = undefined;
+		// Calls without a result in history were cut off (crash, abort before the result).
+		this.requestRender();
+	}
+
+	private addMessage(m: AgentMessage): void {
+		switch (m.role) {
+			case "user": {
+				const u = userText(m);
+				this.addChild(new UserMessageItem(this.theme, u.text, u.images));
+				break;
+			}
+			case "assistant":
+				this.addAssistant(m);
+				break;
+			case "toolResult":
+				this.finishTool(m);
+				break;
+			case "bashExecution": {
+				const item = new BashExecutionItem(this.theme, m.command, m.excludeFromContext === true, this.toolsExpanded);
+				item.setOutput(m.output);
+				item.finish(m.exitCode, m.cancelled, m.truncated ? m.fullOutputPath : undefined);
+				this.addChild(item);
+				break;
+			}
+			case "compactionSummary":
+				this.addChild(
+					new SummaryItem(
+						this.theme,
+						`compaction: ${m.tokensBefore.toLocaleString("en-US")} tokens summarized`,
+						m.summary,
+						this.toolsExpanded,
+					),
+				);
+				break;
+			case "branchSummary":
+				this.addChild(new SummaryItem(this.theme, "branch summary", m.summary, this.toolsExpanded));
+				break;
+			case "custom": {
+				if (!m.display) break;
+				const text = typeof m.content === "string" ? m.content : userText(m).text;
+				this.addChild(new SummaryItem(this.theme, m.customType, text, true));
+				break;
+			}
+			default:
+				break;
+		}
+	}
+
+	private addAssistant(m: AssistantMessage): AssistantMessageItem {
+		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible);
+		this.addChild(item);
+		this.syncToolCalls(m);
+		return item;
+	}
+
+	/** Creates (or updates the arguments of) the items of the message's tool calls. */
+	private syncToolCalls(m: AssistantMessage): void {
+		for (const c of m.content) {
+			if (c.type !== "toolCall") continue;
+			const existing = this.tools.get(c.id);
+			if (existing) {
+				if (existing.status === "pending") existing.setArgs(c.arguments);
+				continue;
+			}
+			const item = new ToolExecutionItem(this.theme, c.id, c.name, c.arguments, this.toolsExpanded);
+			this.tools.set(c.id, item);
+			this.addChild(item);
+		}
+	}
+
+	private finishTool(m: ToolResultMessage): void {
+		const item = this.tools.get(m.toolCallId);
+		if (item) item.finish(m, m.isError);
+	}
+
+	/** Live session events. */
+	handleEvent(event: AgentSessionEvent): void {
+		switch (event.type) {
+			case "message_start":
+				if (event.message.role === "assistant") this.streaming = this.addAssistant(event.message);
+				else if (event.message.role !== "toolResult") this.addMessage(event.message);
+				break;
+			case "message_update":
+				if (event.message.role === "assistant" && this.streaming) {
+					this.streaming.update(event.message);
+					this.syncToolCalls(event.message);
+				}
+				break;
+			case "message_end":
+				if (event.message.role === "assistant") {
+					if (this.streaming) this.streaming.update(event.message);
+					else this.addAssistant(event.message);
+					this.syncToolCalls(event.message);
+					// Calls that will never run (aborted or failed reply) must not look pending.
+					if (event.message.stopReason === "aborted" || event.message.stopReason === "error") {
+						for (const c of event.message.content) {
+							const item = c.type === "toolCall" ? this.tools.get(c.id) : undefined;
+							if (item && item.status === "pending") item.finish({ content: [] }, true);
+						}
+					}
+					this.streaming = undefined;
+				} else if (event.message.role === "toolResult") this.finishTool(event.message);
+				break;
+			case "tool_execution_start": {
+				let item = this.tools.get(event.toolCallId);
+				if (!item) {
+					item = new ToolExecutionItem(this.theme, event.toolCallId, event.toolName, event.args, this.toolsExpanded);
+					this.tools.set(event.toolCallId, item);
+					this.addChild(item);
+				}
+				item.start(event.args);
+				break;
+			}
+			case "tool_execution_update":
+				this.tools.get(event.toolCallId)?.setPartial(event.partialResult);
+				break;
+			case "tool_execution_end":
+				this.tools.get(event.toolCallId)?.finish(event.result, event.isError);
+				break;
+			case "compaction_end":
+				if (event.result) {
+					const title = `compaction${event.reason === "manual" ? "" : ` (${event.reason})`}: ${event.result.tokensBefore.toLocaleString("en-US")} tokens summarized`;
+					this.addChild(new SummaryItem(this.theme, title, event.result.summary, this.toolsExpanded));
+				} else if (event.aborted) this.addChild(new NoticeItem(this.theme, "Compaction cancelled", "muted"));
+				else if (event.errorMessage)
+					this.addChild(new NoticeItem(this.theme, `Compaction failed: ${event.errorMessage}`, "error"));
+				break;
+			case "auto_retry_start":
+				this.stopRetry();
+				this.retry = new RetryNoticeItem(
+					this.theme,
+					event.attempt,
+					event.maxAttempts,
+					event.delayMs,
+					event.errorMessage,
+					this.requestRender,
+				);
+				this.addChild(this.retry);
+				break;
+			case "auto_retry_end":
+				this.stopRetry(
+					event.success
+						? ""
+						: `Retry failed after ${event.attempt} attempt${event.attempt === 1 ? "" : "s"}${event.finalError ? `: ${event.finalError}` : ""}`,
+				);
+				break;
+			default:
+				return;
+		}
+		this.requestRender();
+	}
+
+	private stopRetry(outcome?: string): void {
+		this.retry?.end(outcome);
+		this.retry = undefined;
+	}
+}

@@ -1,0 +1,73 @@
+// What happens to text the user submits: a slash command, a shell command
+// (`!cmd` sends its output with the next prompt, `!!cmd` does not), a prompt,
+// or — while the agent works — a queued steering message (Enter) or
+// follow-up (Alt+Enter).
+import { parseSlashCommand } from "../commands/registry.js";
+import type { InteractiveContext } from "../context.js";
+
+export type SubmitKind = "enter" | "followUp";
+
+export class InputController {
+	constructor(private readonly ctx: InteractiveContext) {}
+
+	/** Handles one submission; never throws (failures become error notices). */
+	async submit(raw: string, kind: SubmitKind = "enter"): Promise<void> {
+		const text = raw.trim();
+		if (!text) return;
+		const { ctx } = this;
+		ctx.editor.addToHistory?.(text);
+		try {
+			const parsed = parseSlashCommand(text);
+			if (parsed && ctx.commands.has(parsed.name)) {
+				await ctx.runCommand(parsed.name, parsed.args);
+				return;
+			}
+			if (text.startsWith("!")) {
+				const exclude = text.startsWith("!!");
+				const command = text.slice(exclude ? 2 : 1).trim();
+				if (command) {
+					await this.runBash(command, exclude);
+					return;
+				}
+			}
+			await this.prompt(raw.replace(/\s+$/, ""), kind);
+		} catch (error) {
+			ctx.showStatus(error instanceof Error ? error.message : String(error), "error");
+		}
+	}
+
+	private async prompt(text: string, kind: SubmitKind): Promise<void> {
+		const { session } = this.ctx;
+		if (session.isStreaming) {
+			await session.prompt(text, { streamingBehavior: kind === "followUp" ? "followUp" : "steer" });
+			return;
+		}
+		if (session.isCompacting) {
+			this.ctx.showStatus("Wait for the compaction to finish (esc cancels it)", "warning");
+			this.ctx.editor.setText(text);
+			return;
+		}
+		await session.prompt(text);
+	}
+
+	private async runBash(command: string, excludeFromContext: boolean): Promise<void> {
+		const { ctx } = this;
+		if (ctx.session.isBashRunning) {
+			ctx.showStatus("A command is already running (esc cancels it)", "warning");
+			ctx.editor.setText(`${excludeFromContext ? "!!" : "!"}${command}`);
+			return;
+		}
+		const item = ctx.chat.addBashExecution(command, excludeFromContext);
+		const result = await ctx.session.executeBash(command, {
+			excludeFromContext,
+			onChunk: (chunk) => {
+				item.append(chunk);
+				ctx.requestRender();
+			},
+		});
+		item.setOutput(result.output);
+		item.finish(result.exitCode ?? undefined, result.cancelled, result.truncated ? result.fullOutputPath : undefined);
+		ctx.refreshStatus();
+		ctx.requestRender();
+	}
+}

@@ -1,0 +1,427 @@
+// The `pi` terminal app: a pi-tui TUI over one AgentSession. This file only
+// wires the parts together — transcript (components/chat-view), editor and
+// its submissions (controllers/input-controller), app keys
+// (controllers/key-controller), status line and footer, slash commands
+// (commands/). Layout, top to bottom: banner and transcript, a working
+// indicator, queued messages, the editor (or a selector in its place), the
+// footer.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+	CombinedAutocompleteProvider,
+	type Component,
+	Container,
+	Editor,
+	Loader,
+	ProcessTerminal,
+	type Terminal,
+	TUI,
+} from "@pi/tui";
+import type { AgentSession } from "../../agent-session/agent-session.js";
+import type { AgentSessionEvent } from "../../agent-session/events.js";
+import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-guidance.js";
+import { registerBuiltinCommands } from "./commands/builtin.js";
+import { SlashCommandRegistry } from "./commands/registry.js";
+import { Banner } from "./components/banner.js";
+import { ChatView } from "./components/chat-view.js";
+import { Footer, type FooterData } from "./components/footer.js";
+import { QueueView } from "./components/queue-view.js";
+import type { InteractiveContext, StatusKind } from "./context.js";
+import { InputController } from "./controllers/input-controller.js";
+import { KeyController } from "./controllers/key-controller.js";
+import { createFileLister } from "./file-lister.js";
+import { readGitBranch } from "./git-branch.js";
+import { keyText, loadKeybindings } from "./keybindings.js";
+import { type AppTheme, fallbackTheme, type ThinkingLevelName } from "./theme-fallback.js";
+
+export interface InteractiveModeOptions {
+	session: AgentSession;
+	cwd: string;
+	agentDir: string;
+	sessionDir?: string;
+	version: string;
+	/** Loaded context files (paths) and skills (names), for the banner. */
+	contextFiles?: string[];
+	skills?: string[];
+	/** Start-up problems to show in the banner. */
+	warnings?: string[];
+	/** Prompts from the command line: the first is sent at once, the rest as follow-ups. */
+	initialMessages?: string[];
+	/** `-r`: open the session picker first. */
+	openResumePicker?: boolean;
+	/** Tests: a terminal other than the process TTY. */
+	terminal?: Terminal;
+	theme?: AppTheme;
+	/** Extra commands (extensions, tests). */
+	registerCommands?: (registry: SlashCommandRegistry) => void;
+}
+
+export class InteractiveMode {
+	readonly tui: TUI;
+	readonly chat: ChatView;
+	readonly editor: Editor;
+	readonly commands = new SlashCommandRegistry();
+	readonly ctx: InteractiveContext;
+	private theme: AppTheme;
+	private readonly session: AgentSession;
+	private readonly editorArea = new Container();
+	private readonly statusArea = new Container();
+	private readonly queueView: QueueView;
+	private readonly footer: Footer;
+	private footerData: FooterData;
+	private loader: Loader | undefined;
+	private readonly input: InputController;
+	private readonly keys: KeyController;
+	private unsubscribe: (() => void) | undefined;
+	private finished: ((code: number) => void) | undefined;
+	private readonly done: Promise<number>;
+	private shuttingDown = false;
+	private readonly gitBranch: string | undefined;
+
+	constructor(private readonly o: InteractiveModeOptions) {
+		this.session = o.session;
+		this.theme = o.theme ?? fallbackTheme;
+		const themeSource = () => this.theme;
+		const { manager: keybindings, warnings: keyWarnings } = loadKeybindings(o.agentDir);
+		this.tui = new TUI(o.terminal ?? new ProcessTerminal());
+		this.chat = new ChatView(themeSource, { showThinking: !o.session.settings.getHideThinkingBlock() }, () =>
+			this.tui.requestRender(),
+		);
+		this.editor = new Editor(this.tui, this.theme.getEditorTheme(), {
+			paddingX: numberSetting(o.session.settings.get("editorPaddingX"), 0),
+			autocompleteMaxVisible: numberSetting(o.session.settings.get("autocompleteMaxVisible"), 5),
+		});
+		this.queueView = new QueueView(themeSource);
+		this.gitBranch = readGitBranch(o.cwd);
+		this.footerData = this.computeFooterData();
+		this.footer = new Footer(themeSource, () => this.footerData);
+
+		const mode = this;
+		this.ctx = {
+			session: o.session,
+			tui: this.tui,
+			cwd: o.cwd,
+			agentDir: o.agentDir,
+			sessionDir: o.sessionDir,
+			settings: o.session.settings,
+			keybindings,
+			commands: this.commands,
+			chat: this.chat,
+			editor: this.editor,
+			get theme() {
+				return mode.theme;
+			},
+			setTheme: (theme) => this.setTheme(theme),
+			showStatus: (text, kind) => this.showStatus(text, kind),
+			showInEditorArea: (component) => this.showInEditorArea(component),
+			reloadFromSession: () => this.reloadFromSession(),
+			refreshStatus: () => this.refreshStatus(),
+			requestRender: () => this.tui.requestRender(),
+			runCommand: (name, args) => this.runCommand(name, args ?? ""),
+			shutdown: () => this.shutdown(),
+		};
+		this.input = new InputController(this.ctx);
+		this.keys = new KeyController({
+			ctx: this.ctx,
+			input: this.input,
+			editorFocused: () => this.tui.getFocus() === this.editor,
+			openExternalEditor: () => this.openExternalEditor(),
+			suspend: () => this.suspend(),
+		});
+
+		registerBuiltinCommands(this.commands);
+		o.registerCommands?.(this.commands);
+		const lister = createFileLister();
+		const updateAutocomplete = () =>
+			this.editor.setAutocompleteProvider(
+				new CombinedAutocompleteProvider(this.commands.toAutocomplete(), o.cwd, { listFiles: lister }),
+			);
+		updateAutocomplete();
+		this.commands.onChange(updateAutocomplete);
+
+		this.editor.onSubmit = (text) => {
+			void this.input.submit(text);
+		};
+		this.editor.onChange = () => this.updateEditorBorder();
+		this.updateEditorBorder();
+
+		this.tui.addChild(new Banner(themeSource, this.bannerData(keyWarnings)));
+		this.tui.addChild(this.chat);
+		this.tui.addChild(this.statusArea);
+		this.tui.addChild(this.queueView);
+		this.tui.addChild(this.editorArea);
+		this.tui.addChild(this.footer);
+		this.editorArea.addChild(this.editor);
+		this.tui.setFocus(this.editor);
+		this.tui.addInputListener(this.keys.onInput);
+
+		this.done = new Promise((resolve) => {
+			this.finished = resolve;
+		});
+	}
+
+	/** Starts the app; resolves with the exit code when the user quits. */
+	async run(): Promise<number> {
+		this.unsubscribe = this.session.subscribe((event) => this.onSessionEvent(event));
+		this.chat.renderHistory(this.session.messages);
+		this.tui.start();
+		this.tui.requestRender();
+		const [first, ...rest] = this.o.initialMessages ?? [];
+		if (this.o.openResumePicker) {
+			if (this.commands.has("resume")) await this.runCommand("resume", "");
+			else
+				this.showStatus(
+					"The session picker is not available in this build. Use -c to continue the most recent session, or --session <path|id>.",
+					"warning",
+				);
+		}
+		if (first !== undefined) {
+			void this.input.submit(first).then(async () => {
+				for (const m of rest) await this.input.submit(m);
+			});
+		}
+		return this.done;
+	}
+
+	// -- session events ------------------------------------------------------------
+
+	private onSessionEvent(event: AgentSessionEvent): void {
+		this.chat.handleEvent(event);
+		switch (event.type) {
+			case "agent_start":
+				this.showLoader("Working... (esc to interrupt)");
+				break;
+			case "agent_settled":
+				this.hideLoader();
+				this.refreshStatus();
+				break;
+			case "compaction_start":
+				this.showLoader(
+					event.reason === "manual" ? "Compacting context... (esc to cancel)" : "Auto-compacting... (esc to cancel)",
+				);
+				break;
+			case "compaction_end":
+				if (this.session.isStreaming) this.showLoader("Working... (esc to interrupt)");
+				else this.hideLoader();
+				this.refreshStatus();
+				break;
+			case "queue_update":
+				this.queueView.set(event.steering, event.followUp);
+				this.tui.requestRender();
+				break;
+			case "message_end":
+			case "session_info_changed":
+			case "thinking_level_changed":
+				this.refreshStatus();
+				break;
+			default:
+				break;
+		}
+	}
+
+	private showLoader(message: string): void {
+		if (this.loader) {
+			this.loader.setMessage(message);
+			return;
+		}
+		const t = this.theme;
+		this.loader = new Loader(
+			this.tui,
+			(s) => t.fg("accent", s),
+			(s) => t.fg("muted", s),
+			message,
+		);
+		this.statusArea.addChild(this.loader);
+		this.tui.requestRender();
+	}
+
+	private hideLoader(): void {
+		if (!this.loader) return;
+		this.loader.stop();
+		this.statusArea.clear();
+		this.loader = undefined;
+		this.tui.requestRender();
+	}
+
+	// -- status, footer, editor border ---------------------------------------------
+
+	private computeFooterData(): FooterData {
+		const s = this.session;
+		const stats = s.getSessionStats();
+		const usage = s.getContextUsage();
+		const model = s.model;
+		return {
+			cwd: this.o.cwd,
+			gitBranch: this.gitBranch,
+			sessionName: s.sessionManager.getSessionName(),
+			tokens: {
+				input: stats.tokens.input,
+				output: stats.tokens.output,
+				cacheRead: stats.tokens.cacheRead,
+				cacheWrite: stats.tokens.cacheWrite,
+			},
+			cost: stats.cost,
+			contextPercent: usage.percent,
+			contextWindow: usage.contextWindow,
+			autoCompact: s.autoCompactionEnabled,
+			model: model ? { provider: model.provider, id: model.id, reasoning: model.reasoning } : undefined,
+			thinkingLevel: s.thinkingLevel,
+		};
+	}
+
+	refreshStatus(): void {
+		this.footerData = this.computeFooterData();
+		this.updateEditorBorder();
+		this.tui.requestRender();
+	}
+
+	private updateEditorBorder(): void {
+		const t = this.theme;
+		const text = this.editor.getText();
+		if (text.startsWith("!")) this.editor.borderColor = t.getBashModeBorderColor();
+		else this.editor.borderColor = t.getThinkingBorderColor(this.session.thinkingLevel as ThinkingLevelName);
+	}
+
+	showStatus(text: string, kind: StatusKind = "info"): void {
+		this.chat.addNotice(text, kind);
+	}
+
+	private setTheme(theme: AppTheme): void {
+		this.theme = theme;
+		this.updateEditorBorder();
+		this.tui.invalidate();
+		this.tui.requestRender(true);
+	}
+
+	private bannerData(keyWarnings: string[]) {
+		const kb = this.ctx.keybindings;
+		const warnings = [...(this.o.warnings ?? []), ...keyWarnings];
+		const model = this.session.model;
+		const registry = this.session.modelRegistry;
+		if (!model) warnings.push(formatNoModelsMessage(this.o.agentDir));
+		else if (!registry.hasAuth(model)) warnings.push(formatNoApiKeyMessage(model.provider, this.o.agentDir));
+		return {
+			version: this.o.version,
+			contextFiles: this.o.contextFiles ?? [],
+			skills: this.o.skills ?? [],
+			hints: [
+				[keyText(kb, "app.interrupt"), "interrupt"],
+				[`${keyText(kb, "app.clear")}/${keyText(kb, "app.exit")}`, "clear/exit"],
+				["/", "commands"],
+				["!", "bash"],
+				[keyText(kb, "app.tools.expand"), "expand tools"],
+			] as [string, string][],
+			warnings,
+			quiet: this.session.settings.getQuietStartup(),
+		};
+	}
+
+	// -- commands and editor area ---------------------------------------------------
+
+	async runCommand(name: string, args: string): Promise<boolean> {
+		const command = this.commands.get(name);
+		if (!command) return false;
+		try {
+			await command.run(args, this.ctx);
+		} catch (error) {
+			this.showStatus(error instanceof Error ? error.message : String(error), "error");
+		}
+		this.tui.requestRender();
+		return true;
+	}
+
+	private showInEditorArea(component: Component): () => void {
+		this.editorArea.clear();
+		this.editorArea.addChild(component);
+		this.tui.setFocus(component);
+		this.tui.requestRender();
+		let restored = false;
+		return () => {
+			if (restored) return;
+			restored = true;
+			this.editorArea.clear();
+			this.editorArea.addChild(this.editor);
+			this.tui.setFocus(this.editor);
+			this.tui.requestRender();
+		};
+	}
+
+	private reloadFromSession(): void {
+		this.chat.clear();
+		this.queueView.set([], []);
+		this.chat.renderHistory(this.session.messages);
+		this.refreshStatus();
+		this.tui.requestRender(true);
+	}
+
+	// -- terminal hand-offs ---------------------------------------------------------
+
+	private openExternalEditor(): void {
+		const editorCmd = process.env.VISUAL || process.env.EDITOR;
+		if (!editorCmd) {
+			this.showStatus("Set $VISUAL or $EDITOR to edit the message in an external editor", "warning");
+			return;
+		}
+		const dir = mkdtempSync(join(tmpdir(), "pi-edit-"));
+		const file = join(dir, "message.md");
+		writeFileSync(file, this.editor.getExpandedText());
+		this.tui.stop();
+		try {
+			const [cmd, ...args] = editorCmd.split(" ");
+			const result = spawnSync(cmd, [...args, file], { stdio: "inherit" });
+			if (result.status === 0) this.editor.setText(readFileSync(file, "utf8").replace(/\n$/, ""));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+			this.tui.start();
+			this.tui.requestRender(true);
+		}
+	}
+
+	private suspend(): void {
+		if (process.platform === "win32") return;
+		this.tui.stop();
+		process.once("SIGCONT", () => {
+			this.tui.start();
+			this.tui.requestRender(true);
+		});
+		process.kill(0, "SIGTSTP");
+	}
+
+	/** Leaves the app: aborts a run (recording it), restores the terminal, resolves run(). */
+	async shutdown(code = 0): Promise<void> {
+		if (this.shuttingDown) return;
+		this.shuttingDown = true;
+		if (this.session.isStreaming || this.session.isCompacting) {
+			this.session.abortCompaction();
+			await this.session.abort();
+		}
+		if (this.session.isBashRunning) this.session.abortBash();
+		this.hideLoader();
+		this.unsubscribe?.();
+		this.tui.stop();
+		await this.tui.terminal.drainInput?.(1000, 50);
+		this.finished?.(code);
+	}
+}
+
+function numberSetting(value: unknown, fallback: number): number {
+	return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+/** Runs the interactive app until the user quits; returns the exit code. */
+export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
+	const mode = new InteractiveMode(options);
+	const onSignal = () => {
+		void mode.shutdown(0);
+	};
+	process.on("SIGTERM", onSignal);
+	process.on("SIGHUP", onSignal);
+	try {
+		return await mode.run();
+	} finally {
+		process.off("SIGTERM", onSignal);
+		process.off("SIGHUP", onSignal);
+	}
+}

@@ -1,0 +1,261 @@
+// The colour interface every interactive component draws with, and a small
+// built-in dark theme. The theme system (themes/**: dark/light, custom files,
+// live reload) supplies other `AppTheme` objects through
+// `InteractiveContext.setTheme`; components never hold colours themselves,
+// they ask the current theme at render time.
+import {
+	createCodeHighlighter,
+	type EditorTheme,
+	type MarkdownTheme,
+	type SelectListTheme,
+	type SettingsListTheme,
+} from "@pi/tui";
+
+/** Foreground colour tokens (the reference theme files' names). */
+export type ThemeColor =
+	| "accent"
+	| "border"
+	| "borderAccent"
+	| "borderMuted"
+	| "success"
+	| "error"
+	| "warning"
+	| "muted"
+	| "dim"
+	| "text"
+	| "thinkingText"
+	| "userMessageText"
+	| "customMessageText"
+	| "customMessageLabel"
+	| "toolTitle"
+	| "toolOutput"
+	| "mdHeading"
+	| "mdLink"
+	| "mdLinkUrl"
+	| "mdCode"
+	| "mdCodeBlock"
+	| "mdCodeBlockBorder"
+	| "mdQuote"
+	| "mdQuoteBorder"
+	| "mdHr"
+	| "mdListBullet"
+	| "toolDiffAdded"
+	| "toolDiffRemoved"
+	| "toolDiffContext"
+	| "syntaxComment"
+	| "syntaxKeyword"
+	| "syntaxFunction"
+	| "syntaxVariable"
+	| "syntaxString"
+	| "syntaxNumber"
+	| "syntaxType"
+	| "syntaxOperator"
+	| "syntaxPunctuation"
+	| "thinkingOff"
+	| "thinkingMinimal"
+	| "thinkingLow"
+	| "thinkingMedium"
+	| "thinkingHigh"
+	| "thinkingXhigh"
+	| "bashMode";
+
+/** Background colour tokens. */
+export type ThemeBg =
+	| "selectedBg"
+	| "userMessageBg"
+	| "customMessageBg"
+	| "toolPendingBg"
+	| "toolSuccessBg"
+	| "toolErrorBg";
+
+export type ThinkingLevelName = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** What components need from a theme. */
+export interface AppTheme {
+	readonly name: string;
+	fg(color: ThemeColor, text: string): string;
+	bg(color: ThemeBg, text: string): string;
+	bold(text: string): string;
+	italic(text: string): string;
+	underline(text: string): string;
+	strikethrough(text: string): string;
+	inverse(text: string): string;
+	getThinkingBorderColor(level: ThinkingLevelName): (text: string) => string;
+	getBashModeBorderColor(): (text: string) => string;
+	getMarkdownTheme(): MarkdownTheme;
+	getEditorTheme(): EditorTheme;
+	getSelectListTheme(): SelectListTheme;
+	getSettingsListTheme(): SettingsListTheme;
+}
+
+type Rgb = readonly [number, number, number];
+
+const DARK_FG: Record<ThemeColor, Rgb | null> = {
+	accent: [138, 190, 183],
+	border: [95, 135, 255],
+	borderAccent: [0, 215, 255],
+	borderMuted: [80, 80, 80],
+	success: [181, 189, 104],
+	error: [204, 102, 102],
+	warning: [255, 255, 0],
+	muted: [128, 128, 128],
+	dim: [102, 102, 102],
+	text: null,
+	thinkingText: [128, 128, 128],
+	userMessageText: null,
+	customMessageText: null,
+	customMessageLabel: [157, 127, 209],
+	toolTitle: null,
+	toolOutput: [128, 128, 128],
+	mdHeading: [240, 198, 116],
+	mdLink: [129, 162, 190],
+	mdLinkUrl: [102, 102, 102],
+	mdCode: [138, 190, 183],
+	mdCodeBlock: [181, 189, 104],
+	mdCodeBlockBorder: [128, 128, 128],
+	mdQuote: [128, 128, 128],
+	mdQuoteBorder: [128, 128, 128],
+	mdHr: [128, 128, 128],
+	mdListBullet: [138, 190, 183],
+	toolDiffAdded: [181, 189, 104],
+	toolDiffRemoved: [204, 102, 102],
+	toolDiffContext: [128, 128, 128],
+	syntaxComment: [106, 153, 85],
+	syntaxKeyword: [86, 156, 214],
+	syntaxFunction: [220, 220, 170],
+	syntaxVariable: [156, 220, 254],
+	syntaxString: [206, 145, 120],
+	syntaxNumber: [181, 206, 168],
+	syntaxType: [78, 201, 176],
+	syntaxOperator: [212, 212, 212],
+	syntaxPunctuation: [212, 212, 212],
+	thinkingOff: [80, 80, 80],
+	thinkingMinimal: [110, 110, 110],
+	thinkingLow: [95, 135, 175],
+	thinkingMedium: [129, 162, 190],
+	thinkingHigh: [178, 148, 187],
+	thinkingXhigh: [209, 131, 232],
+	bashMode: [181, 189, 104],
+};
+
+const DARK_BG: Record<ThemeBg, Rgb> = {
+	selectedBg: [58, 58, 74],
+	userMessageBg: [52, 53, 65],
+	customMessageBg: [45, 40, 56],
+	toolPendingBg: [40, 40, 50],
+	toolSuccessBg: [40, 50, 40],
+	toolErrorBg: [60, 40, 40],
+};
+
+const fgCode = (c: Rgb) => `\x1b[38;2;${c[0]};${c[1]};${c[2]}m`;
+const bgCode = (c: Rgb) => `\x1b[48;2;${c[0]};${c[1]};${c[2]}m`;
+
+/** Builds an AppTheme from RGB tables; `color: false` gives plain text (NO_COLOR, tests). */
+export function createRgbTheme(
+	name: string,
+	fgTable: Record<ThemeColor, Rgb | null>,
+	bgTable: Record<ThemeBg, Rgb>,
+	color = true,
+): AppTheme {
+	const fg = (token: ThemeColor, text: string) => {
+		const c = fgTable[token];
+		return color && c ? `${fgCode(c)}${text}\x1b[39m` : text;
+	};
+	const bg = (token: ThemeBg, text: string) => (color ? `${bgCode(bgTable[token])}${text}\x1b[49m` : text);
+	const sgr = (on: string, off: string) => (text: string) => (color ? `\x1b[${on}m${text}\x1b[${off}m` : text);
+	const bold = sgr("1", "22");
+	const italic = sgr("3", "23");
+	const underline = sgr("4", "24");
+	const strikethrough = sgr("9", "29");
+	const inverse = sgr("7", "27");
+	const thinkingToken: Record<ThinkingLevelName, ThemeColor> = {
+		off: "thinkingOff",
+		minimal: "thinkingMinimal",
+		low: "thinkingLow",
+		medium: "thinkingMedium",
+		high: "thinkingHigh",
+		xhigh: "thinkingXhigh",
+	};
+	const selectList: SelectListTheme = {
+		selectedPrefix: (t) => fg("accent", t),
+		selectedText: (t) => fg("accent", t),
+		description: (t) => fg("muted", t),
+		scrollInfo: (t) => fg("muted", t),
+		noMatch: (t) => fg("muted", t),
+	};
+	let highlight: ((code: string, lang?: string) => string[]) | undefined;
+	const theme: AppTheme = {
+		name,
+		fg,
+		bg,
+		bold,
+		italic,
+		underline,
+		strikethrough,
+		inverse,
+		getThinkingBorderColor: (level) => (t) => fg(thinkingToken[level], t),
+		getBashModeBorderColor: () => (t) => fg("bashMode", t),
+		getMarkdownTheme: () => ({
+			heading: (t) => bold(fg("mdHeading", t)),
+			link: (t) => fg("mdLink", t),
+			linkUrl: (t) => fg("mdLinkUrl", t),
+			code: (t) => fg("mdCode", t),
+			codeBlock: (t) => fg("mdCodeBlock", t),
+			codeBlockBorder: (t) => fg("mdCodeBlockBorder", t),
+			quote: (t) => italic(fg("mdQuote", t)),
+			quoteBorder: (t) => fg("mdQuoteBorder", t),
+			hr: (t) => fg("mdHr", t),
+			listBullet: (t) => fg("mdListBullet", t),
+			bold,
+			italic,
+			strikethrough,
+			underline,
+			// cli-highlight itself is loaded by pi-tui on the first code block with a language.
+			highlightCode: color
+				? (code, lang) => {
+						highlight ??= createHighlighter(fg);
+						return highlight(code, lang);
+					}
+				: undefined,
+		}),
+		getEditorTheme: () => ({ borderColor: (t) => fg("borderMuted", t), selectList }),
+		getSelectListTheme: () => selectList,
+		getSettingsListTheme: () => ({
+			label: (t, selected) => (selected ? fg("accent", t) : t),
+			value: (t, selected) => (selected ? fg("accent", t) : fg("muted", t)),
+			description: (t) => fg("dim", t),
+			cursor: fg("accent", "→ "),
+			hint: (t) => fg("dim", t),
+		}),
+	};
+	return theme;
+}
+
+function createHighlighter(fg: AppTheme["fg"]): (code: string, lang?: string) => string[] {
+	const token = (color: ThemeColor) => (t: string) => fg(color, t);
+	return createCodeHighlighter(
+		{
+			comment: token("syntaxComment"),
+			keyword: token("syntaxKeyword"),
+			built_in: token("syntaxType"),
+			type: token("syntaxType"),
+			title: token("syntaxFunction"),
+			function: token("syntaxFunction"),
+			variable: token("syntaxVariable"),
+			attr: token("syntaxVariable"),
+			string: token("syntaxString"),
+			number: token("syntaxNumber"),
+			literal: token("syntaxNumber"),
+			operator: token("syntaxOperator"),
+			punctuation: token("syntaxPunctuation"),
+			default: token("mdCodeBlock"),
+		},
+		token("mdCodeBlock"),
+	);
+}
+
+/** The built-in dark theme. */
+export const fallbackTheme: AppTheme = createRgbTheme("dark", DARK_FG, DARK_BG, !process.env.NO_COLOR);
+
+/** A theme without escape codes (tests, NO_COLOR). */
+export const plainTheme: AppTheme = createRgbTheme("plain", DARK_FG, DARK_BG, false);
