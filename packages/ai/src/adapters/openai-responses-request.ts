@@ -58,8 +58,15 @@ export function buildResponsesRequest(
 	if (model.reasoning) {
 		// Without the encrypted content, stateless requests cannot replay reasoning items.
 		params.include = ["reasoning.encrypted_content"];
-		const effort = options.reasoning ? reasoningEffort(model, clampThinkingLevel(model, options.reasoning)) : undefined;
-		if (effort) params.reasoning = { effort: effort as "low", summary: "auto" };
+		const level = options.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
+		const off = model.thinkingLevelMap?.off;
+		if (level === "off") {
+			// Models that can switch reasoning off name the effort that does it (e.g. "none").
+			if (typeof off === "string") params.reasoning = { effort: off as "none" };
+		} else {
+			const effort = level ? reasoningEffort(model, level) : undefined;
+			if (effort) params.reasoning = { effort: effort as "low", summary: "auto" };
+		}
 	}
 	const retention = options.cacheRetention ?? "short";
 	if (options.sessionId && retention !== "none") {

@@ -133,6 +133,14 @@ describe("openai-responses request body", () => {
 		const off = body(await send(question, { reasoning: "off" }));
 		expect(off.reasoning).toBeUndefined();
 		expect(off.include).toEqual(["reasoning.encrypted_content"]);
+		// A model that names its "off" effort gets it; one that cannot switch off gets its lowest level.
+		const gpt51 = { ...model, thinkingLevelMap: { off: "none", minimal: null } };
+		expect(body(await send(question, { reasoning: "off" }, gpt51)).reasoning).toEqual({ effort: "none" });
+		const gpt5 = { ...model, thinkingLevelMap: { off: null } };
+		expect(body(await send(question, { reasoning: "off" }, gpt5)).reasoning).toEqual({
+			effort: "minimal",
+			summary: "auto",
+		});
 		const plain = body(
 			await send(
 				{ ...question, systemPrompt: "S" },
