@@ -27,6 +27,7 @@ function bundle() {
 				`export { SessionManager } from "${src}/session/session-manager.ts";`,
 				`export { buildSessionProjection } from "${src}/session/projection.ts";`,
 				`export { prepareCompaction } from "${src}/agent-session/compaction/prepare.ts";`,
+				`export { Compactor } from "${src}/agent-session/compaction/compactor.ts";`,
 				`export { buildCompactionRequests } from "${src}/agent-session/compaction/summarize.ts";`,
 			].join("\n"),
 			resolveDir: repoRoot,
@@ -129,13 +130,24 @@ const sm = ours.SessionManager.inMemory("/bench");
 for (let i = 0; i < size; i++) sm.appendMessage(message(i));
 sm.buildSessionProjection(); // the session keeps its projection warm between requests
 
+// What AgentSession runs: Compactor.prepare (budget calibrated by reported usage) + the request.
+const compactor = new ours.Compactor({
+	sessionManager: sm,
+	getModel: () => model,
+	getThinkingLevel: () => "off",
+	getStreamFn: () => undefined,
+	getApiKey: () => undefined,
+	getCompactionSettings: () => settings,
+	getBranchSummarySettings: () => ({ reserveTokens: 16384, skipPrompt: false }),
+	emit: () => {},
+});
 const oursWarm = measure("ours: cut point + summary request (projection cached)", () => {
-	const prep = ours.prepareCompaction(sm.buildSessionProjection(), settings);
+	const prep = compactor.prepare("threshold");
 	const req = ours.buildCompactionRequests(prep, model);
 	return { prep, chars: req.history.context.messages[0].content[0].text.length };
 });
 const entries = sm.getEntries();
-const oursCold = measure("ours: + projecting the branch from scratch", () => {
+const oursCold = measure("ours: projection from scratch + prepareCompaction + request", () => {
 	const prep = ours.prepareCompaction(ours.buildSessionProjection(entries), settings);
 	const req = ours.buildCompactionRequests(prep, model);
 	return { prep, chars: req.history.context.messages[0].content[0].text.length };

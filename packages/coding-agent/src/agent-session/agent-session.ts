@@ -23,7 +23,7 @@ import type { PromptRecorder } from "./prompt-recorder.js";
 import { createRecovery } from "./retry/create-recovery.js";
 import type { RunRecovery } from "./retry/recovery.js";
 import type { Timers } from "./retry/timers.js";
-import { type ContextUsage, computeContextUsage, computeStats, type SessionStats } from "./session-stats.js";
+import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	cloneSession,
 	type ForkableMessage,
@@ -394,7 +394,11 @@ export class AgentSession {
 	}
 
 	getContextUsage(): ContextUsage {
-		return computeContextUsage(this.sessionManager.buildSessionContext().messages, this.model);
+		// Reported usage counts only until a compaction or context edit changes what it measured.
+		const tokens = this.compactor.estimate().tokens;
+		const contextWindow = this.model?.contextWindow ?? 0;
+		const percent = contextWindow > 0 ? Math.min(100, (tokens / contextWindow) * 100) : undefined;
+		return { tokens, contextWindow, percent };
 	}
 
 	/** Text of the last assistant message, if any. */

@@ -44,7 +44,7 @@ describe("threshold compaction", () => {
 		expect(compactionEvents(s)).toEqual([]);
 		expect(s.fake.requests).toHaveLength(2);
 
-		s.fake.enqueue(text("three", 8500), text("## Goal\nSUMMARY-OF-TURN-ONE", 900, 40));
+		s.fake.enqueue(text("three", 8500), text("## Goal\nSUMMARY-OF-TURNS", 900, 40));
 		await s.session.prompt(big(3));
 		// Turn 3 (8 505 tokens) crossed the threshold: one summary request after it, before agent_settled.
 		expect(s.fake.requests).toHaveLength(4);
@@ -52,7 +52,10 @@ describe("threshold compaction", () => {
 		expect(summaryReq[0]).toEqual({ role: "system", text: SUMMARIZER_SYSTEM_PROMPT });
 		expect(summaryReq[1].text).toContain("<conversation>\n[User]: prompt 1 ");
 		expect(summaryReq[1].text).toContain("[Assistant]: one");
-		expect(summaryReq[1].text).not.toContain("prompt 2");
+		expect(summaryReq[1].text).toContain("[User]: prompt 2 ");
+		// About 1 000 real tokens are kept: usage says 8 505 where characters suggest ~1 850, so the
+		// character budget shrinks in proportion and the cut falls at prompt 3.
+		expect(summaryReq[1].text).not.toContain("prompt 3");
 		const body = s.fake.requests[3].body as { max_tokens?: number; max_completion_tokens?: number };
 		expect(body.max_tokens ?? body.max_completion_tokens).toBe(1600);
 
@@ -66,12 +69,12 @@ describe("threshold compaction", () => {
 		const entries = s.fileEntries();
 		const compaction = entries.find((e) => e.type === "compaction") as CompactionEntry;
 		expect(compaction).toMatchObject({
-			firstKeptEntryId: idOfUser(entries, "prompt 2"),
+			firstKeptEntryId: idOfUser(entries, "prompt 3"),
 			tokensBefore: 8505,
 			details: { readFiles: [], modifiedFiles: [] },
 			fromHook: false,
 		});
-		expect(compaction.summary).toBe("## Goal\nSUMMARY-OF-TURN-ONE");
+		expect(compaction.summary).toBe("## Goal\nSUMMARY-OF-TURNS");
 		expect(compaction.usage?.input).toBe(900);
 		const end = compactionEvents(s)[1];
 		expect(end).toMatchObject({ reason: "threshold", aborted: false, willRetry: false });
@@ -84,11 +87,11 @@ describe("threshold compaction", () => {
 		s.fake.enqueue(text("four"));
 		await s.session.prompt("prompt 4");
 		const next = requestTexts(s.fake.requests[4]);
-		expect(next.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user", "assistant", "user"]);
-		expect(next[1].text).toBe(`${COMPACTION_SUMMARY_PREFIX}## Goal\nSUMMARY-OF-TURN-ONE\n</summary>`);
-		expect(next[2].text).toContain("prompt 2");
-		expect(next[3].text).toBe("two");
-		expect(next[6].text).toBe("prompt 4");
+		expect(next.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user"]);
+		expect(next[1].text).toBe(`${COMPACTION_SUMMARY_PREFIX}## Goal\nSUMMARY-OF-TURNS\n</summary>`);
+		expect(next[2].text).toContain("prompt 3");
+		expect(next[3].text).toBe("three");
+		expect(next[4].text).toBe("prompt 4");
 		// The system prompt survives the compaction (the checkpoint leads the context).
 		expect(next[0].text).toContain("You are a test agent.");
 	});
@@ -131,6 +134,29 @@ describe("threshold compaction", () => {
 		]);
 		expect((entries[at] as CompactionEntry).firstKeptEntryId).toBe(entries[at - 2].id);
 		expect((entries[at] as CompactionEntry).details).toEqual({ readFiles: [], modifiedFiles: [] });
+	});
+});
+
+describe("context estimate and pre-prompt check", () => {
+	it("getContextUsage follows compaction; a prompt over the threshold compacts before its request", async () => {
+		s = await makeHttpSession({ settings, model });
+		s.fake.enqueue(text("one", 3000), text("two", 6000));
+		await s.session.prompt(`prompt 1 ${tokens(600)}`);
+		await s.session.prompt(`prompt 2 ${tokens(600)}`);
+		expect(s.session.getContextUsage()).toMatchObject({ tokens: 6005, contextWindow: 10_000 });
+		expect(s.session.getContextUsage().percent).toBeCloseTo(60.05, 6);
+		// Threshold lowered between prompts (as a switch to a smaller model would): the next prompt compacts first.
+		s.session.settings.setCompactionEnabled(true);
+		s.session.settings.set(["compaction", "reserveTokens"], 5000);
+		s.fake.enqueue(text("## Goal\nPRE-PROMPT", 100), text("three", 900));
+		await s.session.prompt("prompt 3");
+		expect(requestTexts(s.fake.requests[2])[0].text).toBe(SUMMARIZER_SYSTEM_PROMPT);
+		const third = requestTexts(s.fake.requests[3]);
+		expect(third[1].text).toContain("PRE-PROMPT");
+		expect(third.at(-1)).toEqual({ role: "user", text: "prompt 3" });
+		const kinds = s.fileEntries().map(kind);
+		expect(kinds.slice(-3)).toEqual(["compaction", "message:user", "message:assistant"]);
+		expect(s.session.getContextUsage().tokens).toBe(905);
 	});
 });
 

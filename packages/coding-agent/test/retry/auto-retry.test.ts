@@ -193,6 +193,29 @@ describe("auto-retry", () => {
 		expect(s.events.filter((e) => e.type.startsWith("auto_retry"))).toEqual([]);
 	});
 
+	it("a follow-up queued during the backoff wait is delivered after the retry, before agent_settled", async () => {
+		s = await makeHttpSession();
+		s.timers.hold = true;
+		s.fake.enqueue(chatError(502, "Bad gateway", { type: "server_error" }), text("answer"), text("follow-up answer"));
+		const done = s.session.prompt("hello");
+		await waitFor(() => s?.timers.waiting === 1);
+		await expect(s.session.prompt("and then?")).rejects.toThrow("A run is in progress");
+		await s.session.prompt("and then?", { streamingBehavior: "followUp" });
+		s.timers.release();
+		await done;
+		expect(s.fake.requests).toHaveLength(3);
+		expect(requestTexts(s.fake.requests[2]).map((m) => `${m.role}:${m.text.split("\n")[0]}`)).toEqual([
+			"system:You are a test agent.",
+			"user:hello",
+			"assistant:answer",
+			"user:and then?",
+		]);
+		expect(s.eventTypes().slice(-3)).toEqual(["agent_end", "auto_retry_end", "agent_settled"]);
+		expect(s.events.filter((e) => e.type === "agent_settled")).toEqual([{ type: "agent_settled", aborted: false }]);
+		expect(s.events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
+		expect(s.session.getLastAssistantText()).toBe("follow-up answer");
+	});
+
 	it("abort during the backoff wait ends the chain at once; nothing is retried", async () => {
 		s = await makeHttpSession();
 		s.timers.hold = true;

@@ -9,10 +9,14 @@ import type { SessionManager } from "../../session/session-manager.js";
 import type { CompactionEntry, SessionEntry } from "../../session/types.js";
 import type { AgentSessionEvent, CompactionReason } from "../events.js";
 import { type BranchSummaryOptions, type BranchSummaryResult, generateBranchSummary } from "./branch-summary.js";
-import { slotTokens } from "./cut-point.js";
 import { type CompactionPreparation, prepareCompaction } from "./prepare.js";
 import { type CompactionResult, compact, SummarizationAbortedError, type Summarizer } from "./summarize.js";
-import { type ContextEstimate, estimateProjectedContextTokens, shouldCompact } from "./token-estimate.js";
+import {
+	type ContextEstimate,
+	estimateProjectedContextTokens,
+	estimateTokens,
+	shouldCompact,
+} from "./token-estimate.js";
 
 /** What `session_before_compact` handlers receive. */
 export interface BeforeCompactEvent {
@@ -160,14 +164,28 @@ export class Compactor {
 	prepare(reason: CompactionReason = "manual"): CompactionPreparation | undefined {
 		const projection = this.host.sessionManager.buildSessionProjection();
 		const settings = this.host.getCompactionSettings();
-		let keepRecentTokens: number | undefined;
+		let keepRecentTokens = settings.keepRecentTokens;
+		const start = projection.entries[0]?.sourceEntry.type === "compaction" ? 1 : 0;
+		// One pass: `span` what could be summarized or kept, `all` the whole context as characters see it.
+		let span = 0;
+		let all = 0;
+		for (let i = 0; i < projection.entries.length; i++) {
+			for (const m of projection.entries[i].messages) {
+				const n = estimateTokens(m);
+				all += n;
+				if (i >= start && m.role !== "system") span += n;
+			}
+		}
 		if (reason === "overflow") {
 			// The context did not fit although the budget said it would: keep at most half of
 			// what would be summarized otherwise, so the retried request is smaller for sure.
-			const start = projection.entries[0]?.sourceEntry.type === "compaction" ? 1 : 0;
-			let span = 0;
-			for (let i = start; i < projection.entries.length; i++) span += slotTokens(projection.entries[i]);
-			keepRecentTokens = Math.min(settings.keepRecentTokens, Math.floor(span / 2));
+			keepRecentTokens = Math.min(keepRecentTokens, Math.floor(span / 2));
+		} else {
+			// The cut walks character estimates; when the provider reported more tokens than they
+			// suggest (dense code, non-Latin text), shrink the budget in proportion, so what is kept
+			// is about keepRecentTokens real tokens.
+			const reported = estimateProjectedContextTokens(projection).tokens;
+			if (all > 0 && reported > all) keepRecentTokens = Math.floor((keepRecentTokens * all) / reported);
 		}
 		return prepareCompaction(projection, settings, { keepRecentTokens });
 	}
