@@ -202,6 +202,13 @@ describe("openai-responses streaming", () => {
 		expect(isContextOverflow(message)).toBe(true);
 	});
 
+	it("recognises overflow reported inside the stream (response.failed)", async () => {
+		fake.enqueue(new ResponsesStream().created().failed("context_length_exceeded", OPENAI_OVERFLOW_MESSAGE).script());
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "overflow", code: "context_length_exceeded", retryable: false });
+		expect(isContextOverflow(message)).toBe(true);
+	});
+
 	it("a stream cut mid-way ends with error and the partial content", async () => {
 		const script = new ResponsesStream().created().message("msg_1", ["Hello ", "there"]).completed().script();
 		const cutAt = script.bytes.indexOf("response.output_text.done");
