@@ -358,6 +358,26 @@ export function listAllSessions(sessionsRoot: string): SessionInfo[] {
 	return out.sort(byModifiedDesc);
 }
 
+export type ListProgress = (loaded: number, total: number) => void;
+
+export async function listSessionsAsync(dir: string, onProgress?: ListProgress): Promise<SessionInfo[]> {
+	const list = listSessions(dir);
+	onProgress?.(1, 1);
+	return list;
+}
+
+/** listAllSessions, yielding to the event loop after each project directory. */
+export async function listAllSessionsAsync(sessionsRoot: string, onProgress?: ListProgress): Promise<SessionInfo[]> {
+	const dirs = sessionDirs(sessionsRoot);
+	const out: SessionInfo[] = [];
+	for (let i = 0; i < dirs.length; i++) {
+		out.push(...listSessions(dirs[i]));
+		onProgress?.(i + 1, dirs.length);
+		await new Promise<void>((r) => setImmediate(r));
+	}
+	return out.sort(byModifiedDesc);
+}
+
 /** Most recently modified valid session file in `dir` (optionally only for `cwd`), by mtime. */
 export function findMostRecentSession(dir: string, cwd?: string): string | undefined {
 	const files: { path: string; mtime: number }[] = [];

@@ -2,7 +2,7 @@
 // validates the header, migrates version-1/2 entries in memory (the file is
 // never rewritten), resolves duplicated ids, and decides which entries stay
 // in memory and which are re-read on demand.
-import { readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
@@ -209,6 +209,21 @@ export function loadFromFd(
 		state.headerProblem = `${state.file} holds no session header`;
 	}
 	return summary;
+}
+
+/** Load a whole session file into the tree (and whatever a lock-ignoring writer appends meanwhile). */
+export function loadSessionFile(file: string, tree: SessionTree): { state: LoadState; summary: FileLoadResult } {
+	const fd = openSync(file, "r");
+	const state = newLoadState(file);
+	try {
+		let summary = loadFromFd(fd, state, tree);
+		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
+			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
+		}
+		return { state, summary };
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** Parse session text held in memory into the tree (every entry kept in memory). */

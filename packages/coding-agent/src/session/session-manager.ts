@@ -7,20 +7,22 @@
 // written at once, and from there every append is one synced line before the
 // method returns, so an event emitted afterwards announces an entry that is
 // already durable. One process writes a file at a time (see lock.ts).
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
-import { type Durability, SessionConflictError, SessionFile, SessionWriteError } from "./file.js";
+import { normalizeContextEdit, relinkWithoutLabels } from "./edits.js";
+import { type Durability, SessionFile, SessionWriteError } from "./file.js";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
 import {
 	findMostRecentSession,
 	findSessionsByIdPrefix,
-	listSessions,
+	type ListProgress,
+	listAllSessionsAsync,
+	listSessionsAsync,
 	type SessionInfo,
-	sessionDirs,
 } from "./listing.js";
-import { loadFromFd, loadFromText, newLoadState } from "./load.js";
+import { loadFromText, loadSessionFile, newLoadState } from "./load.js";
 import { acquireSessionLock } from "./lock.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
@@ -55,6 +57,12 @@ type EntryInit = Omit<SessionEntry, "id" | "parentId" | "timestamp">;
 
 function isConversation(entry: SessionEntry): boolean {
 	return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
+}
+
+function newHeader(id: string, timestamp: string, cwd: string, parentSession?: string): SessionHeader {
+	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
+	if (parentSession) header.parentSession = parentSession;
+	return header;
 }
 
 function serialize(entry: FileEntry): string {
@@ -115,33 +123,14 @@ export class SessionManager {
 		return sm;
 	}
 
-	/** Sessions of one project directory, newest first (reference-compatible async form). */
-	static async list(
-		cwd: string,
-		sessionDir?: string,
-		onProgress?: (loaded: number, total: number) => void,
-	): Promise<SessionInfo[]> {
-		const list = listSessions(resolve(sessionDir ?? getDefaultSessionDir(cwd)));
-		onProgress?.(list.length, list.length);
-		return list;
+	/** Sessions of one project directory, newest first (the reference's async form). */
+	static list(cwd: string, sessionDir?: string, onProgress?: ListProgress): Promise<SessionInfo[]> {
+		return listSessionsAsync(resolve(sessionDir ?? getDefaultSessionDir(cwd)), onProgress);
 	}
 
-	/**
-	 * Sessions of every project under the sessions root, newest first. Yields to
-	 * the event loop between project directories so a UI can keep drawing.
-	 */
-	static async listAll(
-		sessionsRoot: string = getSessionsRoot(),
-		onProgress?: (loaded: number, total: number) => void,
-	): Promise<SessionInfo[]> {
-		const dirs = sessionDirs(sessionsRoot);
-		const out: SessionInfo[] = [];
-		for (let i = 0; i < dirs.length; i++) {
-			out.push(...listSessions(dirs[i]));
-			onProgress?.(i + 1, dirs.length);
-			await new Promise<void>((r) => setImmediate(r));
-		}
-		return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+	/** Sessions of every project, newest first; yields between directories so a UI keeps drawing. */
+	static listAll(sessionsRoot: string = getSessionsRoot(), onProgress?: ListProgress): Promise<SessionInfo[]> {
+		return listAllSessionsAsync(sessionsRoot, onProgress);
 	}
 
 	/** The file of the session with exactly this id: the project's directory first, then every project. */
@@ -203,8 +192,7 @@ export class SessionManager {
 		this.closeFile();
 		const timestamp = new Date().toISOString();
 		const id = options.id ?? createSessionId();
-		this.header = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.cwd };
-		if (options.parentSession) this.header.parentSession = options.parentSession;
+		this.header = newHeader(id, timestamp, this.cwd, options.parentSession);
 		this.resetTree();
 		this.readOnlyReason = undefined;
 		this.sessionFile = this.persist ? join(this.sessionDir, sessionFileName(timestamp, id)) : undefined;
@@ -260,18 +248,7 @@ export class SessionManager {
 		}
 		const lock = this.options.readOnly ? undefined : acquireSessionLock(file);
 		try {
-			const fd = openSync(file, "r");
-			const state = newLoadState(file);
-			let summary: ReturnType<typeof loadFromFd>;
-			try {
-				summary = loadFromFd(fd, state, this.tree);
-				// A writer that ignores the lock may have appended while we read.
-				while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
-					summary = loadFromFd(fd, state, this.tree, summary.size, summary.lines + 1);
-				}
-			} finally {
-				closeSync(fd);
-			}
+			const { state, summary } = loadSessionFile(file, this.tree);
 			for (const w of state.warnings) this.warn(w);
 			if (summary.size === 0) {
 				// An empty file given as a session: the header goes in before anything else.
@@ -289,13 +266,7 @@ export class SessionManager {
 			}
 			this.header = state.header
 				? { ...state.header, version: CURRENT_SESSION_VERSION }
-				: {
-						type: "session",
-						version: CURRENT_SESSION_VERSION,
-						id: createSessionId(),
-						timestamp: new Date().toISOString(),
-						cwd: resolve(cwdOverride ?? process.cwd()),
-					};
+				: newHeader(createSessionId(), new Date().toISOString(), resolve(cwdOverride ?? process.cwd()));
 			if (state.header && !cwdOverride && typeof state.header.cwd === "string" && state.header.cwd) {
 				this.cwd = state.header.cwd;
 			}
@@ -475,26 +446,12 @@ export class SessionManager {
 
 	/** Omit (null) or replace the content of an earlier user/assistant/toolResult/custom_message entry on the active branch. */
 	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
-		if (
-			replacement !== null &&
-			(typeof replacement !== "object" ||
-				(typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
-		) {
-			throw new Error("Context edit replacement must be null or { content: string | array }");
-		}
 		const target = this.tree.get(targetId);
 		if (!target) throw new Error(`Entry ${targetId} not found`);
 		if (!this.tree.pathRecords(this.tree.leafId).some((r) => r.id === targetId)) {
 			throw new Error(`Entry ${targetId} is not on the active branch`);
 		}
-		const role = target.type === "message" ? target.message.role : target.type === "custom_message" ? "custom" : "";
-		if (!(role === "user" || role === "assistant" || role === "toolResult" || role === "custom")) {
-			throw new Error(`Entry ${targetId} does not contribute editable model content`);
-		}
-		const normalized =
-			replacement !== null && (role === "assistant" || role === "toolResult") && typeof replacement.content === "string"
-				? { content: [{ type: "text" as const, text: replacement.content }] }
-				: replacement;
+		const normalized = normalizeContextEdit(target, replacement);
 		return this.appendEntry({ type: "context_edit", targetId, replacement: normalized } as EntryInit).id;
 	}
 
@@ -553,25 +510,7 @@ export class SessionManager {
 		if (leafId !== null && path.length === 0) throw new Error(`Entry ${leafId} not found`);
 		const parentSession = this.persist ? this.sessionFile : undefined;
 		const labels = this.tree.labelEntries();
-		// Drop label entries and re-link the rest, so nothing hangs off a removed entry.
-		const kept: SessionEntry[] = [];
-		const replaced = new Map<string, string | null>();
-		let parent: string | null = null;
-		const pendingLabels: string[] = [];
-		for (const e of path) {
-			if (e.type === "label") {
-				pendingLabels.push(e.id);
-				continue;
-			}
-			for (const id of pendingLabels) replaced.set(id, e.id);
-			pendingLabels.length = 0;
-			const copy = { ...e, parentId: parent } as SessionEntry;
-			if (copy.type === "compaction" && replaced.has(copy.firstKeptEntryId)) {
-				copy.firstKeptEntryId = replaced.get(copy.firstKeptEntryId) ?? copy.id;
-			}
-			kept.push(copy);
-			parent = e.id;
-		}
+		const kept = relinkWithoutLabels(path);
 		this.closeFile();
 		this.newSession(parentSession ? { parentSession } : {});
 		for (const e of kept) this.tree.add(recordFor(e));
@@ -675,14 +614,4 @@ export class SessionManager {
 	buildContextEntries(): SessionEntry[] {
 		return this.projector.contextEntries(this.tree.leafId);
 	}
-}
-
-/** Guard for callers that want to treat a conflict as "reload". */
-export function isSessionConflict(e: unknown): e is SessionConflictError {
-	return e instanceof SessionConflictError;
-}
-
-/** Ensure a directory exists (session dirs are created on first write otherwise). */
-export function ensureSessionDir(dir: string): void {
-	mkdirSync(dir, { recursive: true });
 }

@@ -96,7 +96,7 @@ describe("listing sessions", () => {
 		const a = session(join(root, encodeCwd("/a")), "/a", "qa");
 		const b = session(join(root, encodeCwd("/b")), "/b", "qb");
 		const progress: string[] = [];
-		const all = await SessionManager.listAll(root, (n, total) => progress.push(`${n}/${total}`));
+		const all = await SessionManager.listAll(root, (n: number, total: number) => progress.push(`${n}/${total}`));
 		expect(all.map((s) => s.path).sort()).toEqual([a, b].sort());
 		expect(progress).toEqual(["1/2", "2/2"]);
 		expect((await SessionManager.list("/a", join(root, encodeCwd("/a")))).map((s) => s.path)).toEqual([a]);
