@@ -15,6 +15,17 @@ export * from "./config/paths.js";
 export * from "./config/settings.js";
 export * from "./messages.js";
 export * from "./modes/print-mode.js";
+export {
+	type ExtensionUIDialogOptions,
+	RpcExtensionUI,
+	type RpcExtensionUIOptions,
+	type SendUIRequest,
+} from "./modes/rpc/extension-ui.js";
+export { attachJsonlLineReader, JsonlSplitter, serializeJsonLine } from "./modes/rpc/jsonl.js";
+export * from "./modes/rpc/rpc-client.js";
+export { type RpcModeOptions, RpcServer, runRpcMode } from "./modes/rpc/rpc-mode.js";
+export type * from "./modes/rpc/rpc-types.js";
+export * from "./modes/rpc/wire-event.js";
 export * from "./resources/context-files.js";
 export * from "./resources/resource-loader.js";
 export * from "./resources/system-prompt.js";

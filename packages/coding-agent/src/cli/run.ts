@@ -16,6 +16,7 @@ import { resolveMode } from "./args.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
+import { VERSION } from "./version.js";
 
 export interface CliIo {
 	stdin: NodeJS.ReadStream;
@@ -51,20 +52,15 @@ export async function runCli(args: ParsedArgs, io: CliIo = defaultIo()): Promise
 async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Promise<number> {
 	const mode = resolveMode(args, Boolean(io.stdin.isTTY));
 	if (args.offline) io.env.PI_OFFLINE = "1";
-	if (args.resume) {
+	if (args.resume && mode !== "interactive") {
 		throw new CliUsageError(
 			"--resume opens an interactive session picker, which is not available in this build. " +
 				"Use --continue for the most recent session, or --session <path|id> for a specific one.",
 		);
 	}
 	if (args.export) throw new CliUsageError("--export is not available in this build yet.");
-	if (mode === "rpc") throw new CliUsageError("RPC mode (--mode rpc) is not available in this build yet.");
-	if (mode === "interactive" && args.listModels === undefined) {
-		err(
-			'Interactive mode is not available in this build yet. Use print mode: pi -p "your prompt" ' +
-				"(or --mode json for events as JSON lines).",
-		);
-		return 1;
+	if (mode === "rpc" && (args.messages.length > 0 || args.fileArgs.length > 0)) {
+		throw new CliUsageError("RPC mode takes prompts as `prompt` commands on stdin, not as arguments or @files.");
 	}
 
 	const cwd = io.cwd;
@@ -107,10 +103,11 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (args.apiKey && !cli.model && scope.scoped[0]) auth.setRuntimeApiKey(scope.scoped[0].model.provider, args.apiKey);
 
 	// -- prompt input (before the session, so bad @files fail fast) ------------
-	const files = await processFileArgs(args.fileArgs, cwd, settings.getImageSettings());
-	const stdinText = io.stdin.isTTY ? undefined : await readPipedStdin(io.stdin);
+	// (RPC mode reads commands from stdin instead.)
+	const files = await processFileArgs(mode === "rpc" ? [] : args.fileArgs, cwd, settings.getImageSettings());
+	const stdinText = io.stdin.isTTY || mode === "rpc" ? undefined : await readPipedStdin(io.stdin);
 	const prompts = buildInitialPrompts(args.messages, files, stdinText);
-	if (!prompts.initial && prompts.rest.length === 0) {
+	if (mode !== "rpc" && mode !== "interactive" && !prompts.initial && prompts.rest.length === 0) {
 		throw new CliUsageError('No prompt given. Pass a message (pi -p "…"), @files, or pipe text on stdin.');
 	}
 
@@ -150,6 +147,36 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
 	if (args.name) session.setSessionName(args.name);
 
+	if (mode === "rpc") {
+		const { runRpcCli } = await import("../modes/rpc/rpc-cli.js");
+		try {
+			return await runRpcCli(session, { resources, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+		} finally {
+			session.dispose();
+			await settings.flush();
+		}
+	}
+	if (mode === "interactive") {
+		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
+		try {
+			return await runInteractiveMode({
+				session,
+				cwd,
+				agentDir,
+				sessionDir: explicitDir ?? getDefaultSessionDir(cwd, agentDir),
+				version: VERSION,
+				contextFiles: resources.getContextFiles().map((f) => f.path),
+				skills: resources.getSkills().map((s) => s.name),
+				warnings: [...warnings, ...(modelFallbackMessage ? [modelFallbackMessage] : [])],
+				initialPrompt: prompts.initial,
+				followingPrompts: prompts.rest,
+				openResumePicker: args.resume === true,
+			});
+		} finally {
+			session.dispose();
+			await settings.flush();
+		}
+	}
 	const { runPrintMode } = await import("../modes/print-mode.js");
 	// A signal aborts the run (the aborted message is recorded) and the process
 	// exits with 128 + the signal number, as shells expect.

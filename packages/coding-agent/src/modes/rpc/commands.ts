@@ -1,0 +1,199 @@
+// What each RPC command does, as a function of the AgentSession. A handler
+// returns the response's `data` (undefined for none) or throws; the server
+// turns that into the response record. `prompt` lives in rpc-mode.ts because
+// its response has to be ordered against the run's events.
+import type { AgentMessage } from "@pi/agent-core";
+import type { AgentSession } from "../../agent-session/agent-session.js";
+import type { RpcCommand, RpcCommandType, RpcResponseData, RpcSessionState, RpcSlashCommand } from "./rpc-types.js";
+
+export interface CommandContext {
+	session: AgentSession;
+	/** The command's id, if it had one. */
+	id?: string;
+	/** Writes an extra record (bash output) before the response. */
+	emit(record: { type: "bash_execution_update"; id?: string; delta: string }): void;
+	/** Commands the client can run through `prompt` (templates, skills, extension commands). */
+	getCommands(): RpcSlashCommand[];
+}
+
+type Handler<K extends RpcCommandType> = (
+	command: Extract<RpcCommand, { type: K }>,
+	ctx: CommandContext,
+) => RpcResponseData[K] | Promise<RpcResponseData[K]>;
+
+type HandlerTable = { [K in Exclude<RpcCommandType, "prompt">]: Handler<K> };
+
+function textOf(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((c: { type?: string }) => c.type === "text")
+		.map((c: { text?: string }) => c.text ?? "")
+		.join("");
+}
+
+export function sessionState(session: AgentSession): RpcSessionState {
+	const queued = session.agent.getQueuedMessages();
+	const state: RpcSessionState = {
+		thinkingLevel: session.thinkingLevel,
+		isStreaming: session.isStreaming,
+		isCompacting: session.isCompacting,
+		steeringMode: session.steeringMode,
+		followUpMode: session.followUpMode,
+		sessionId: session.sessionId,
+		autoCompactionEnabled: session.autoCompactionEnabled,
+		messageCount: session.messages.length,
+		pendingMessageCount: queued.steering.length + queued.followUp.length,
+	};
+	if (session.model) state.model = session.model;
+	if (session.sessionFile) state.sessionFile = session.sessionFile;
+	const name = session.sessionManager.getSessionName();
+	if (name) state.sessionName = name;
+	return state;
+}
+
+export const handlers: HandlerTable = {
+	steer: async (c, { session }) => {
+		await session.steer(c.message, c.images);
+		return { disposition: "queued" };
+	},
+	follow_up: async (c, { session }) => {
+		await session.followUp(c.message, c.images);
+		return { disposition: "queued" };
+	},
+	abort: async (_c, { session }) => {
+		await session.abort();
+		return undefined;
+	},
+	clear_queue: (_c, { session }) => session.clearQueue(),
+	new_session: async (c, { session }) => {
+		await session.newSession({ parentSession: c.parentSession });
+		return { cancelled: false };
+	},
+	get_state: (_c, { session }) => sessionState(session),
+
+	set_model: (c, { session }) => {
+		const model = session.modelRegistry.find(c.provider, c.modelId);
+		if (!model) throw new Error(`Model not found: ${c.provider}/${c.modelId}`);
+		session.setModel(model);
+		return model;
+	},
+	cycle_model: (_c, { session }) => session.cycleModel() ?? null,
+	get_available_models: (_c, { session }) => ({ models: session.modelRegistry.getAvailable() }),
+	set_thinking_level: (c, { session }) => {
+		session.setThinkingLevel(c.level);
+		return undefined;
+	},
+	cycle_thinking_level: (_c, { session }) => {
+		const level = session.cycleThinkingLevel();
+		return level ? { level } : null;
+	},
+	get_available_thinking_levels: (_c, { session }) => ({ levels: session.getAvailableThinkingLevels() }),
+	set_steering_mode: (c, { session }) => {
+		session.setSteeringMode(c.mode);
+		return undefined;
+	},
+	set_follow_up_mode: (c, { session }) => {
+		session.setFollowUpMode(c.mode);
+		return undefined;
+	},
+
+	compact: (c, { session }) => session.compact(c.customInstructions),
+	set_auto_compaction: (c, { session }) => {
+		session.setAutoCompactionEnabled(c.enabled);
+		return undefined;
+	},
+	set_auto_retry: (c, { session }) => {
+		session.setAutoRetryEnabled(c.enabled);
+		return undefined;
+	},
+	abort_retry: (_c, { session }) => {
+		session.abortRetry();
+		return undefined;
+	},
+
+	bash: async (c, ctx) => {
+		const result = await ctx.session.executeBash(c.command, {
+			excludeFromContext: c.excludeFromContext,
+			onChunk: (delta) => ctx.emit({ type: "bash_execution_update", ...(ctx.id ? { id: ctx.id } : {}), delta }),
+		});
+		return {
+			output: result.output,
+			...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+			cancelled: result.cancelled,
+			truncated: result.truncated,
+			...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+		};
+	},
+	abort_bash: (_c, { session }) => {
+		session.abortBash();
+		return undefined;
+	},
+
+	get_session_stats: (_c, { session }) => {
+		const { sessionFile, ...stats } = session.getSessionStats();
+		const usage = session.getContextUsage();
+		return {
+			...(sessionFile ? { sessionFile } : {}),
+			...stats,
+			...(session.model && usage.contextWindow > 0
+				? {
+						contextUsage: {
+							tokens: usage.tokens,
+							contextWindow: usage.contextWindow,
+							percent: usage.percent ?? null,
+						},
+					}
+				: {}),
+		};
+	},
+	export_html: () => {
+		throw new Error("export_html is not available in this build yet");
+	},
+	switch_session: async (c, { session }) => {
+		await session.switchSession(c.sessionPath);
+		return { cancelled: false };
+	},
+	fork: async (c, { session }) => {
+		const { text } = await session.fork(c.entryId);
+		return { text, cancelled: false };
+	},
+	clone: async (_c, { session }) => {
+		await session.clone();
+		return { cancelled: false };
+	},
+	get_fork_messages: (_c, { session }) => ({ messages: session.getForkMessages() }),
+	get_entries: (c, { session }) => {
+		const sm = session.sessionManager;
+		let entries = sm.getEntries();
+		if (c.since !== undefined) {
+			const at = entries.findIndex((e) => e.id === c.since);
+			if (at === -1) throw new Error(`Entry not found: ${c.since}`);
+			entries = entries.slice(at + 1);
+		}
+		return { entries, leafId: sm.getLeafId() };
+	},
+	get_tree: (_c, { session }) => ({
+		tree: session.sessionManager.getTree(),
+		leafId: session.sessionManager.getLeafId(),
+	}),
+	get_last_assistant_text: (_c, { session }) => {
+		// Skips replies without text (tool-call-only turns, failed or aborted ones).
+		const messages = session.messages;
+		for (let i = messages.length - 1; i >= 0; i--) {
+			if (messages[i].role !== "assistant") continue;
+			const text = textOf(messages[i]);
+			if (text) return { text };
+		}
+		return { text: null };
+	},
+	set_session_name: (c, { session }) => {
+		const name = c.name.trim();
+		if (!name) throw new Error("Session name cannot be empty");
+		session.setSessionName(name);
+		return undefined;
+	},
+	get_messages: (_c, { session }) => ({ messages: session.messages }),
+	get_commands: (_c, ctx) => ({ commands: ctx.getCommands() }),
+};

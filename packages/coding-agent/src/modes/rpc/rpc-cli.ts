@@ -1,0 +1,56 @@
+// The `--mode rpc` branch of the CLI: signals, `get_commands` from the
+// loaded resources, and the process's own stdin/stdout.
+import type { AgentSession } from "../../agent-session/agent-session.js";
+import type { ResourceLoader } from "../../resources/resource-loader.js";
+import type { JsonlSink } from "./jsonl-writer.js";
+import { runRpcMode } from "./rpc-mode.js";
+import type { RpcSlashCommand } from "./rpc-types.js";
+
+export interface RpcCliOptions {
+	resources: ResourceLoader;
+	stdin: NodeJS.ReadableStream;
+	stdout: NodeJS.WritableStream;
+	stderr: NodeJS.WritableStream;
+}
+
+const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+function slashCommands(resources: ResourceLoader): RpcSlashCommand[] {
+	return resources.getSkills().map((skill) => ({
+		name: `skill:${skill.name}`,
+		description: skill.description,
+		source: "skill",
+		sourceInfo: { path: skill.filePath, source: "auto", scope: "user", origin: "top-level" },
+	}));
+}
+
+/**
+ * Serves RPC until stdin ends (exit 0). A first SIGINT/SIGTERM/SIGHUP aborts
+ * the run and shuts down (exit 128 + n); a second one exits at once.
+ */
+export async function runRpcCli(session: AgentSession, options: RpcCliOptions): Promise<number> {
+	const controller = new AbortController();
+	let signalExit: number | undefined;
+	const handlers = Object.entries(SIGNAL_EXIT).map(([name, code]) => {
+		const handler = () => {
+			if (signalExit !== undefined) process.exit(signalExit);
+			signalExit = code;
+			controller.abort();
+		};
+		process.on(name, handler);
+		return [name, handler] as const;
+	});
+	try {
+		const code = await runRpcMode(session, {
+			input: options.stdin,
+			// The real stdout gets a guard (stray writes go to stderr); another stream is used as given.
+			output: options.stdout === process.stdout ? undefined : (options.stdout as unknown as JsonlSink),
+			stderr: options.stderr,
+			getCommands: () => slashCommands(options.resources),
+			signal: controller.signal,
+		});
+		return signalExit ?? code;
+	} finally {
+		for (const [name, handler] of handlers) process.off(name, handler);
+	}
+}
