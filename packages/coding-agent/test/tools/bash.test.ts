@@ -118,7 +118,8 @@ describe("bash: teardown", () => {
 		const pid = Number(await waitForFile(pidFile));
 		strayPids.push(pid);
 		await expect(p).rejects.toThrow("Command timed out after 1 seconds");
-		expect(Date.now() - started).toBeLessThan(3000);
+		// timeout + ~2 s, with slack for a loaded machine.
+		expect(Date.now() - started).toBeLessThan(3500);
 		expect(alive(pid)).toBe(false);
 	});
 

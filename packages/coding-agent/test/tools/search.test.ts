@@ -146,7 +146,7 @@ describe("find (JS engine, exact output)", () => {
 			"a/x.txt\na-b/x.txt\na.b/x.txt\ncrlf.txt\nlong.txt\nunicode/caf\u00e9 \u00fcber.txt",
 		);
 		expect(text(await run(tool, { pattern: "*i*" }))).toBe(
-			".gitignore\nbinary.bin\nempty-dir/\nlink-to-dir\nlink-to-file\nsrc/.ignore\nsub/.gitignore\nsub/inner/\nsub/inner/docs/private.md\nunicode/",
+			".gitignore\nbinary.bin\nempty-dir/\nlink-to-dir\nlink-to-file\nsrc/.ignore\nsrc/lib/\nsrc/lib/.gitignore\nsub/.gitignore\nsub/inner/\nsub/inner/docs/private.md\nunicode/",
 		);
 		expect(text(await run(tool, { pattern: "*.txt", limit: 2 }))).toBe(
 			"a/x.txt\na-b/x.txt\n\n[2 results limit reached. Use limit=4 for more, or refine pattern]",

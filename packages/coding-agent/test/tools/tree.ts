@@ -40,6 +40,7 @@ export function generateTree(root: string, options: { git?: boolean; files?: num
 	write(root, "sub/keep.log", "needle kept by negation\n");
 	write(root, "sub/secret.txt", "needle hidden by sub/.gitignore\n");
 	write(root, "src/.ignore", "generated.ts\n");
+	write(root, "src/lib/.gitignore", "# directories only\ndeep/\n");
 	write(root, "src/generated.ts", "needle in .ignore'd file\n");
 	write(root, "docs/private.md", "needle anchored ignore\n");
 	write(root, "sub/inner/docs/private.md", "needle not anchored here\n");

@@ -22,7 +22,9 @@ function sortEntries(paths: string[]): string[] {
 
 export async function findJs(query: FindQuery): Promise<string[]> {
 	const full = fullPathPattern(query.pattern);
-	const isMatch = picomatch(full ?? query.pattern, { dot: true });
+	// The compiled regex directly: much cheaper per entry than picomatch's matcher wrapper.
+	const re = picomatch.makeRe(full ?? query.pattern, { dot: true });
+	const isMatch = (s: string) => re.test(s);
 	const { stack } = await loadRootStack(query.root);
 	const root = query.root.endsWith("/") ? query.root.slice(0, -1) : query.root;
 	const out: string[] = [];
@@ -38,7 +40,7 @@ export async function findJs(query: FindQuery): Promise<string[]> {
 		const subject = full ? `${root}/${e.rel}` : name;
 		if (isMatch(subject)) out.push(e.kind === "dir" ? `${e.rel}/` : e.rel);
 	}
-	return sortEntries(out);
+	return out; // Already in walk order.
 }
 
 export async function fdArgs(query: FindQuery, noRequireGit: boolean): Promise<string[] | undefined> {

@@ -99,7 +99,7 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 }
 
 /** Matches above which a parallel run is abandoned for a sorted, early-stopping one. */
-const SORT_IN_MEMORY_CAP = 5000;
+const SORT_IN_MEMORY_CAP = 1000;
 
 export async function grepRipgrep(rg: string, query: GrepQuery): Promise<GrepMatch[]> {
 	const cwd = query.targetIsFile ? dirname(query.target) : query.target;

@@ -10,14 +10,26 @@ import { promises as fs, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
-export const IGNORE_FILES = [".ignore", ".gitignore"] as const;
-
 export interface Matcher {
 	ig: Ignore;
 	/** Root-relative posix dir of an ignore file found during the walk ("" for the root itself). */
 	base: string;
 	/** For rules from above the root: prefix (posix, ending in "/") from their dir down to the root. */
 	prefix: string;
+	/** Every rule ends in "/" (node_modules/, dist/): it can only match directories, so files skip it. */
+	dirOnly: boolean;
+}
+
+function onlyDirectoryRules(text: string): boolean {
+	const rules = text
+		.split(/\r?\n/)
+		.map((l) => l.trim())
+		.filter((l) => l.length > 0 && !l.startsWith("#"));
+	return rules.length > 0 && rules.every((r) => r.endsWith("/") && !r.endsWith("\\/"));
+}
+
+function matcher(text: string, base: string, prefix: string): Matcher {
+	return { ig: ignore().add(text), base, prefix, dirOnly: onlyDirectoryRules(text) };
 }
 
 /** Ordered from lowest to highest precedence. */
@@ -56,7 +68,7 @@ export function loadDirMatchers(absDir: string, base: string, prefix = ""): Matc
 	// .gitignore first, .ignore after it: later entries take precedence.
 	for (const name of [".gitignore", ".ignore"]) {
 		const text = readIgnoreFile(join(absDir, name));
-		if (text !== undefined && text.trim().length > 0) out.push({ ig: ignore().add(text), base, prefix });
+		if (text !== undefined && text.trim().length > 0) out.push(matcher(text, base, prefix));
 	}
 	return out;
 }
@@ -71,7 +83,7 @@ export async function loadRootStack(searchRoot: string): Promise<{ stack: Matche
 		const rel = toPosix(relative(dir, searchRoot));
 		return rel ? `${rel}/` : "";
 	};
-	if (exclude?.trim()) stack.push({ ig: ignore().add(exclude), base: "", prefix: rootPrefix(gitRoot) });
+	if (exclude?.trim()) stack.push(matcher(exclude, "", rootPrefix(gitRoot)));
 	const ancestors: string[] = [];
 	for (let d = dirname(searchRoot); ; d = dirname(d)) {
 		if (searchRoot === gitRoot) break;
@@ -86,6 +98,7 @@ export async function loadRootStack(searchRoot: string): Promise<{ stack: Matche
 export function isIgnored(stack: IgnoreStack, rel: string, isDir: boolean): boolean {
 	for (let i = stack.length - 1; i >= 0; i--) {
 		const m = stack[i];
+		if (m.dirOnly && !isDir) continue;
 		const local = m.base === "" ? rel : rel.slice(m.base.length + 1);
 		const p = m.prefix + local + (isDir ? "/" : "");
 		const r = m.ig.test(p);
