@@ -43,6 +43,13 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
+/** The body of the latest request the fake provider received. */
+function lastBody<T>(): T {
+	const request = fake.requests.at(-1);
+	if (!request) throw new Error("no request");
+	return request.body as T;
+}
+
 describe("one conversation across anthropic-messages → openai-responses → google-generative-ai", () => {
 	it("each model accepts the others' turns: thinking as text, ids rewritten, results matched", async () => {
 		const context: Context = {
@@ -84,7 +91,7 @@ describe("one conversation across anthropic-messages → openai-responses → go
 		);
 		const second = await stream(gpt, context, opts).result();
 		expect(second.stopReason).toBe("toolUse");
-		const gptInput = (fake.requests.at(-1)?.body as { input: unknown[] }).input;
+		const gptInput = lastBody<{ input: unknown[] }>().input;
 		expect(gptInput).toEqual([
 			{ role: "developer", content: "Be brief." },
 			{ role: "user", content: [{ type: "input_text", text: "go" }] },
@@ -105,7 +112,7 @@ describe("one conversation across anthropic-messages → openai-responses → go
 		fake.enqueue(new GoogleStream().text("Both read.").finish("STOP").script());
 		const third = await stream(gemini, context, opts).result();
 		expect(third.stopReason).toBe("stop");
-		const contents = (fake.requests.at(-1)?.body as { contents: unknown[] }).contents;
+		const contents = lastBody<{ contents: unknown[] }>().contents;
 		expect(contents).toEqual([
 			{ role: "user", parts: [{ text: "go" }] },
 			{
@@ -136,9 +143,7 @@ describe("one conversation across anthropic-messages → openai-responses → go
 		context.messages.push(third, { role: "user", content: "thanks", timestamp: 7 });
 		fake.enqueue(new AnthropicStream().start().text("ok").delta("end_turn").stop().script());
 		await stream(claude, context, { apiKey: "k", cacheRetention: "none" }).result();
-		const claudeMessages = (
-			fake.requests.at(-1)?.body as { messages: { role: string; content: Record<string, unknown>[] }[] }
-		).messages;
+		const claudeMessages = lastBody<{ messages: { role: string; content: Record<string, unknown>[] }[] }>().messages;
 		const gptTurn = claudeMessages[3];
 		const rewritten = gptTurn?.content.find((block) => block.type === "tool_use")?.id;
 		expect(rewritten).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
