@@ -244,6 +244,7 @@ export class SessionManager {
 			const explicit = file;
 			this.newSession();
 			this.sessionFile = explicit; // keep the path the user asked for (--session)
+			if (this.options.readOnly) this.readOnlyReason = "opened read-only";
 			return;
 		}
 		const lock = this.options.readOnly ? undefined : acquireSessionLock(file);

@@ -1,5 +1,5 @@
 // Several writers, files changing under a running session, unwritable places.
-import { appendFileSync, chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionConflictError, SessionWriteError } from "../../src/session/file.js";
@@ -52,6 +52,9 @@ describe("concurrent writers", () => {
 		expect(reader.getEntryCount()).toBe(2);
 		expect(() => reader.appendMessage(user("x"))).toThrow(/read-only/);
 		reader.close();
+		const missing = SessionManager.open(join(file, "..", "missing.jsonl"), undefined, undefined, { readOnly: true });
+		expect(() => missing.appendMessage(user("x"))).toThrow(/read-only/);
+		expect(existsSync(join(file, "..", "missing.jsonl"))).toBe(false);
 		again.close();
 	});
 
