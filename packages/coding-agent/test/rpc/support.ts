@@ -1,0 +1,125 @@
+// Drives the BUILT `pi --mode rpc` (dist/cli.js) against the fake provider in
+// a temporary home (the CLI tests' sandbox), through RpcClient or raw lines.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
+import type { Script } from "../../../ai/test/support/fake-provider/server.js";
+import { RpcClient, type RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
+import { CLI, type Sandbox } from "../cli/support.js";
+
+export { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+
+/** A client for a pi started in the sandbox with the fake model (pass extra CLI args). */
+export async function startClient(sb: Sandbox, args: string[] = ["--no-session"]): Promise<RpcClient> {
+	const client = new RpcClient({
+		cliPath: CLI,
+		cwd: sb.cwd,
+		env: sb.env,
+		model: "fake/fake-model",
+		args,
+		requestTimeoutMs: 20_000,
+	});
+	await client.start();
+	return client;
+}
+
+/** A streamed answer that stops after some text and keeps the connection open (for abort). */
+export function hangingReply(text: string): Script {
+	const script = new ChatStream({ model: "fake-model" }).role().text(text).script();
+	return { ...script, hangAfterBytes: script.bytes.length };
+}
+
+/** Short labels for an event sequence: `message_start:user`, `update:text_delta`, `agent_end`, … */
+export function labels(events: readonly RpcClientEvent[]): string[] {
+	return events.map((e) => {
+		if (e.type === "message_update") return `update:${e.assistantMessageEvent.type}`;
+		if (e.type === "message_start" || e.type === "message_end") return `${e.type}:${e.message.role}`;
+		return e.type;
+	});
+}
+
+/** Collapses runs of the same delta label (chunking differs between runs). */
+export function collapseDeltas(list: string[]): string[] {
+	return list.filter((k, i) => !(k.endsWith("_delta") && list[i - 1] === k));
+}
+
+export interface RawPi {
+	child: ChildProcessWithoutNullStreams;
+	/** Parsed stdout records so far. */
+	records: Record<string, unknown>[];
+	/** Raw stdout text so far. */
+	stdout(): string;
+	stderr(): string;
+	send(text: string): void;
+	/** Resolves when a record matching `pred` has arrived. */
+	waitFor(pred: (r: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+	exit: Promise<number | null>;
+}
+
+/** pi --mode rpc with raw stdin/stdout access (framing tests). */
+export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi {
+	const child = spawn(process.execPath, [CLI, "--mode", "rpc", "--model", "fake/fake-model", ...args], {
+		cwd: sb.cwd,
+		env: sb.env,
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	let out = "";
+	let err = "";
+	const records: Record<string, unknown>[] = [];
+	const waiters: { pred: (r: Record<string, unknown>) => boolean; resolve: (r: Record<string, unknown>) => void }[] =
+		[];
+	child.stdout.setEncoding("utf8");
+	child.stderr.setEncoding("utf8");
+	let partial = "";
+	child.stdout.on("data", (text: string) => {
+		out += text;
+		partial += text;
+		let nl = partial.indexOf("\n");
+		while (nl !== -1) {
+			const record = JSON.parse(partial.slice(0, nl)) as Record<string, unknown>;
+			partial = partial.slice(nl + 1);
+			records.push(record);
+			for (const w of [...waiters]) {
+				if (w.pred(record)) {
+					waiters.splice(waiters.indexOf(w), 1);
+					w.resolve(record);
+				}
+			}
+			nl = partial.indexOf("\n");
+		}
+	});
+	child.stderr.on("data", (text: string) => {
+		err += text;
+	});
+	const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+	return {
+		child,
+		records,
+		stdout: () => out,
+		stderr: () => err,
+		send: (text) => child.stdin.write(text),
+		waitFor(pred, timeoutMs = 20_000) {
+			const found = records.find(pred);
+			if (found) return Promise.resolve(found);
+			return new Promise((resolve, reject) => {
+				const timer = setTimeout(
+					() => reject(new Error(`timed out; stdout so far:\n${out}\nstderr:\n${err}`)),
+					timeoutMs,
+				);
+				waiters.push({
+					pred,
+					resolve: (r) => {
+						clearTimeout(timer);
+						resolve(r);
+					},
+				});
+			});
+		},
+		exit,
+	};
+}
+
+/** The response record with this id. */
+export const responseTo =
+	(id: string) =>
+	(r: Record<string, unknown>): boolean =>
+		r.type === "response" && r.id === id;
