@@ -294,6 +294,20 @@ describe("manual compaction", () => {
 		expect(s.fileEntries().some((e) => e.type === "compaction")).toBe(false);
 	});
 
+	it("a transient failure of the summary request is retried with the retry policy", async () => {
+		s = await makeHttpSession({ settings, model });
+		s.fake.enqueue(text("one"), text("two"));
+		await s.session.prompt(`first ${tokens(1200)}`);
+		await s.session.prompt(`second ${tokens(1200)}`);
+		s.fake.enqueue(chatError(503, "Service unavailable", { type: "server_error" }), text("## Goal\nAFTER RETRY"));
+		const result = await s.session.compact();
+		expect(result.summary).toBe("## Goal\nAFTER RETRY");
+		expect(s.timers.delays).toEqual([2000]);
+		expect(s.fake.requests).toHaveLength(4);
+		expect(requestTexts(s.fake.requests[3])).toEqual(requestTexts(s.fake.requests[2]));
+		expect(s.fileEntries().filter((e) => e.type === "compaction")).toHaveLength(1);
+	});
+
 	it("nothing to compact is a clear error", async () => {
 		s = await makeHttpSession({ settings, model });
 		s.fake.enqueue(text("one"));

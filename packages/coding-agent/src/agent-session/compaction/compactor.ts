@@ -43,6 +43,8 @@ export interface CompactorHost {
 	getCompactionSettings(): CompactionSettings;
 	getBranchSummarySettings(): BranchSummarySettings;
 	getSessionId?(): string;
+	/** Retry policy and timers for transient failures of summary requests. */
+	getRetry?(): Summarizer["retry"];
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** The projected context changed (compaction stored, leaf moved): refresh caches such as the Agent's transcript. */
 	onContextChanged?(): void;
@@ -113,6 +115,8 @@ export class Compactor {
 		if (apiKey !== undefined) s.apiKey = apiKey;
 		const sessionId = this.host.getSessionId?.();
 		if (sessionId !== undefined) s.sessionId = sessionId;
+		const retry = this.host.getRetry?.();
+		if (retry) s.retry = retry;
 		return s;
 	}
 

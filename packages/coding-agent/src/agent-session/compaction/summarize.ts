@@ -5,6 +5,8 @@
 import type { AgentMessage, StreamFn } from "@pi/agent-core";
 import type { AssistantMessage, Context, Model, StreamOptions, ThinkingLevel, Usage } from "@pi/ai";
 import { convertToLlm } from "../../messages.js";
+import { decideRetry, isRetryableError, type RetryPolicySettings } from "../retry/retry-policy.js";
+import { SleepAbortedError, sleep, type Timers } from "../retry/timers.js";
 import { computeFileLists, type FileListDetails, formatFileOperations } from "./file-ops.js";
 import type { CompactionPreparation } from "./prepare.js";
 import {
@@ -26,6 +28,8 @@ export interface Summarizer {
 	signal?: AbortSignal;
 	thinkingLevel?: ThinkingLevel;
 	sessionId?: string;
+	/** Transient failures of a summary request are retried with the session's retry policy. */
+	retry?: { settings: RetryPolicySettings; timers: Timers };
 }
 
 /** What a compaction produces; the session stores it as a `compaction` entry. */
@@ -107,11 +111,22 @@ export async function requestSummary(
 	if (s.sessionId !== undefined) options.sessionId = s.sessionId;
 	if (s.model.reasoning && s.thinkingLevel && s.thinkingLevel !== "off") options.reasoning = s.thinkingLevel;
 	let response: AssistantMessage;
-	try {
-		response = await (await s.streamFn(s.model, context, options)).result();
-	} catch (error) {
-		if (s.signal?.aborted) throw new SummarizationAbortedError();
-		throw new Error(`Summarization failed: ${error instanceof Error ? error.message : String(error)}`);
+	for (let attempt = 1; ; attempt++) {
+		try {
+			response = await (await s.streamFn(s.model, context, options)).result();
+		} catch (error) {
+			if (s.signal?.aborted) throw new SummarizationAbortedError();
+			throw new Error(`Summarization failed: ${error instanceof Error ? error.message : String(error)}`);
+		}
+		if (!s.retry?.settings.enabled || s.signal?.aborted || !isRetryableError(response, s.model.contextWindow)) break;
+		const decision = decideRetry(attempt, s.retry.settings, response);
+		if (!decision.retry) break;
+		try {
+			await sleep(decision.delayMs, s.signal, s.retry.timers);
+		} catch (error) {
+			if (error instanceof SleepAbortedError) throw new SummarizationAbortedError();
+			throw error;
+		}
 	}
 	if (response.stopReason === "aborted" || s.signal?.aborted) throw new SummarizationAbortedError();
 	if (response.stopReason === "error") {

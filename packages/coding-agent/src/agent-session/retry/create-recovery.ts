@@ -43,6 +43,7 @@ export function retryPolicySettings(settings: SettingsManager): RetryPolicySetti
 
 export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry: AutoRetry; recovery: RunRecovery } {
 	const { agent, sessionManager } = p;
+	let retry: AutoRetry | undefined;
 	const compactor = new Compactor({
 		sessionManager,
 		getModel: p.getModel,
@@ -52,12 +53,13 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 		getCompactionSettings: () => p.settings.getCompactionSettings(),
 		getBranchSummarySettings: () => p.settings.getBranchSummarySettings(),
 		getSessionId: () => sessionManager.getSessionId(),
+		getRetry: () => (retry ? { settings: retryPolicySettings(p.settings), timers: retry.timers } : undefined),
 		emit: p.emit,
 		onContextChanged: () => agent.replaceMessages(sessionManager.buildSessionContext().messages),
 		beforeCompact: p.beforeCompact,
 		afterCompact: p.afterCompact,
 	});
-	const retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
+	retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
 	const recovery = new RunRecovery({ agent, sessionManager, getModel: p.getModel, emit: p.emit }, compactor, retry);
 	return { compactor, retry, recovery };
 }

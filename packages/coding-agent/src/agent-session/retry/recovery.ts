@@ -35,6 +35,7 @@ export class RunRecovery {
 	private settling: Promise<void> | undefined;
 	private abortRequested = false;
 	private overflowError: string | undefined;
+	private preparing = false;
 	private readonly abortController = { current: new AbortController() };
 
 	constructor(
@@ -43,9 +44,9 @@ export class RunRecovery {
 		readonly retry: AutoRetry,
 	) {}
 
-	/** True from the end of a run until `agent_settled` (retry waits, recovery compaction). */
+	/** True while a pre-prompt compaction runs, and from the end of a run until `agent_settled`. */
 	get isSettling(): boolean {
-		return this.settling !== undefined;
+		return this.preparing || this.settling !== undefined;
 	}
 
 	/**
@@ -76,8 +77,12 @@ export class RunRecovery {
 		this.abortController.current = new AbortController();
 		this.overflowError = undefined;
 		this.retry.reset();
-		if (this.compactor.needsCompaction()) {
+		if (!this.compactor.needsCompaction()) return;
+		this.preparing = true;
+		try {
 			await this.compactor.run("threshold", { signal: this.abortController.current.signal });
+		} finally {
+			this.preparing = false;
 		}
 	}
 
