@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ImageContent } from "@pi/ai";
 import {
 	CombinedAutocompleteProvider,
 	type Component,
@@ -47,8 +48,10 @@ export interface InteractiveModeOptions {
 	skills?: string[];
 	/** Start-up problems to show in the banner. */
 	warnings?: string[];
-	/** Prompts from the command line: the first is sent at once, the rest as follow-ups. */
-	initialMessages?: string[];
+	/** The prompt from the command line (text, @files, piped stdin), sent at once. */
+	initialPrompt?: { text: string; images: ImageContent[] };
+	/** Further command-line messages, each sent after the previous run. */
+	followingPrompts?: string[];
 	/** `-r`: open the session picker first. */
 	openResumePicker?: boolean;
 	/** Tests: a terminal other than the process TTY. */
@@ -168,7 +171,6 @@ export class InteractiveMode {
 		this.chat.renderHistory(this.session.messages);
 		this.tui.start();
 		this.tui.requestRender();
-		const [first, ...rest] = this.o.initialMessages ?? [];
 		if (this.o.openResumePicker) {
 			if (this.commands.has("resume")) await this.runCommand("resume", "");
 			else
@@ -177,12 +179,21 @@ export class InteractiveMode {
 					"warning",
 				);
 		}
-		if (first !== undefined) {
-			void this.input.submit(first).then(async () => {
-				for (const m of rest) await this.input.submit(m);
-			});
-		}
+		void this.sendInitialPrompts();
 		return this.done;
+	}
+
+	private async sendInitialPrompts(): Promise<void> {
+		const initial = this.o.initialPrompt;
+		if (initial) {
+			try {
+				await this.session.prompt(initial.text, { images: initial.images });
+			} catch (error) {
+				this.showStatus(error instanceof Error ? error.message : String(error), "error");
+				return;
+			}
+		}
+		for (const m of this.o.followingPrompts ?? []) await this.input.submit(m);
 	}
 
 	// -- session events ------------------------------------------------------------

@@ -47,6 +47,15 @@ export class InputController {
 			this.ctx.editor.setText(text);
 			return;
 		}
+		if (!session.model) {
+			// The full guidance is in the banner; repeating it on every Enter would bury the transcript.
+			this.ctx.showStatus(
+				`No model available: set a provider API key, or add a local server to ${this.ctx.agentDir}/models.json (see the start-up message), then restart pi.`,
+				"error",
+			);
+			this.ctx.editor.setText(text);
+			return;
+		}
 		await session.prompt(text);
 	}
 

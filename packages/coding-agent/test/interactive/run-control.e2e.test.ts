@@ -1,0 +1,88 @@
+// Controlling a run from the editor: steering lands after the current tool
+// batch (next request), Esc aborts and the app stays usable, queued messages
+// come back into the editor.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
+import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+
+let sb: Sandbox;
+let pi: TmuxPi | undefined;
+
+beforeAll(() => {
+	if (hasTmux) assertBuilt();
+});
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	pi?.kill();
+	pi = undefined;
+	await sb.close();
+});
+
+const READY = /fake-model\s*$/m;
+
+function hangingReply(text: string) {
+	const script = new ChatStream({ model: "fake-model" }).role().text(text).script();
+	return { ...script, hangAfterBytes: script.bytes.length };
+}
+
+describe.skipIf(!hasTmux)("run control (tmux)", () => {
+	it("a steering message typed during a tool call is sent right after the tool result", async () => {
+		sb.fake.enqueue(toolReply("bash", { command: "sleep 1.5; echo slept" }), textReply("steered answer"));
+		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		await pi.waitFor(READY);
+		pi.type("run it");
+		pi.keys("Enter");
+		await pi.waitFor("$ sleep 1.5; echo slept");
+		pi.type("also check the logs");
+		pi.keys("Enter");
+		await pi.waitFor("Steering: also check the logs");
+		await pi.waitFor("steered answer");
+		expect(sb.fake.requests).toHaveLength(2);
+		const messages = body(sb.fake, 1).messages;
+		const last = messages.slice(-2);
+		expect(last[0].role).toBe("tool");
+		expect(JSON.stringify(last[0].content)).toContain("slept");
+		expect(last[1]).toMatchObject({ role: "user" });
+		expect(JSON.stringify(last[1].content)).toContain("also check the logs");
+	});
+
+	it("esc aborts a streaming reply; queued follow-ups return to the editor; the next prompt works", async () => {
+		sb.fake.enqueue(hangingReply("partial words"), textReply("fresh answer"));
+		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		await pi.waitFor(READY);
+		pi.type("start");
+		pi.keys("Enter");
+		await pi.waitFor("partial words");
+		pi.type("later please");
+		pi.keys("M-Enter");
+		await pi.waitFor("Follow-up: later please");
+		pi.keys("Escape");
+		const screen = await pi.waitFor("Operation aborted");
+		expect(screen).not.toContain("Follow-up: later please");
+		// The follow-up is back in the editor: send it.
+		expect(screen).toMatch(/^later please/m);
+		pi.keys("Enter");
+		await pi.waitFor("fresh answer");
+		const messages = body(sb.fake, 1).messages;
+		expect(JSON.stringify(messages.at(-1)?.content)).toContain("later please");
+		expect(messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("partial words"))).toBe(
+			true,
+		);
+	});
+
+	it("ctrl+c clears the editor, twice exits", async () => {
+		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		await pi.waitFor(READY);
+		pi.type("some draft");
+		await pi.waitFor("some draft");
+		pi.keys("C-c");
+		await pi.waitFor((s) => !s.includes("some draft"));
+		await new Promise((r) => setTimeout(r, 600));
+		pi.keys("C-c");
+		pi.keys("C-c");
+		await pi.waitFor("[pi exited 0]");
+	});
+});

@@ -1,0 +1,104 @@
+// Drives the BUILT `pi` interactive app inside tmux: a private tmux server
+// per test (`tmux -L <unique name>`), keys sent with send-keys, the screen
+// read with capture-pane. Build first: `npm run build`.
+import { execFileSync, spawnSync } from "node:child_process";
+import { CLI } from "../cli/support.js";
+
+export const hasTmux = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
+
+let counter = 0;
+
+export interface TmuxPi {
+	socket: string;
+	/** The visible pane (lines joined with \n, trailing spaces trimmed). */
+	screen(): string;
+	/** Waits until the pane matches; throws with the last screen on timeout. */
+	waitFor(match: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
+	/** tmux key names ("Enter", "Escape", "C-c", "M-Enter") or literal text via `type`. */
+	keys(...keys: string[]): void;
+	type(text: string): void;
+	resize(columns: number, rows: number): void;
+	/** Whether the pi process has exited (the pane shows the marker line). */
+	exited(): boolean;
+	kill(): void;
+}
+
+function shellQuote(s: string): string {
+	return `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+export function startPi(options: {
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	args?: string[];
+	columns?: number;
+	rows?: number;
+}): TmuxPi {
+	const socket = `pi-test-${process.pid}-${++counter}`;
+	const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+	const envArgs = Object.entries(options.env)
+		.filter(([, v]) => v !== undefined)
+		.map(([k, v]) => `${k}=${shellQuote(String(v))}`)
+		.join(" ");
+	const piCmd = [process.execPath, CLI, ...(options.args ?? [])].map(shellQuote).join(" ");
+	// The marker line tells tests the process ended; the pane stays for inspection.
+	const cmd = `env -i ${envArgs} TERM=xterm-256color ${piCmd}; echo "[pi exited $?]"; sleep 60`;
+	tmux(
+		"-f",
+		"/dev/null",
+		"new-session",
+		"-d",
+		"-x",
+		String(options.columns ?? 100),
+		"-y",
+		String(options.rows ?? 30),
+		"-c",
+		options.cwd,
+		cmd,
+	);
+	const screen = () =>
+		tmux("capture-pane", "-p", "-t", "0")
+			.split("\n")
+			.map((l) => l.replace(/\s+$/, ""))
+			.join("\n")
+			.replace(/\n+$/, "");
+	return {
+		socket,
+		screen,
+		async waitFor(match, timeoutMs = 10_000) {
+			const test =
+				typeof match === "function"
+					? match
+					: typeof match === "string"
+						? (s: string) => s.includes(match)
+						: (s: string) => match.test(s);
+			const deadline = Date.now() + timeoutMs;
+			let last = "";
+			for (;;) {
+				last = screen();
+				if (test(last)) return last;
+				if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}; screen:\n${last}`);
+				await new Promise((r) => setTimeout(r, 40));
+			}
+		},
+		keys(...keys) {
+			tmux("send-keys", "-t", "0", ...keys);
+		},
+		type(text) {
+			tmux("send-keys", "-t", "0", "-l", text);
+		},
+		resize(columns, rows) {
+			tmux("resize-window", "-t", "0", "-x", String(columns), "-y", String(rows));
+		},
+		exited() {
+			return /\[pi exited \d+\]/.test(screen());
+		},
+		kill() {
+			try {
+				tmux("kill-server");
+			} catch {
+				// already gone
+			}
+		},
+	};
+}
