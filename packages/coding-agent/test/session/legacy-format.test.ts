@@ -149,4 +149,30 @@ describe("sessions written by earlier pi builds", () => {
 		sm.close();
 		expect(readFileSync(file, "utf8").startsWith(V1X)).toBe(true);
 	});
+
+	it("a file written by the reference CLI (0.73.1, print mode with a tool call, then --continue) loads and projects", () => {
+		const file = join(tempDir(), "ref.jsonl");
+		const original = readFileSync(join(__dirname, "fixtures", "reference-0.73.1-print.jsonl"), "utf8");
+		writeFileSync(file, original);
+		const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
+		expect(sm.getLoadWarnings()).toEqual([]);
+		expect(sm.getSessionId()).toBe("01a22959-3e19-75d1-9e62-4ac2976641c0");
+		const ctx = sm.buildSessionContext();
+		expect(ctx.model).toEqual({ provider: "fake", modelId: "fake-model" });
+		expect(ctx.thinkingLevel).toBe("off");
+		expect(texts(convertToLlm(ctx.messages))).toEqual([
+			"user:run echo for me",
+			"assistant:[toolCall]",
+			"toolResult:hello-from-bash\n",
+			"assistant:The command printed hello-from-bash.",
+			"user:thanks",
+			"assistant:You are welcome.",
+		]);
+		// Continuing it appends in the same format, after the reference's bytes.
+		const id = sm.appendMessage({ role: "user", content: [{ type: "text", text: "more" }], timestamp: 1 });
+		sm.close();
+		const after = readFileSync(file, "utf8");
+		expect(after.startsWith(original)).toBe(true);
+		expect(JSON.parse(after.slice(original.length))).toMatchObject({ type: "message", id, parentId: "85332ace" });
+	});
 });
