@@ -42,6 +42,11 @@ const grepQueries: Record<string, unknown>[] = [
 	{ pattern: "[.]b", glob: "!*.md" },
 	{ pattern: "alpha\\s+needle" },
 	{ pattern: "needle", glob: "*.log", limit: 1000 },
+	{ pattern: "\u00fcnicode" },
+	{ pattern: "e .nicode" },
+	{ pattern: "\u2014 l" },
+	{ pattern: "n\\w+e\\b", ignoreCase: true, limit: 1000 },
+	{ pattern: "\u00dcNICODE", ignoreCase: true },
 ];
 
 const findQueries: Record<string, unknown>[] = [

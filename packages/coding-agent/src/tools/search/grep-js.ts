@@ -132,10 +132,26 @@ export function createFileSearcher(pattern: string, literal: boolean, ignoreCase
 	const re = compilePattern(pattern, plain, ignoreCase);
 	const lineRe = new RegExp(re.source, re.flags.replace("g", "").replace("m", ""));
 	const anchored = /[$^]/.test(re.source);
+	const pre = latin1Prefilter(re);
 	return (buf, rel, out, max) => {
 		if (buf.indexOf(0) !== -1) return;
+		// Most files do not match: rejecting them on a cheap latin1 view skips the UTF-8 decode.
+		if (pre && !pre.test(buf.toString("latin1"))) return;
 		searchText(buf.toString("utf8"), re, lineRe, anchored, rel, out, max);
 	};
+}
+
+/**
+ * A regex that can only match ASCII characters matches the UTF-8 text iff it
+ * matches the same bytes read as latin1 (multi-byte characters become runs
+ * of chars >= 0x80 that such a regex never matches). Patterns with anything
+ * that can match a non-ASCII char (negated classes, "." , \W \S \D \s, unicode
+ * escapes, non-ASCII literals) get no prefilter.
+ */
+export function latin1Prefilter(re: RegExp): RegExp | undefined {
+	if (/\[\^|\\[WSDsBpPuxc0-9]|[^\x00-\x7f]/.test(re.source)) return undefined;
+	if (re.flags.includes("u")) return undefined;
+	return new RegExp(re.source, re.flags.replace("g", ""));
 }
 
 /**
