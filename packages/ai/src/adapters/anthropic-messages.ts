@@ -2,8 +2,9 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
-import { AnthropicEventMapper, anthropicStreamErrorInfo } from "./anthropic-messages-events.js";
+import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
 
 /** The `anthropic-messages` wire adapter over the official SDK (loaded lazily by the registry). */
@@ -24,30 +25,48 @@ export const adapter: ApiAdapter = {
 				const replaced = options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as MessageCreateParamsStreaming;
 			}
-			const { data: events, response } = await client.messages.create(params, { signal }).withResponse();
+			// The SDK sends the request and maps HTTP errors; the body is read raw, which is faster
+			// than the SDK's SSE decoder and keeps `event: error` frames as ordinary events.
+			const response = await client.messages.create(params, { signal }).asResponse();
 			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+			if (!response.body) throw new Error("The response has no body");
 
 			const mapper = new AnthropicEventMapper(writer, request.toolNameFromWire);
-			try {
-				for await (const event of events) {
-					touch();
-					mapper.handle(event);
-					if (writer.isDone) break;
+			const parser = new SseParser();
+			const handle = (events: SseEvent[]) => {
+				for (const event of events) {
+					if (event.data.trim() === "") continue;
+					const payload = parseEventData(event.data);
+					if (!payload) {
+						writer.fail(`Malformed event from the provider: ${event.data.slice(0, 200)}`, {
+							kind: "provider",
+							code: "malformed_event",
+							retryable: true,
+						});
+						return;
+					}
+					mapper.handle(payload);
+					if (writer.isDone) return;
 				}
-			} catch (error) {
-				// `event: error` inside a 200 stream surfaces as an APIError without status.
-				const status = (error as { status?: unknown }).status;
-				const body = (error as { error?: unknown }).error;
-				if (status === undefined && body && typeof body === "object" && "error" in body && !signal.aborted) {
-					const { message, info } = anthropicStreamErrorInfo((body as { error: unknown }).error);
-					writer.fail(message, info);
-					return;
-				}
-				throw error;
+			};
+			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+				touch();
+				handle(parser.pushBytes(bytes));
+				if (writer.isDone) return;
 			}
-			// The SDK ends iteration quietly when aborted: report the abort, not a cut.
-			signal.throwIfAborted();
+			handle(parser.end());
 			mapper.end();
 		});
 	},
 };
+
+function parseEventData(data: string): AnthropicWireEvent | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
+			? (value as AnthropicWireEvent)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}

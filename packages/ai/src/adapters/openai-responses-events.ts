@@ -131,7 +131,13 @@ export class ResponsesEventMapper {
 				return;
 			}
 			case "error": {
-				const { message, info } = responsesErrorInfo(e.code ?? undefined, e.message);
+				// Documented as `{type, code, message}`; also seen with the fields nested under `error`.
+				const nested = (e as { error?: { code?: string | null; type?: string; message?: string } }).error;
+				const code = e.code ?? nested?.code ?? nested?.type ?? undefined;
+				const { message, info } = responsesErrorInfo(
+					code,
+					e.message ?? nested?.message ?? "The stream reported an error",
+				);
 				writer.fail(message, info);
 				return;
 			}

@@ -2,8 +2,9 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
-import { ResponsesEventMapper, responsesErrorInfo } from "./openai-responses-events.js";
+import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
 
 /** The `openai-responses` wire adapter over the official `openai` SDK (loaded lazily by the registry). */
@@ -22,30 +23,49 @@ export const adapter: ApiAdapter = {
 				const replaced = options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as ResponseCreateParamsStreaming;
 			}
-			const { data: events, response } = await client.responses.create(params, { signal }).withResponse();
+			// The SDK sends the request and maps HTTP errors; the body is read raw: the SDK's SSE
+			// decoder rescans a growing event line per chunk, which the `.done` events (whole text
+			// repeated) make quadratic on long answers.
+			const response = await client.responses.create(params, { signal }).asResponse();
 			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+			if (!response.body) throw new Error("The response has no body");
 
 			const mapper = new ResponsesEventMapper(writer);
-			try {
-				for await (const event of events) {
-					touch();
-					mapper.handle(event);
-					if (writer.isDone) break;
+			const parser = new SseParser();
+			const handle = (events: SseEvent[]) => {
+				for (const event of events) {
+					if (event.data.trim() === "" || event.data.startsWith("[DONE]")) continue;
+					const payload = parseEventData(event.data);
+					if (!payload) {
+						writer.fail(`Malformed event from the provider: ${event.data.slice(0, 200)}`, {
+							kind: "provider",
+							code: "malformed_event",
+							retryable: true,
+						});
+						return;
+					}
+					mapper.handle(payload);
+					if (writer.isDone) return;
 				}
-			} catch (error) {
-				// An `error` event inside the 200 stream surfaces as an APIError without status.
-				const status = (error as { status?: unknown }).status;
-				const body = (error as { error?: unknown }).error as { code?: string | null; message?: string } | undefined;
-				if (status === undefined && body && typeof body === "object" && !signal.aborted) {
-					const { message, info } = responsesErrorInfo(body.code, body.message ?? "The stream reported an error");
-					writer.fail(message, info);
-					return;
-				}
-				throw error;
+			};
+			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+				touch();
+				handle(parser.pushBytes(bytes));
+				if (writer.isDone) return;
 			}
-			// The SDK ends iteration quietly when aborted: report the abort, not a cut.
-			signal.throwIfAborted();
+			handle(parser.end());
 			mapper.end();
 		});
 	},
 };
+
+function parseEventData(data: string): ResponsesWireEvent | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
+			? (value as ResponsesWireEvent)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,6 +1,6 @@
-import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "../../src/adapters/anthropic-messages-events.js";
+import { SseParser } from "../../src/sse.js";
 import { stream } from "../../src/stream.js";
 import { AssistantStreamWriter } from "../../src/stream-writer.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
@@ -166,25 +166,20 @@ describe("anthropic-messages: recorded streams over HTTP", () => {
 	});
 });
 
-/** The adapter's parse path without the request: the SDK's SSE decoder feeding the mapper. */
+/** The adapter's parse path without the request: the SSE parser feeding the mapper, piece by piece. */
 async function decode(pieces: Uint8Array[]): Promise<string[]> {
 	const writer = new AssistantStreamWriter(model);
 	const mapper = new AnthropicEventMapper(writer);
+	const parser = new SseParser();
 	const events: AssistantMessageEvent[] = [];
 	const drain = (async () => {
 		for await (const event of writer.stream) events.push(event);
 	})();
-	try {
-		for await (const event of Stream.fromSSEResponse<AnthropicWireEvent>(
-			responseFromPieces(pieces),
-			new AbortController(),
-		)) {
-			mapper.handle(event);
-		}
-		mapper.end();
-	} catch (error) {
-		writer.fail(String(error), { kind: "unknown", retryable: false });
+	for await (const piece of responseFromPieces(pieces).body as unknown as AsyncIterable<Uint8Array>) {
+		for (const event of parser.pushBytes(piece)) mapper.handle(JSON.parse(event.data) as AnthropicWireEvent);
 	}
+	for (const event of parser.end()) mapper.handle(JSON.parse(event.data) as AnthropicWireEvent);
+	mapper.end();
 	await drain;
 	return projectEvents(events);
 }

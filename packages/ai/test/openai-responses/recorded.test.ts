@@ -1,6 +1,6 @@
-import { Stream } from "openai/core/streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "../../src/adapters/openai-responses-events.js";
+import { SseParser } from "../../src/sse.js";
 import { stream } from "../../src/stream.js";
 import { AssistantStreamWriter } from "../../src/stream-writer.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
@@ -199,26 +199,20 @@ describe("openai-responses: recorded streams over HTTP", () => {
 	});
 });
 
-/** The adapter's parse path without the request: the SDK's SSE decoder feeding the mapper. */
+/** The adapter's parse path without the request: the SSE parser feeding the mapper, piece by piece. */
 async function decode(pieces: Uint8Array[]): Promise<string[]> {
 	const writer = new AssistantStreamWriter(model);
 	const mapper = new ResponsesEventMapper(writer);
+	const parser = new SseParser();
 	const events: AssistantMessageEvent[] = [];
 	const drain = (async () => {
 		for await (const event of writer.stream) events.push(event);
 	})();
-	try {
-		for await (const event of Stream.fromSSEResponse<ResponsesWireEvent>(
-			responseFromPieces(pieces),
-			new AbortController(),
-		)) {
-			mapper.handle(event);
-		}
-		mapper.end();
-	} catch (error) {
-		// The SDK throws on `error` events; what matters here is that it does so identically for every split.
-		writer.fail(String(error), { kind: "unknown", retryable: false });
+	for await (const piece of responseFromPieces(pieces).body as unknown as AsyncIterable<Uint8Array>) {
+		for (const event of parser.pushBytes(piece)) mapper.handle(JSON.parse(event.data) as ResponsesWireEvent);
 	}
+	for (const event of parser.end()) mapper.handle(JSON.parse(event.data) as ResponsesWireEvent);
+	mapper.end();
 	await drain;
 	return projectEvents(events);
 }
