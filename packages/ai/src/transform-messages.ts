@@ -28,7 +28,8 @@ export const MISSING_TOOL_RESULT_TEXT = "No result provided";
  * - images become a short note for text-only models;
  * - a tool call with no result gets a synthetic error result, and a result
  *   whose call is gone is dropped, so the API accepts the history;
- * - failed or aborted assistant turns with no content are skipped.
+ * - failed turns are skipped whole (a cut stream's partial is not an answer);
+ *   aborted turns with no content are skipped too.
  * The input is not mutated.
  */
 export function transformMessagesForModel(
@@ -51,8 +52,8 @@ export function transformMessagesForModel(
 	for (const message of messages) {
 		if (message.role === "assistant") {
 			flushPending();
-			if ((message.stopReason === "error" || message.stopReason === "aborted") && message.content.length === 0)
-				continue;
+			if (message.stopReason === "error") continue;
+			if (message.stopReason === "aborted" && message.content.length === 0) continue;
 			const converted = convertAssistant(message, model, idMap);
 			if (converted.content.length === 0) continue;
 			out.push(converted);
