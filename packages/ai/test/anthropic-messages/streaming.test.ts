@@ -179,6 +179,16 @@ describe("anthropic-messages streaming", () => {
 		expect(message.usage.totalTokens).toBe(63);
 	});
 
+	it("a malformed event ends with a retryable provider error", async () => {
+		const { sse } = await import("../support/fake-provider/server.js");
+		const frames = new AnthropicStream().start().openText("ok").sseFrames;
+		frames.push({ event: "content_block_delta", data: "{not json" });
+		fake.enqueue(sse(frames));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_event", retryable: true });
+		expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+	});
+
 	it("ignores pings and unknown event types", async () => {
 		fake.enqueue(
 			new AnthropicStream().start().ping().unknown().text("a").ping().unknown().delta("end_turn").stop().script(),

@@ -167,6 +167,26 @@ describe("openai-responses streaming", () => {
 		expect(message.errorInfo).toEqual({ kind: "rate_limit", code: "rate_limit_exceeded", retryable: true });
 	});
 
+	it("reads the documented flat error event shape too", async () => {
+		const { sse } = await import("../support/fake-provider/server.js");
+		const frames = new ResponsesStream().created().sseFrames;
+		frames.push({ event: "error", data: { type: "error", code: "server_error", message: "boom", param: null } });
+		fake.enqueue(sse(frames));
+		const message = await stream(model, context, key).result();
+		expect(message.errorMessage).toBe("server_error: boom");
+		expect(message.errorInfo).toEqual({ kind: "server", code: "server_error", retryable: true });
+	});
+
+	it("a malformed event ends with a retryable provider error", async () => {
+		const { sse } = await import("../support/fake-provider/server.js");
+		const frames = new ResponsesStream().created().openMessage("msg_1", "ok").sseFrames;
+		frames.push({ event: "response.output_text.delta", data: "{not json" });
+		fake.enqueue(sse(frames));
+		const message = await stream(model, context, key).result();
+		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_event", retryable: true });
+		expect(message.content).toMatchObject([{ type: "text", text: "ok" }]);
+	});
+
 	it("ignores unknown event types", async () => {
 		fake.enqueue(new ResponsesStream().created().unknown().message("msg_1", ["a"]).unknown().completed().script());
 		const events = await collect(stream(model, context, key));
