@@ -173,19 +173,45 @@ const CHUNK = 4 * 1024 * 1024;
 /** Lines at least this long may be indexed without parsing (see `envelopeOf`). */
 const FAST_PATH_MIN_BYTES = 512;
 const GLUE = Buffer.from('}{"type":"');
-// Printable ASCII except quote and backslash: ids and timestamps as pi writes them.
-const ENVELOPE =
-	/^\{"type":"([a-z_]+)","id":"([\x20\x21\x23-\x5b\x5d-\x7e]+)","parentId":(?:null|"([\x20\x21\x23-\x5b\x5d-\x7e]+)"),"timestamp":"([\x20\x21\x23-\x5b\x5d-\x7e]+)"(?:,"message":\{"role":"([a-zA-Z]+)")?/;
-const PROVIDER = /^,"provider":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","model":"([\x20\x21\x23-\x5b\x5d-\x7e]*)"/;
+const K_TYPE = Buffer.from('{"type":"');
+const K_ID = Buffer.from(',"id":"');
+const K_PARENT = Buffer.from(',"parentId":');
+const K_NULL = Buffer.from("null");
+const K_TIMESTAMP = Buffer.from(',"timestamp":"');
+const K_ROLE = Buffer.from(',"message":{"role":"');
+const K_PROVIDER = Buffer.from(',"provider":"');
+const K_MODEL = Buffer.from(',"model":"');
 /** Types whose large lines need nothing beyond the envelope until used. */
 const LAZY_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "custom", "usage"]);
 
+function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
+	if (at + key.length > buf.length) return false;
+	for (let i = 0; i < key.length; i++) if (buf[at + i] !== key[i]) return false;
+	return true;
+}
+
 /**
- * Index a large line from its first bytes. Parsing every large line is most
- * of the cost of opening a big session and the entries are rarely all needed,
- * so the full parse is deferred to first use. Conditions keep this safe: the
- * line ends with "}" (a torn write almost never does, and then falls back to
- * a full parse and a warning) and holds no glued second object. An assistant
+ * A JSON string value of printable ASCII without escapes, starting at `at`
+ * (just after its opening quote), bounded by `end`. Returns the index after
+ * its closing quote, or -1. The value is copied out of the buffer as a fresh
+ * string (a regex capture would keep its whole source line alive).
+ */
+function stringEnd(buf: Buffer, at: number, end: number): number {
+	for (let i = at; i < end; i++) {
+		const c = buf[i];
+		if (c === 34) return i > at ? i + 1 : -1;
+		if (c < 0x20 || c > 0x7e || c === 92) return -1;
+	}
+	return -1;
+}
+
+/**
+ * Index a large line from its bytes without parsing it. Parsing every large
+ * line is most of the cost of opening a big session and the entries are
+ * rarely all needed, so the full parse is deferred to first use. Conditions
+ * keep this safe: the line ends with "}" (a torn write almost never does, and
+ * then falls back to a full parse and a warning), holds no glued second
+ * object, and starts with the envelope every pi writes first. An assistant
  * message also needs its provider and model, which every pi writes after the
  * content, near the end of the line.
  */
@@ -193,17 +219,52 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 	let last = end - 1;
 	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
 	if (buf[last] !== 125 /* } */ || (nextGlue >= start && nextGlue < end)) return undefined;
-	const m = ENVELOPE.exec(buf.toString("latin1", start, Math.min(end, start + 320)));
-	if (!m || !LAZY_TYPES.has(m[1])) return undefined;
-	if (m[1] === "message" && m[5] === undefined) return undefined;
-	const env: Envelope = { type: m[1], id: m[2], parentId: m[3] ?? null, timestamp: m[4], role: m[5] };
-	if (m[5] === "assistant") {
-		const tail = buf.toString("latin1", Math.max(start, end - 1024), end);
-		const p = PROVIDER.exec(tail.slice(tail.lastIndexOf(',"provider":"')));
-		if (!p) return undefined;
-		env.provider = p[1];
-		env.model = p[2];
+	const head = Math.min(end, start + 512);
+	let i = start;
+	if (!hasAt(buf, i, K_TYPE)) return undefined;
+	let j = stringEnd(buf, (i += K_TYPE.length), head);
+	if (j < 0) return undefined;
+	const type = buf.toString("latin1", i, j - 1);
+	if (!LAZY_TYPES.has(type) || !hasAt(buf, j, K_ID)) return undefined;
+	i = j + K_ID.length;
+	j = stringEnd(buf, i, head);
+	if (j < 0) return undefined;
+	const id = buf.toString("latin1", i, j - 1);
+	if (!hasAt(buf, j, K_PARENT)) return undefined;
+	i = j + K_PARENT.length;
+	let parentId: string | null = null;
+	if (hasAt(buf, i, K_NULL)) {
+		j = i + K_NULL.length;
+	} else {
+		if (buf[i] !== 34) return undefined;
+		j = stringEnd(buf, i + 1, head);
+		if (j < 0) return undefined;
+		parentId = buf.toString("latin1", i + 1, j - 1);
 	}
+	if (!hasAt(buf, j, K_TIMESTAMP)) return undefined;
+	i = j + K_TIMESTAMP.length;
+	j = stringEnd(buf, i, head);
+	if (j < 0) return undefined;
+	const env: Envelope = { type, id, parentId, timestamp: buf.toString("latin1", i, j - 1), role: undefined };
+	if (type !== "message") return env;
+	if (!hasAt(buf, j, K_ROLE)) return undefined;
+	i = j + K_ROLE.length;
+	j = stringEnd(buf, i, head);
+	if (j < 0) return undefined;
+	env.role = buf.toString("latin1", i, j - 1);
+	if (env.role !== "assistant") return env;
+	const from = Math.max(j, end - 2048);
+	const rel = buf.subarray(from, last + 1).lastIndexOf(K_PROVIDER);
+	if (rel < 0) return undefined;
+	const p = from + rel;
+	i = p + K_PROVIDER.length;
+	j = stringEnd(buf, i, end);
+	if (j < 0 || !hasAt(buf, j, K_MODEL)) return undefined;
+	env.provider = buf.toString("latin1", i, j - 1);
+	i = j + K_MODEL.length;
+	j = stringEnd(buf, i, end);
+	if (j < 0) return undefined;
+	env.model = buf.toString("latin1", i, j - 1);
 	return env;
 }
 
