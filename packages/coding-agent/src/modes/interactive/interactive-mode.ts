@@ -14,7 +14,6 @@ import {
 	CombinedAutocompleteProvider,
 	type Component,
 	Container,
-	Editor,
 	Loader,
 	ProcessTerminal,
 	type Terminal,
@@ -25,6 +24,7 @@ import type { AgentSessionEvent } from "../../agent-session/events.js";
 import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-guidance.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
 import { SlashCommandRegistry } from "./commands/registry.js";
+import { AppEditor } from "./components/app-editor.js";
 import { Banner } from "./components/banner.js";
 import { ChatView } from "./components/chat-view.js";
 import { Footer, type FooterData } from "./components/footer.js";
@@ -64,7 +64,7 @@ export interface InteractiveModeOptions {
 export class InteractiveMode {
 	readonly tui: TUI;
 	readonly chat: ChatView;
-	readonly editor: Editor;
+	readonly editor: AppEditor;
 	readonly commands = new SlashCommandRegistry();
 	readonly ctx: InteractiveContext;
 	private theme: AppTheme;
@@ -92,7 +92,7 @@ export class InteractiveMode {
 		this.chat = new ChatView(themeSource, { showThinking: !o.session.settings.getHideThinkingBlock() }, () =>
 			this.tui.requestRender(),
 		);
-		this.editor = new Editor(this.tui, this.theme.getEditorTheme(), {
+		this.editor = new AppEditor(this.tui, this.theme.getEditorTheme(), {
 			paddingX: numberSetting(o.session.settings.get("editorPaddingX"), 0),
 			autocompleteMaxVisible: numberSetting(o.session.settings.get("autocompleteMaxVisible"), 5),
 		});

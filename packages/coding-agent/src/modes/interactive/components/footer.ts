@@ -23,7 +23,7 @@ export interface FooterData {
 export function formatTokens(n: number): string {
 	if (n < 1000) return String(n);
 	if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
-	if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+	if (n < 999_500) return `${Math.round(n / 1000)}k`;
 	return `${(n / 1_000_000).toFixed(1)}M`;
 }
 

@@ -1,0 +1,88 @@
+/**
+ * Keystroke echo latency of the interactive app while a reply streams:
+ * InteractiveMode (packages/coding-agent/src) on an in-memory terminal, a
+ * real AgentSession streaming ~1,500 text deltas (one every 4 ms) from the
+ * local fake OpenAI-compatible server, and a key typed every 25 ms. Latency
+ * is the time from handing the key to the TUI until the next frame is
+ * written to the terminal (the frame that shows it).
+ *
+ *   npx tsx bench/interactive-echo.bench.ts [--keys N]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
+import { frameEnds, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { createAgentSession } from "../packages/coding-agent/src/agent-session/create-agent-session.js";
+import { InteractiveMode } from "../packages/coding-agent/src/modes/interactive/interactive-mode.js";
+import { SessionManager } from "../packages/coding-agent/src/session/session-manager.js";
+import { MemoryTerminal } from "../packages/tui/src/index.js";
+
+const args = process.argv.slice(2);
+const KEYS = Number(args[args.indexOf("--keys") + 1]) || 200;
+
+const root = mkdtempSync(join(tmpdir(), "pi-echo-"));
+const agentDir = join(root, "agent");
+const cwd = join(root, "work");
+mkdirSync(agentDir, { recursive: true });
+mkdirSync(cwd, { recursive: true });
+const fake = await startFakeProvider();
+writeFileSync(
+	join(agentDir, "models.json"),
+	JSON.stringify({
+		providers: {
+			fake: {
+				baseUrl: `${fake.url}/v1`,
+				api: "openai-completions",
+				apiKey: "k",
+				compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+				models: [{ id: "fake-model", contextWindow: 100000 }],
+			},
+		},
+	}),
+);
+const words = Array.from({ length: 1500 }, (_, i) => (i % 12 === 11 ? "word.\n\n" : `word${i} `));
+const stream = new ChatStream({ model: "fake-model" })
+	.role()
+	.text(...words)
+	.finish("stop")
+	.done();
+const script = stream.script();
+fake.enqueue({ ...script, splitAt: frameEnds(script.bytes), delayMs: 4 });
+
+const { session } = await createAgentSession({ cwd, agentDir, sessionManager: SessionManager.inMemory(cwd) });
+const terminal = new MemoryTerminal(100, 40);
+let lastWriteAt = 0;
+const origWrite = terminal.write.bind(terminal);
+terminal.write = (data: string) => {
+	lastWriteAt = performance.now();
+	origWrite(data);
+	terminal.takeOutput();
+};
+const mode = new InteractiveMode({ session, cwd, agentDir, version: "bench", terminal });
+void mode.run();
+await new Promise((r) => setTimeout(r, 100));
+const prompt = session.prompt("stream please");
+await new Promise((r) => setTimeout(r, 300));
+
+const latencies: number[] = [];
+for (let i = 0; i < KEYS && session.isStreaming; i++) {
+	const sentAt = performance.now();
+	terminal.sendInput("x");
+	while (lastWriteAt < sentAt) await new Promise((r) => setImmediate(r));
+	latencies.push(lastWriteAt - sentAt);
+	await new Promise((r) => setTimeout(r, 25));
+}
+await prompt.catch(() => {});
+await mode.shutdown();
+session.dispose();
+await fake.close();
+rmSync(root, { recursive: true, force: true });
+
+latencies.sort((a, b) => a - b);
+const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+console.log(`keystrokes measured while streaming: ${latencies.length}`);
+console.log(
+	`echo latency ms: median ${q(0.5).toFixed(2)}  p90 ${q(0.9).toFixed(2)}  p99 ${q(0.99).toFixed(2)}  max ${latencies.at(-1)?.toFixed(2)}`,
+);
+process.exit(0);

@@ -1,0 +1,176 @@
+// The interactive app in a headless terminal (@xterm/headless) over a real
+// AgentSession with a scripted in-process stream: prompts, queueing,
+// keys, commands and the editor area.
+import { afterEach, describe, expect, it } from "vitest";
+import { VirtualTerminal } from "../../../tui/test/helpers/virtual-terminal.js";
+import type { SlashCommand } from "../../src/modes/interactive/commands/registry.js";
+import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js";
+import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
+import { makeSession } from "../agent-session/support.js";
+
+let mode: InteractiveMode | undefined;
+afterEach(async () => {
+	await mode?.shutdown();
+	mode = undefined;
+});
+
+async function setup(extra: SlashCommand[] = []) {
+	const s = await makeSession();
+	const term = new VirtualTerminal(80, 30);
+	mode = new InteractiveMode({
+		session: s.session,
+		cwd: "/work",
+		agentDir: "/nonexistent-agent-dir",
+		version: "9.9.9",
+		terminal: term,
+		theme: plainTheme,
+		registerCommands: (r) => {
+			for (const c of extra) r.register(c);
+		},
+	});
+	void mode.run();
+	const screen = async () => (await term.allLines()).join("\n");
+	const waitFor = async (pred: (s: string) => boolean, ms = 3000) => {
+		const end = Date.now() + ms;
+		for (;;) {
+			const s = await screen();
+			if (pred(s)) return s;
+			if (Date.now() > end) throw new Error(`timed out; screen:\n${s}`);
+			await new Promise((r) => setTimeout(r, 10));
+		}
+	};
+	const type = (text: string) => term.typeRaw(text);
+	return { ...s, term, mode, screen, waitFor, type };
+}
+
+describe("interactive app (headless terminal)", () => {
+	it("shows banner and footer; a prompt renders the user message and the streamed reply", async () => {
+		const app = await setup();
+		let s = await app.waitFor((x) => x.includes("test-model"));
+		expect(s).toContain("pi v9.9.9");
+		app.fake.enqueue({ text: "Hello **there**" });
+		app.type("hi pi\r");
+		s = await app.waitFor((x) => x.includes("Hello there"));
+		expect(s.indexOf("hi pi")).toBeLessThan(s.indexOf("Hello there"));
+		expect(app.fake.calls).toHaveLength(1);
+		await app.waitFor((x) => /↑10 ↓5/.test(x));
+	});
+
+	it("Enter during a run steers, Alt+Enter follows up; both are shown queued; Alt+Up takes them back", async () => {
+		const app = await setup();
+		let release!: () => void;
+		app.fake.enqueue({ text: "working", gate: new Promise<void>((r) => (release = r)) });
+		app.type("start\r");
+		await app.waitFor((x) => x.includes("Working..."));
+		app.type("steer me\r");
+		app.type("later\x1b\r");
+		let s = await app.waitFor((x) => x.includes("Follow-up: later"));
+		expect(s).toContain("Steering: steer me");
+		app.type("\x1b[1;3A");
+		s = await app.waitFor((x) => !x.includes("Steering:"));
+		expect(app.mode.editor.getText()).toBe("steer me\n\nlater");
+		release();
+		await app.waitFor((x) => x.includes("working") && !x.includes("Working..."));
+		expect(app.fake.calls).toHaveLength(1);
+	});
+
+	it("Esc aborts a run and puts queued messages back into the editor", async () => {
+		const app = await setup();
+		app.fake.enqueue({ text: "never", gate: new Promise<void>(() => {}) });
+		app.type("start\r");
+		await app.waitFor((x) => x.includes("Working..."));
+		app.type("queued one\r");
+		await app.waitFor((x) => x.includes("Steering: queued one"));
+		app.type("\x1b");
+		await app.waitFor((x) => x.includes("Operation aborted"));
+		expect(app.mode.editor.getText()).toBe("queued one");
+		expect(app.session.isStreaming).toBe(false);
+	});
+
+	it("slash commands autocomplete and run; unknown ones go to the model as text", async () => {
+		const calls: string[] = [];
+		const app = await setup([{ name: "zeta", description: "Test command", run: (args) => void calls.push(args) }]);
+		await app.waitFor((x) => x.includes("test-model"));
+		app.type("/ze");
+		await app.waitFor((x) => x.includes("Test command"));
+		app.type("\t");
+		app.type("with args\r");
+		await app.waitFor(() => calls.length === 1);
+		expect(calls).toEqual(["with args"]);
+		app.fake.enqueue({ text: "ok" });
+		app.type("/unknown thing\r");
+		await app.waitFor((x) => x.includes("ok"));
+		expect(JSON.stringify(app.fake.calls[0].messages.at(-1))).toContain("/unknown thing");
+	});
+
+	it("a command that throws shows its error and the app keeps running", async () => {
+		const app = await setup([
+			{
+				name: "boom",
+				description: "fails",
+				run: () => {
+					throw new Error("kaboom");
+				},
+			},
+		]);
+		app.type("/boom\r");
+		await app.waitFor((x) => x.includes("kaboom"));
+		app.type("still here");
+		await app.waitFor((x) => x.includes("still here"));
+	});
+
+	it("Esc twice on an empty editor runs the tree command when one is registered", async () => {
+		const ran: string[] = [];
+		const app = await setup([{ name: "tree", description: "tree", run: () => void ran.push("tree") }]);
+		await app.waitFor((x) => x.includes("test-model"));
+		app.type("\x1b");
+		await new Promise((r) => setTimeout(r, 30));
+		app.type("\x1b");
+		await app.waitFor(() => ran.length === 1);
+	});
+
+	it("showInEditorArea swaps the editor for a component and back", async () => {
+		let restore: (() => void) | undefined;
+		const app = await setup([
+			{
+				name: "pick",
+				description: "picker",
+				run: (_a, ctx) => {
+					restore = ctx.showInEditorArea({ render: () => ["PICKER HERE"], handleInput: () => restore?.() });
+				},
+			},
+		]);
+		app.type("/pick\r");
+		await app.waitFor((x) => x.includes("PICKER HERE"));
+		app.type("x");
+		await app.waitFor((x) => !x.includes("PICKER HERE"));
+		app.type("back in editor");
+		await app.waitFor((x) => x.includes("back in editor"));
+	});
+
+	it("Shift+Tab cycles the thinking level, Ctrl+P the model, /thinking sets it", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		const before = app.session.thinkingLevel;
+		app.type("\x1b[Z");
+		await app.waitFor(() => app.session.thinkingLevel !== before);
+		app.type("/thinking high\r");
+		await app.waitFor((x) => /test-model • high/.test(x));
+		app.type("\x10");
+		await app.waitFor((x) => /plain\s*$/m.test(x));
+		expect(app.session.model?.id).toBe("plain");
+	});
+
+	it("/copy writes the last answer as OSC 52", async () => {
+		const app = await setup();
+		app.fake.enqueue({ text: "copy me" });
+		app.type("q\r");
+		await app.waitFor((x) => x.includes("copy me"));
+		app.term.takeWrites();
+		app.type("/copy\r");
+		await app.waitFor((x) => x.includes("Copied the last answer"));
+		expect(app.term.writes.join("") + app.term.takeWrites()).toContain(
+			`\x1b]52;c;${Buffer.from("copy me").toString("base64")}\x07`,
+		);
+	});
+});
