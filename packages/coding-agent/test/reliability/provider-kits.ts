@@ -27,6 +27,8 @@ export interface ProviderKit {
 	cut(partial: string): SseScript;
 	/** A text reply that streams `partial` and then ends cleanly without the terminal event. */
 	noTerminal(partial: string): SseScript;
+	/** One tool call with complete arguments. */
+	toolCall(id: string, name: string, args: Record<string, unknown>): SseScript;
 }
 
 let n = 0;
@@ -52,6 +54,14 @@ export const kits: ProviderKit[] = [
 		cut: (partial) =>
 			cutAfter(new ChatStream().role().text(partial, " and more").finish("stop").done().script(), partial),
 		noTerminal: (partial) => new ChatStream().role().text(partial).script(),
+		toolCall: (id, name, args) =>
+			new ChatStream()
+				.role()
+				.toolCall(0, id, name, [JSON.stringify(args)])
+				.finish("tool_calls")
+				.usage({ prompt_tokens: 50, completion_tokens: 5 })
+				.done()
+				.script(),
 	},
 	{
 		api: "openai-responses",
@@ -70,6 +80,12 @@ export const kits: ProviderKit[] = [
 				partial,
 			),
 		noTerminal: (partial) => new ResponsesStream().created().openMessage(`msg_${++n}`, partial).script(),
+		toolCall: (id, name, args) =>
+			new ResponsesStream()
+				.created()
+				.functionCall(`fc_${id}`, id, name, [JSON.stringify(args)])
+				.completed()
+				.script(),
 	},
 	{
 		api: "anthropic-messages",
@@ -86,6 +102,13 @@ export const kits: ProviderKit[] = [
 		cut: (partial) =>
 			cutAfter(new AnthropicStream().start().text(partial, " and more").delta("end_turn").stop().script(), partial),
 		noTerminal: (partial) => new AnthropicStream().start().text(partial).delta("end_turn").script(),
+		toolCall: (id, name, args) =>
+			new AnthropicStream()
+				.start()
+				.toolUse(id, name, [JSON.stringify(args)])
+				.delta("tool_use")
+				.stop()
+				.script(),
 	},
 	{
 		api: "google-generative-ai",
@@ -102,6 +125,7 @@ export const kits: ProviderKit[] = [
 		serverError: () => googleError(503, "UNAVAILABLE", "The model is overloaded"),
 		cut: (partial) => cutAfter(new GoogleStream().text(partial, " and more").finish("STOP").script(), partial),
 		noTerminal: (partial) => new GoogleStream().text(partial).script(),
+		toolCall: (_id, name, args) => new GoogleStream().call(name, args).finish("STOP").script(),
 	},
 ];
 
@@ -110,4 +134,32 @@ function cutAfter(script: SseScript, partial: string): SseScript {
 	const at = script.bytes.indexOf(partial);
 	const end = script.bytes.indexOf("\n\n", at) + 2;
 	return { ...script, cutAfterBytes: end };
+}
+
+/**
+ * Tool calls and tool results of a request body in any of the four formats,
+ * as keys (the call id, or the function name for Gemini, which has no ids).
+ */
+export function toolPairs(body: unknown): { calls: string[]; results: string[] } {
+	const calls: string[] = [];
+	const results: string[] = [];
+	const walk = (v: unknown): void => {
+		if (Array.isArray(v)) {
+			for (const x of v) walk(x);
+			return;
+		}
+		if (!v || typeof v !== "object") return;
+		const o = v as Record<string, unknown>;
+		if (o.type === "tool_use") calls.push(String(o.id));
+		if (o.type === "tool_result") results.push(String(o.tool_use_id));
+		if (o.type === "function_call") calls.push(String(o.call_id));
+		if (o.type === "function_call_output") results.push(String(o.call_id));
+		if (o.role === "tool") results.push(String(o.tool_call_id));
+		if (Array.isArray(o.tool_calls)) for (const c of o.tool_calls) calls.push(String((c as { id: unknown }).id));
+		if (o.functionCall) calls.push(String((o.functionCall as { name: unknown }).name));
+		if (o.functionResponse) results.push(String((o.functionResponse as { name: unknown }).name));
+		for (const [k, x] of Object.entries(o)) if (k !== "tool_calls") walk(x);
+	};
+	walk(body);
+	return { calls, results };
 }
