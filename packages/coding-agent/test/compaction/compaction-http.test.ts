@@ -137,6 +137,48 @@ describe("threshold compaction", () => {
 	});
 });
 
+describe("abort", () => {
+	it("Esc during a between-turns compaction stops the run; nothing is stored, every tool call has its result", async () => {
+		s = await makeHttpSession({ settings, model });
+		writeFileSync(join(s.cwd, "notes.txt"), tokens(1100, "n"));
+		s.fake.enqueue(text("earlier answer", 3000));
+		await s.session.prompt(`earlier ${tokens(300, "e")}`);
+		// The cut splits the turn: two summary requests (history, turn prefix), both left hanging.
+		const hang = { kind: "sse" as const, bytes: Buffer.from(""), hangAfterBytes: 0 };
+		s.fake.enqueue(toolCall("read", { path: "notes.txt" }, 8600), hang, hang);
+		const done = s.session.prompt("read notes.txt");
+		while (s.fake.requests.length < 4) await new Promise((r) => setTimeout(r, 5));
+		expect(s.events.filter((e) => e.type === "compaction_start")).toHaveLength(1);
+		const t0 = Date.now();
+		await s.session.abort();
+		await done;
+		expect(Date.now() - t0).toBeLessThan(1000);
+		expect(s.events.filter((e) => e.type === "compaction_end")).toEqual([
+			{ type: "compaction_end", reason: "threshold", result: undefined, aborted: true, willRetry: false },
+		]);
+		expect(s.events.at(-1)).toEqual({ type: "agent_settled", aborted: true });
+		const kinds = s.fileEntries().map(kind);
+		expect(kinds).not.toContain("compaction");
+		expect(kinds.slice(-4)).toEqual(["message:user", "message:assistant", "message:toolResult", "message:assistant"]);
+		const last = s.fileEntries().at(-1);
+		expect(last?.type === "message" && last.message.role === "assistant" && last.message.stopReason).toBe("aborted");
+		// The session goes on normally afterwards, with a valid transcript (call, result, aborted reply).
+		s.session.setAutoCompactionEnabled(false);
+		s.fake.enqueue(text("fine", 1000));
+		await s.session.prompt("continue");
+		expect(s.session.getLastAssistantText()).toBe("fine");
+		expect(requestTexts(s.fake.requests.at(-1) ?? s.fake.requests[0]).map((m) => m.role)).toEqual([
+			"system",
+			"user",
+			"assistant",
+			"user",
+			"assistant",
+			"tool",
+			"user",
+		]);
+	});
+});
+
 describe("context estimate and pre-prompt check", () => {
 	it("getContextUsage follows compaction; a prompt over the threshold compacts before its request", async () => {
 		s = await makeHttpSession({ settings, model });

@@ -112,6 +112,7 @@ export async function requestSummary(
 	if (s.model.reasoning && s.thinkingLevel && s.thinkingLevel !== "off") options.reasoning = s.thinkingLevel;
 	let response: AssistantMessage;
 	for (let attempt = 1; ; attempt++) {
+		if (s.signal?.aborted) throw new SummarizationAbortedError();
 		try {
 			response = await (await s.streamFn(s.model, context, options)).result();
 		} catch (error) {
@@ -202,12 +203,25 @@ export async function compact(
 	customInstructions?: string,
 ): Promise<CompactionResult<FileListDetails>> {
 	const requests = buildCompactionRequests(prep, summarizer.model, customInstructions);
-	const [history, prefix] = await Promise.all([
-		requests.history ? requestSummary(requests.history.context, requests.history.maxTokens, summarizer) : undefined,
-		requests.turnPrefix
-			? requestSummary(requests.turnPrefix.context, requests.turnPrefix.maxTokens, summarizer)
-			: undefined,
-	]);
+	// When one of the two requests fails, the other is cancelled rather than left running.
+	const both = new AbortController();
+	const onOuter = () => both.abort();
+	summarizer.signal?.addEventListener("abort", onOuter, { once: true });
+	if (summarizer.signal?.aborted) both.abort();
+	const s: Summarizer = { ...summarizer, signal: both.signal };
+	let history: { text: string; usage: Usage } | undefined;
+	let prefix: { text: string; usage: Usage } | undefined;
+	try {
+		[history, prefix] = await Promise.all([
+			requests.history ? requestSummary(requests.history.context, requests.history.maxTokens, s) : undefined,
+			requests.turnPrefix ? requestSummary(requests.turnPrefix.context, requests.turnPrefix.maxTokens, s) : undefined,
+		]);
+	} catch (error) {
+		both.abort();
+		throw error;
+	} finally {
+		summarizer.signal?.removeEventListener("abort", onOuter);
+	}
 	let summary: string;
 	let usage: Usage | undefined;
 	if (history && prefix) {
