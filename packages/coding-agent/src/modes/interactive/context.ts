@@ -1,14 +1,49 @@
 // What commands and controllers of the interactive mode get to work with.
 // One object, built by InteractiveMode; everything a slash command may touch
 // goes through it, so commands stay small files with no wiring of their own.
-import type { Component, EditorComponent, KeybindingsManager, TUI } from "@pi/tui";
+import type {
+	AutocompleteItem,
+	Component,
+	EditorComponent,
+	KeybindingsManager,
+	TUI,
+	SlashCommand as TuiSlashCommand,
+} from "@pi/tui";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { SettingsManager } from "../../config/settings.js";
-import type { SlashCommandRegistry } from "./commands/registry.js";
 import type { ChatView } from "./components/chat-view.js";
+import type { StatusKind } from "./components/notice.js";
 import type { AppTheme } from "./theme-fallback.js";
+import type { ThemeManager } from "./themes/theme-manager.js";
 
-export type StatusKind = "info" | "warning" | "error";
+export type { StatusKind };
+
+type Awaitable<T> = T | Promise<T>;
+
+/** One slash command; see commands/registry.ts for how commands are written and registered. */
+export interface SlashCommand {
+	/** Without the leading slash. */
+	name: string;
+	description: string;
+	argumentHint?: string;
+	/** Completions for the argument text typed so far; null or [] for none. */
+	getArgumentCompletions?(argumentPrefix: string): Awaitable<AutocompleteItem[] | null>;
+	/** Runs the command; `args` is the trimmed text after the name. */
+	run(args: string, ctx: InteractiveContext): Awaitable<void>;
+	/** Not listed in autocomplete or /hotkeys, still runnable. */
+	hidden?: boolean;
+}
+
+/** The registry as commands see it (implemented by SlashCommandRegistry). */
+export interface CommandRegistry {
+	register(command: SlashCommand): void;
+	unregister(name: string): void;
+	get(name: string): SlashCommand | undefined;
+	has(name: string): boolean;
+	list(): SlashCommand[];
+	onChange(listener: () => void): () => void;
+	toAutocomplete(): TuiSlashCommand[];
+}
 
 export interface InteractiveContext {
 	readonly session: AgentSession;
@@ -20,7 +55,7 @@ export interface InteractiveContext {
 	readonly sessionDir: string | undefined;
 	readonly settings: SettingsManager;
 	readonly keybindings: KeybindingsManager;
-	readonly commands: SlashCommandRegistry;
+	readonly commands: CommandRegistry;
 	/** The transcript area: history, streamed messages, tool calls, notices. */
 	readonly chat: ChatView;
 	readonly editor: EditorComponent;
@@ -28,6 +63,8 @@ export interface InteractiveContext {
 	readonly theme: AppTheme;
 	/** Switches the theme and redraws everything (live reload). */
 	setTheme(theme: AppTheme): void;
+	/** Known themes, selection and live reload (themes/theme-manager.ts); absent in bare test setups. */
+	readonly themes?: ThemeManager;
 	/** A one-line notice in the transcript. */
 	showStatus(text: string, kind?: StatusKind): void;
 	/**

@@ -16,23 +16,10 @@
 // session or its leaf changed. A command that throws has its message shown as
 // an error; the app keeps running. Commands may be registered later too
 // (extensions): `registry.register(command)` replaces one of the same name.
-import type { AutocompleteItem, SlashCommand as TuiSlashCommand } from "@pi/tui";
-import type { InteractiveContext } from "../context.js";
+import type { SlashCommand as TuiSlashCommand } from "@pi/tui";
+import type { CommandRegistry, SlashCommand } from "../context.js";
 
-type Awaitable<T> = T | Promise<T>;
-
-export interface SlashCommand {
-	/** Without the leading slash. */
-	name: string;
-	description: string;
-	argumentHint?: string;
-	/** Completions for the argument text typed so far; null or [] for none. */
-	getArgumentCompletions?(argumentPrefix: string): Awaitable<AutocompleteItem[] | null>;
-	/** Runs the command; `args` is the trimmed text after the name. */
-	run(args: string, ctx: InteractiveContext): Awaitable<void>;
-	/** Not listed in autocomplete or /hotkeys, still runnable. */
-	hidden?: boolean;
-}
+export type { SlashCommand } from "../context.js";
 
 export interface ParsedCommand {
 	name: string;
@@ -46,7 +33,7 @@ export function parseSlashCommand(text: string): ParsedCommand | undefined {
 	return { name: m[1], args: (m[2] ?? "").trim() };
 }
 
-export class SlashCommandRegistry {
+export class SlashCommandRegistry implements CommandRegistry {
 	private readonly commands = new Map<string, SlashCommand>();
 	private readonly listeners = new Set<() => void>();
 

@@ -1,7 +1,8 @@
 // A short coloured line in the transcript: errors, warnings, status notes.
 import { wrapTextWithAnsi } from "@pi/tui";
-import type { StatusKind } from "../context.js";
 import { CachedItem, type ThemeSource } from "./cached.js";
+
+export type StatusKind = "info" | "warning" | "error";
 
 export class NoticeItem extends CachedItem {
 	constructor(
