@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { findFd, findRipgrep, supportsFlag } from "../../src/tools/search/executables.js";
+import { pathSortKey } from "../../src/tools/search/walk.js";
 import { run, runError, tempDir, text } from "./helpers.js";
 import { generateTree } from "./tree.js";
 
@@ -139,6 +140,14 @@ describe("grep (JS engine, exact output)", () => {
 				"a.src:1: needle",
 			);
 		}
+	});
+});
+
+describe("walk order", () => {
+	it("sort keys reproduce depth-first order with names by code unit", () => {
+		const paths = ["ab", "a.b/x", "a/x", "a-b/x", "a", "a/x/y", "a.b"];
+		const sorted = [...paths].sort((x, y) => (pathSortKey(x) < pathSortKey(y) ? -1 : 1));
+		expect(sorted).toEqual(["a", "a/x", "a/x/y", "a-b/x", "a.b", "a.b/x", "ab"]);
 	});
 });
 

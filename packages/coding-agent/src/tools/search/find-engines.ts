@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import picomatch from "picomatch";
 import { findGitRoot, loadRootStack } from "./ignore-rules.js";
 import type { FindQuery } from "./types.js";
-import { comparePaths, walk } from "./walk.js";
+import { pathSortKey, walk } from "./walk.js";
 
 export function fullPathPattern(pattern: string): string | undefined {
 	if (!pattern.includes("/")) return undefined;
@@ -16,8 +16,9 @@ export function fullPathPattern(pattern: string): string | undefined {
 }
 
 function sortEntries(paths: string[]): string[] {
-	const key = (p: string) => (p.endsWith("/") ? p.slice(0, -1) : p);
-	return paths.sort((a, b) => comparePaths(key(a), key(b)));
+	const keyed = paths.map((p) => ({ p, k: pathSortKey(p.endsWith("/") ? p.slice(0, -1) : p) }));
+	keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+	return keyed.map((e) => e.p);
 }
 
 export async function findJs(query: FindQuery): Promise<string[]> {

@@ -10,10 +10,12 @@ import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
 import { findGitRoot } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./types.js";
-import { comparePaths } from "./walk.js";
+import { pathSortKey } from "./walk.js";
 
-function compareMatches(a: GrepMatch, b: GrepMatch): number {
-	return comparePaths(a.rel, b.rel) || a.line - b.line;
+function sortMatches(matches: GrepMatch[]): GrepMatch[] {
+	const keyed = matches.map((m) => ({ m, k: pathSortKey(m.rel) }));
+	keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.m.line - b.m.line));
+	return keyed.map((e) => e.m);
 }
 
 export async function ripgrepArgs(query: GrepQuery, sorted: boolean): Promise<string[]> {
@@ -105,7 +107,7 @@ export async function grepRipgrep(rg: string, query: GrepQuery): Promise<GrepMat
 	const cwd = query.targetIsFile ? dirname(query.target) : query.target;
 	const cap = Math.max(SORT_IN_MEMORY_CAP, query.maxMatches);
 	const fast = await run(rg, await ripgrepArgs(query, false), cwd, cap, query.signal);
-	if (!fast.overflowed) return fast.matches.sort(compareMatches).slice(0, query.maxMatches);
+	if (!fast.overflowed) return sortMatches(fast.matches).slice(0, query.maxMatches);
 	const sorted = await run(rg, await ripgrepArgs(query, true), cwd, query.maxMatches - 1, query.signal);
 	// --sort path yields files in walk order; lines within a file are already ascending.
 	return sorted.matches.slice(0, query.maxMatches);

@@ -31,16 +31,12 @@ function compareNames(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Orders root-relative posix paths the way the walk emits them (parent before children, names by code unit). */
-export function comparePaths(a: string, b: string): number {
-	const sa = a.split("/");
-	const sb = b.split("/");
-	const n = Math.min(sa.length, sb.length);
-	for (let i = 0; i < n; i++) {
-		const c = compareNames(sa[i], sb[i]);
-		if (c !== 0) return c;
-	}
-	return sa.length - sb.length;
+/**
+ * A string whose plain ordering is walk order: with "/" mapped below every
+ * other character, comparing keys compares path segments one by one.
+ */
+export function pathSortKey(path: string): string {
+	return path.replaceAll("/", "\0");
 }
 
 function kindOf(d: Dirent): WalkEntry["kind"] {
