@@ -27,6 +27,8 @@ export interface RetrySettings {
 	enabled: boolean;
 	maxRetries: number;
 	baseDelayMs: number;
+	/** Longest agent-level retry wait (backoff or server-requested); default 60 000, 0 turns the cap off. */
+	maxAgentDelayMs?: number;
 	provider: ProviderRetrySettings;
 }
 

@@ -185,6 +185,16 @@ describe("auto-retry", () => {
 		);
 	});
 
+	it("retry.maxAgentDelayMs caps the wait: a longer retry-after fails fast, naming both delays", async () => {
+		s = await makeHttpSession({ settings: { retry: { maxAgentDelayMs: 3000 } } });
+		s.fake.enqueue(chatError(429, "Slow down", { type: "rate_limit_error", headers: { "retry-after": "5" } }));
+		await s.session.prompt("hello");
+		expect(s.fake.requests).toHaveLength(1);
+		expect(s.session.recovery.settledError).toBe(
+			"429 Slow down (the provider asked to wait 5 s before retrying, longer than the 3 s allowed; not retrying)",
+		);
+	});
+
 	it("retry.enabled false: no retry", async () => {
 		s = await makeHttpSession({ settings: { retry: { enabled: false } } });
 		s.fake.enqueue(chatError(500, "Internal server error", { type: "server_error" }));

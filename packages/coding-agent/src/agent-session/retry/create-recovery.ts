@@ -30,9 +30,7 @@ export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
 /** Retry settings as the policy reads them (`retry.maxAgentDelayMs`, else the provider cap). */
 export function retryPolicySettings(settings: SettingsManager): RetryPolicySettings {
-	const r = settings.getRetrySettings() as ReturnType<SettingsManager["getRetrySettings"]> & {
-		maxAgentDelayMs?: number;
-	};
+	const r = settings.getRetrySettings();
 	return {
 		enabled: r.enabled,
 		maxRetries: r.maxRetries,
