@@ -215,6 +215,7 @@ export class AgentSession {
 		this.recordSystemPrompt();
 		await this.agent.prompt(this.userMessage(text, options.images));
 		await this.recovery.settle();
+		this.userBash.flush(); // user commands that finished during the run
 		if (this.persistenceError) throw this.persistenceError;
 	}
 

@@ -1,0 +1,130 @@
+// RpcServer over an in-memory stdout with an AgentSession on the in-process
+// fake stream: session switching restores each session's model, user bash
+// output that finishes during a run is recorded once the run has settled, and
+// commands answered synchronously keep their order.
+import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { JsonlWriter } from "../../src/modes/rpc/jsonl-writer.js";
+import { RpcServer } from "../../src/modes/rpc/rpc-mode.js";
+import { SessionManager } from "../../src/session/session-manager.js";
+import { makeSession } from "../agent-session/support.js";
+
+class Sink extends EventEmitter {
+	readonly lines: string[] = [];
+	write(text: string): boolean {
+		this.lines.push(text);
+		return true;
+	}
+	records(): Record<string, unknown>[] {
+		return this.lines.map((l) => JSON.parse(l));
+	}
+}
+
+let dir: string | undefined;
+afterEach(() => {
+	if (dir) rmSync(dir, { recursive: true, force: true });
+	dir = undefined;
+});
+
+async function setup(sessionManager?: SessionManager) {
+	const made = await makeSession(sessionManager ? { sessionManager } : {});
+	const sink = new Sink();
+	const server = new RpcServer(made.session, new JsonlWriter(sink));
+	let n = 0;
+	/** Sends a command and resolves with its response. */
+	const call = async (command: Record<string, unknown>) => {
+		const id = `c${++n}`;
+		server.handleLine(JSON.stringify({ ...command, id }));
+		for (let i = 0; i < 200; i++) {
+			const found = sink.records().find((r) => r.type === "response" && r.id === id);
+			if (found) return found as { success: boolean; data?: Record<string, unknown>; error?: string };
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		throw new Error(`no response to ${JSON.stringify(command)}`);
+	};
+	const settled = async () => {
+		for (let i = 0; i < 400 && !sink.records().some((r) => r.type === "agent_settled"); i++) {
+			await new Promise((r) => setTimeout(r, 5));
+		}
+	};
+	return { ...made, sink, server, call, settled };
+}
+
+describe("RpcServer with a session", () => {
+	it("switch_session restores the model recorded in the session it opens", async () => {
+		dir = mkdtempSync(join(tmpdir(), "pi-rpc-switch-"));
+		const t = await setup(SessionManager.create("/work", dir));
+		t.fake.enqueue({ text: "one" }, { text: "two" });
+		await t.call({ type: "prompt", message: "first" });
+		await t.settled();
+		const first = (await t.call({ type: "get_state" })).data as { sessionFile: string; model: { id: string } };
+		expect(first.model.id).toBe("test-model");
+
+		await t.call({ type: "new_session" });
+		expect((await t.call({ type: "set_model", provider: "testprov", modelId: "plain" })).success).toBe(true);
+		await t.call({ type: "prompt", message: "second" });
+		await new Promise((r) => setTimeout(r, 50));
+		expect(((await t.call({ type: "get_state" })).data as { model: { id: string } }).model.id).toBe("plain");
+
+		expect((await t.call({ type: "switch_session", sessionPath: first.sessionFile })).data).toEqual({
+			cancelled: false,
+		});
+		const back = (await t.call({ type: "get_state" })).data as {
+			model: { id: string };
+			sessionFile: string;
+			thinkingLevel: string;
+		};
+		expect(back.sessionFile).toBe(first.sessionFile);
+		expect(back.model.id).toBe("test-model");
+		await t.server.close();
+		t.session.dispose();
+	});
+
+	it("records bash output that finished during a run once the run has settled", async () => {
+		const t = await setup();
+		let open!: () => void;
+		t.fake.enqueue({ text: "answer", gate: new Promise<void>((r) => (open = r)) });
+		await t.call({ type: "prompt", message: "go" });
+		const bash = await t.call({ type: "bash", command: "echo during" });
+		expect(bash.data).toMatchObject({ output: "during", exitCode: 0 });
+		const roles = () =>
+			t.session.sessionManager.getEntries().map((e) => (e.type === "message" ? e.message.role : e.type));
+		expect(roles()).not.toContain("bashExecution");
+		open();
+		await t.settled();
+		await new Promise((r) => setTimeout(r, 20));
+		expect(roles().filter((r) => r === "user" || r === "assistant" || r === "bashExecution")).toEqual([
+			"user",
+			"assistant",
+			"bashExecution",
+		]);
+		await t.server.close();
+		t.session.dispose();
+	});
+
+	it("answers synchronous commands in the order they arrive, errors included", async () => {
+		const t = await setup();
+		for (const line of [
+			'{"id":"a","type":"get_state"}',
+			"oops",
+			'{"id":"b","type":"set_steering_mode","mode":"all"}',
+			'{"id":"c","type":"nope"}',
+			'{"id":"d","type":"get_available_thinking_levels"}',
+		]) {
+			t.server.handleLine(line);
+		}
+		expect(t.sink.records().map((r) => `${r.id ?? "-"}:${r.success}`)).toEqual([
+			"a:true",
+			"-:false",
+			"b:true",
+			"c:false",
+			"d:true",
+		]);
+		expect(t.session.steeringMode).toBe("all");
+		await t.server.close();
+		t.session.dispose();
+	});
+});
