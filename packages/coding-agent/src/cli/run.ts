@@ -171,6 +171,9 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 				initialPrompt: prompts.initial,
 				followingPrompts: prompts.rest,
 				openResumePicker: args.resume === true,
+				themePaths: args.themes,
+				noThemes: args.noThemes,
+				useTheme: args.useTheme,
 			});
 		} finally {
 			session.dispose();

@@ -36,6 +36,7 @@ import { createFileLister } from "./file-lister.js";
 import { readGitBranch } from "./git-branch.js";
 import { keyText, loadKeybindings } from "./keybindings.js";
 import { type AppTheme, fallbackTheme, type ThinkingLevelName } from "./theme-fallback.js";
+import { ThemeManager } from "./themes/theme-manager.js";
 
 export interface InteractiveModeOptions {
 	session: AgentSession;
@@ -57,6 +58,10 @@ export interface InteractiveModeOptions {
 	/** Tests: a terminal other than the process TTY. */
 	terminal?: Terminal;
 	theme?: AppTheme;
+	/** `--theme` paths, `--no-themes`, `--use-theme` (themes/theme-manager.ts). */
+	themePaths?: string[];
+	noThemes?: boolean;
+	useTheme?: string;
 	/** Extra commands (extensions, tests). */
 	registerCommands?: (registry: SlashCommandRegistry) => void;
 }
@@ -68,6 +73,8 @@ export class InteractiveMode {
 	readonly commands = new SlashCommandRegistry();
 	readonly ctx: InteractiveContext;
 	private theme: AppTheme;
+	/** Theme files and live reload; absent when a fixed theme was given (tests). */
+	private readonly themes: ThemeManager | undefined;
 	private readonly session: AgentSession;
 	private readonly editorArea = new Container();
 	private readonly statusArea = new Container();
@@ -85,7 +92,17 @@ export class InteractiveMode {
 
 	constructor(private readonly o: InteractiveModeOptions) {
 		this.session = o.session;
-		this.theme = o.theme ?? fallbackTheme;
+		this.themes = o.theme
+			? undefined
+			: new ThemeManager({
+					cwd: o.cwd,
+					agentDir: o.agentDir,
+					settings: o.session.settings,
+					cliPaths: o.themePaths,
+					noDiscovery: o.noThemes,
+					useTheme: o.useTheme,
+				});
+		this.theme = o.theme ?? this.themes?.current ?? fallbackTheme;
 		const themeSource = () => this.theme;
 		const { manager: keybindings, warnings: keyWarnings } = loadKeybindings(o.agentDir);
 		this.tui = new TUI(o.terminal ?? new ProcessTerminal());
@@ -117,6 +134,7 @@ export class InteractiveMode {
 				return mode.theme;
 			},
 			setTheme: (theme) => this.setTheme(theme),
+			themes: this.themes,
 			showStatus: (text, kind) => this.showStatus(text, kind),
 			showInEditorArea: (component) => this.showInEditorArea(component),
 			reloadFromSession: () => this.reloadFromSession(),
@@ -150,7 +168,9 @@ export class InteractiveMode {
 		this.editor.onChange = () => this.updateEditorBorder();
 		this.updateEditorBorder();
 
-		this.tui.addChild(new Banner(themeSource, this.bannerData(keyWarnings)));
+		this.tui.addChild(
+			new Banner(themeSource, this.bannerData([...keyWarnings, ...(this.themes?.getWarnings() ?? [])])),
+		);
 		this.tui.addChild(this.chat);
 		this.tui.addChild(this.statusArea);
 		this.tui.addChild(this.queueView);
@@ -168,6 +188,9 @@ export class InteractiveMode {
 	/** Starts the app; resolves with the exit code when the user quits. */
 	async run(): Promise<number> {
 		this.unsubscribe = this.session.subscribe((event) => this.onSessionEvent(event));
+		this.themes?.onChange((theme) => this.setTheme(theme));
+		this.themes?.onWarning((message) => this.showStatus(message, "warning"));
+		this.themes?.startWatching();
 		this.chat.renderHistory(this.session.messages);
 		this.tui.start();
 		this.tui.requestRender();
@@ -411,6 +434,7 @@ export class InteractiveMode {
 		if (this.session.isBashRunning) this.session.abortBash();
 		this.hideLoader();
 		this.unsubscribe?.();
+		this.themes?.dispose();
 		this.tui.stop();
 		await this.tui.terminal.drainInput?.(1000, 50);
 		this.finished?.(code);

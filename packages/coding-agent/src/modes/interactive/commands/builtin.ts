@@ -1,21 +1,35 @@
 // The built-in slash commands, in the order autocomplete lists them. Each
 // lives in its own file (see registry.ts for the contract); add new ones here.
+import { cloneCommand } from "./clone.js";
 import { compactCommand } from "./compact.js";
 import { copyCommand } from "./copy.js";
+import { forkCommand } from "./fork.js";
 import { hotkeysCommand } from "./hotkeys.js";
+import { modelCommand } from "./model.js";
 import { nameCommand } from "./name.js";
 import { newCommand } from "./new.js";
 import { quitCommand } from "./quit.js";
 import type { SlashCommand, SlashCommandRegistry } from "./registry.js";
+import { resumeCommand } from "./resume.js";
+import { sessionCommand } from "./session.js";
+import { settingsCommand } from "./settings.js";
 import { thinkingCommand } from "./thinking.js";
+import { treeCommand } from "./tree.js";
 
 export const BUILTIN_COMMANDS: SlashCommand[] = [
+	settingsCommand,
+	modelCommand,
 	thinkingCommand,
 	newCommand,
 	compactCommand,
 	nameCommand,
+	sessionCommand,
 	copyCommand,
 	hotkeysCommand,
+	forkCommand,
+	cloneCommand,
+	treeCommand,
+	resumeCommand,
 	quitCommand,
 ];
 
