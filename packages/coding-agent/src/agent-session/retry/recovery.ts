@@ -193,15 +193,22 @@ export class RunRecovery {
 	/** Omits a failed reply from the projection (the raw record stays) and refreshes the Agent's transcript. */
 	private omitReply(message: AssistantMessage): void {
 		const sm = this.host.sessionManager;
-		const branch = sm.getBranch();
-		for (let i = branch.length - 1; i >= 0; i--) {
-			const entry = branch[i];
-			if (entry.type !== "message" || entry.message.role !== "assistant") continue;
-			const stored = entry.message;
-			if (stored === message || (stored.timestamp === message.timestamp && stored.stopReason === message.stopReason)) {
-				sm.appendContextEdit(entry.id, null);
+		// Walk up from the leaf: the reply is the newest assistant entry (only a few steps away).
+		let id = sm.getLeafId();
+		while (id !== null) {
+			const entry = sm.getEntry(id);
+			if (!entry) break;
+			if (entry.type === "message" && entry.message.role === "assistant") {
+				const stored = entry.message;
+				if (
+					stored === message ||
+					(stored.timestamp === message.timestamp && stored.stopReason === message.stopReason)
+				) {
+					sm.appendContextEdit(entry.id, null);
+				}
+				break;
 			}
-			break;
+			id = entry.parentId;
 		}
 		this.refreshTranscript();
 	}
