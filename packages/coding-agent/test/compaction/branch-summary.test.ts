@@ -52,6 +52,23 @@ describe("navigateTree", () => {
 		expect(next[4].text).toBe("try approach B");
 	});
 
+	it("replaceInstructions: the custom text replaces the default instructions", async () => {
+		s = await makeHttpSession();
+		s.fake.enqueue(text("one"), text("two"));
+		await s.session.prompt("first");
+		const first = s.sessionManager.getLeafId();
+		await s.session.prompt("second");
+		s.fake.enqueue(text("only files"));
+		await s.session.navigateTree(first ?? "", {
+			summarize: true,
+			customInstructions: "List the files only.",
+			replaceInstructions: true,
+		});
+		const req = requestTexts(s.fake.requests[2])[1].text;
+		expect(req.endsWith("</conversation>\n\nList the files only.")).toBe(true);
+		expect(req).toContain("[User]: second");
+	});
+
 	it("choosing a user message puts the leaf on its parent and returns its text; without summary nothing is written", async () => {
 		s = await makeHttpSession();
 		s.fake.enqueue(text("one"), text("two"));
