@@ -1,12 +1,13 @@
 // Transcript items and footer rendered to lines: what each tool call, reply,
 // retry notice and footer shows, collapsed and expanded.
 import type { AssistantMessage } from "@pi/ai";
-import { stripAnsi, visibleWidth } from "@pi/tui";
-import { describe, expect, it } from "vitest";
+import { resetCapabilitiesCache, setCapabilities, stripAnsi, visibleWidth } from "@pi/tui";
+import { afterAll, describe, expect, it } from "vitest";
 import { AssistantMessageItem } from "../../src/modes/interactive/components/assistant-message.js";
 import { Footer, type FooterData, formatTokens } from "../../src/modes/interactive/components/footer.js";
 import { RetryNoticeItem } from "../../src/modes/interactive/components/retry-notice.js";
 import { ToolExecutionItem } from "../../src/modes/interactive/components/tool-execution.js";
+import { UserMessageItem } from "../../src/modes/interactive/components/user-message.js";
 import { fallbackTheme, plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 
 const plain = () => plainTheme;
@@ -169,5 +170,35 @@ describe("footer", () => {
 
 	it("formats token counts", () => {
 		expect([999, 1000, 12_345, 999_999, 2_500_000].map(formatTokens)).toEqual(["999", "1.0k", "12k", "1.0M", "2.5M"]);
+	});
+});
+
+describe("images", () => {
+	afterAll(resetCapabilitiesCache);
+	// A 1x1 PNG.
+	const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+	it("a user message's image is a placeholder line where the terminal has no graphics, Kitty graphics where it has", () => {
+		setCapabilities({ images: null, trueColor: true, hyperlinks: false });
+		const item = new UserMessageItem(plain, "look", [{ type: "image", data: png, mimeType: "image/png" }]);
+		expect(text(item.render(40)).slice(-1)).toEqual(["[Image: image/png 1x1]"]);
+		setCapabilities({ images: "kitty", trueColor: true, hyperlinks: false });
+		const kitty = new UserMessageItem(plain, "look", [{ type: "image", data: png, mimeType: "image/png" }]);
+		expect(kitty.render(40).join("")).toContain("\x1b_G");
+	});
+
+	it("a tool result's image is shown below the tool box", () => {
+		setCapabilities({ images: null, trueColor: true, hyperlinks: false });
+		const item = new ToolExecutionItem(plain, "c", "read", { path: "p.png" }, false);
+		item.finish(
+			{
+				content: [
+					{ type: "text", text: "Read image file [image/png]" },
+					{ type: "image", data: png, mimeType: "image/png" },
+				],
+			},
+			false,
+		);
+		expect(text(item.render(50)).slice(-1)).toEqual(["[Image: image/png 1x1]"]);
 	});
 });

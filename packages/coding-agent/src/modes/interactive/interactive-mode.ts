@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ImageContent } from "@pi/ai";
 import {
 	CombinedAutocompleteProvider,
@@ -193,6 +193,7 @@ export class InteractiveMode {
 		this.themes?.startWatching();
 		this.chat.renderHistory(this.session.messages);
 		this.tui.start();
+		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
 		if (this.o.openResumePicker) {
 			if (this.commands.has("resume")) await this.runCommand("resume", "");
@@ -225,9 +226,11 @@ export class InteractiveMode {
 		this.chat.handleEvent(event);
 		switch (event.type) {
 			case "agent_start":
+				this.tui.terminal.setProgress?.(true);
 				this.showLoader("Working... (esc to interrupt)");
 				break;
 			case "agent_settled":
+				this.tui.terminal.setProgress?.(false);
 				this.hideLoader();
 				this.refreshStatus();
 				break;
@@ -433,6 +436,7 @@ export class InteractiveMode {
 		}
 		if (this.session.isBashRunning) this.session.abortBash();
 		this.hideLoader();
+		this.tui.terminal.setProgress?.(false);
 		this.unsubscribe?.();
 		this.themes?.dispose();
 		this.tui.stop();

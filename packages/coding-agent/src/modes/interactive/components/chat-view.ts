@@ -2,7 +2,7 @@
 // (user messages, assistant replies, tool calls, `!` commands, summaries,
 // notices). Items cache their lines, so only what changed is drawn again.
 import type { AgentMessage } from "@pi/agent-core";
-import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
+import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "@pi/ai";
 import { type Component, Container } from "@pi/tui";
 import type { AgentSessionEvent } from "../../../agent-session/events.js";
 import { AssistantMessageItem } from "./assistant-message.js";
@@ -14,15 +14,15 @@ import { SummaryItem } from "./summary-item.js";
 import { ToolExecutionItem } from "./tool-execution.js";
 import { UserMessageItem } from "./user-message.js";
 
-function userText(message: AgentMessage): { text: string; images: number } {
+function userText(message: AgentMessage): { text: string; images: ImageContent[] } {
 	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return { text: content, images: 0 };
-	if (!Array.isArray(content)) return { text: "", images: 0 };
+	if (typeof content === "string") return { text: content, images: [] };
+	if (!Array.isArray(content)) return { text: "", images: [] };
 	let text = "";
-	let images = 0;
-	for (const c of content as { type: string; text?: string }[]) {
+	const images: ImageContent[] = [];
+	for (const c of content as (TextContent | ImageContent)[]) {
 		if (c.type === "text") text += c.text ?? "";
-		else if (c.type === "image") images++;
+		else if (c.type === "image") images.push(c);
 	}
 	return { text, images };
 }
@@ -74,7 +74,7 @@ export class ChatView extends Container {
 		return item;
 	}
 
-	addUserMessage(text: string, images = 0): void {
+	addUserMessage(text: string, images: ImageContent[] = []): void {
 		this.addItem(new UserMessageItem(this.theme, text, images));
 	}
 

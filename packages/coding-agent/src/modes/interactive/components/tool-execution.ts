@@ -1,13 +1,13 @@
 // One tool call in the transcript, from the moment its arguments start
 // streaming until its result: a tinted box (pending, success, error) with a
 // title and a body that Ctrl+O expands and collapses.
-import { applyBackgroundToLine, wrapTextWithAnsi } from "@pi/tui";
+import { applyBackgroundToLine, Image, wrapTextWithAnsi } from "@pi/tui";
 import type { ThemeBg } from "../theme-fallback.js";
 import { CachedItem, type Expandable, type ThemeSource } from "./cached.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers.js";
 
 interface ResultLike {
-	content?: { type: string; text?: string }[];
+	content?: { type: string; text?: string; data?: string; mimeType?: string }[];
 	details?: unknown;
 }
 
@@ -15,17 +15,13 @@ function resultText(result: unknown): string {
 	const content = (result as ResultLike | undefined)?.content;
 	if (!Array.isArray(content)) return "";
 	const parts: string[] = [];
-	let images = 0;
-	for (const c of content) {
-		if (c.type === "text" && typeof c.text === "string") parts.push(c.text);
-		else if (c.type === "image") images++;
-	}
-	if (images > 0) parts.push(`[${images} image${images === 1 ? "" : "s"}]`);
+	for (const c of content) if (c.type === "text" && typeof c.text === "string") parts.push(c.text);
 	return parts.join("\n");
 }
 
 export class ToolExecutionItem extends CachedItem implements Expandable {
 	private readonly view: ToolView;
+	private images: Image[] = [];
 
 	constructor(
 		theme: ThemeSource,
@@ -63,6 +59,20 @@ export class ToolExecutionItem extends CachedItem implements Expandable {
 
 	finish(result: unknown, isError: boolean): void {
 		this.view.output = resultText(result);
+		const content = (result as ResultLike | undefined)?.content;
+		this.images = (Array.isArray(content) ? content : [])
+			.filter((c) => c.type === "image" && typeof c.data === "string" && typeof c.mimeType === "string")
+			.map(
+				(c) =>
+					new Image(
+						c.data as string,
+						c.mimeType as string,
+						{ fallbackColor: (s) => this.theme().fg("muted", s) },
+						{
+							maxWidthCells: 60,
+						},
+					),
+			);
 		this.view.details = (result as ResultLike | undefined)?.details;
 		this.view.status = isError ? "error" : "done";
 		this.changed();
@@ -90,6 +100,8 @@ export class ToolExecutionItem extends CachedItem implements Expandable {
 			for (const w of wrapTextWithAnsi(line, inner)) out.push(applyBackgroundToLine(` ${w}`, width, paint));
 		}
 		out.push(applyBackgroundToLine("", width, paint));
+		// Images go below the box: their escape sequences must not be cut or tinted.
+		for (const image of this.images) out.push(...image.render(width));
 		return out;
 	}
 }

@@ -1,16 +1,22 @@
 // A message the user sent: markdown on the user-message background.
-import { Markdown } from "@pi/tui";
+import type { ImageContent } from "@pi/ai";
+import { Image, Markdown } from "@pi/tui";
 import { CachedItem, type ThemeSource } from "./cached.js";
 
 export class UserMessageItem extends CachedItem {
 	private readonly md: Markdown;
+	private readonly images: Image[];
 
 	constructor(
 		theme: ThemeSource,
 		readonly text: string,
-		private readonly imageCount = 0,
+		images: readonly ImageContent[] = [],
 	) {
 		super(theme);
+		this.images = images.map(
+			(img) =>
+				new Image(img.data, img.mimeType, { fallbackColor: (s) => this.theme().fg("muted", s) }, { maxWidthCells: 60 }),
+		);
 		const t = theme();
 		this.md = new Markdown(text, 1, 1, t.getMarkdownTheme(), {
 			bgColor: (s) => this.theme().bg("userMessageBg", s),
@@ -29,10 +35,8 @@ export class UserMessageItem extends CachedItem {
 
 	protected draw(width: number): string[] {
 		const lines = ["", ...this.md.render(width)];
-		if (this.imageCount > 0) {
-			const label = this.imageCount === 1 ? "[1 image]" : `[${this.imageCount} images]`;
-			lines.push(` ${this.theme().fg("muted", label)}`);
-		}
+		// Inline where the terminal shows images (Kitty, iTerm2), a one-line placeholder elsewhere.
+		for (const image of this.images) lines.push(...image.render(width));
 		return lines;
 	}
 }
