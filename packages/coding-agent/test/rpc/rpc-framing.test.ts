@@ -2,6 +2,8 @@
 // response naming the problem and the process keeps serving; strings with
 // U+2028/U+2029, CR and lone surrogates round-trip; the prompt response comes
 // before its run's events; a paused reader loses nothing; EOF ends cleanly.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import {
@@ -116,6 +118,25 @@ describe("pi --mode rpc: framing and bad input", () => {
 		expect(end.message.content[0].text).toBe(tricky);
 		// Every stdout line is one JSON record: nothing was split at U+2028/U+2029.
 		for (const text of pi.stdout().trimEnd().split("\n")) expect(() => JSON.parse(text)).not.toThrow();
+	});
+
+	it("keeps stray stdout writes (console.log and direct writes) off the protocol stream", async () => {
+		const preload = join(sb.root, "stray.mjs");
+		writeFileSync(
+			preload,
+			'setTimeout(() => { console.log("stray log"); process.stdout.write("stray write\\n"); }, 300);\n',
+		);
+		sb.env.NODE_OPTIONS = `--import=${preload}`;
+		pi = spawnRaw(sb);
+		pi.send(line({ id: "a", type: "get_state" }));
+		await pi.waitFor(responseTo("a"));
+		await new Promise((r) => setTimeout(r, 500));
+		pi.send(line({ id: "b", type: "get_state" }));
+		await pi.waitFor(responseTo("b"));
+		pi.child.stdin.end();
+		expect(await pi.exit).toBe(0);
+		expect(pi.stderr()).toBe("stray log\nstray write\n");
+		expect(pi.records.map((r) => r.id)).toEqual(["a", "b"]);
 	});
 
 	it("sends the prompt response before the first event of its run", async () => {
