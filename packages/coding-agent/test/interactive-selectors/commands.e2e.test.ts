@@ -1,0 +1,135 @@
+// The built `pi` in tmux against the fake provider: /model switches the model
+// the next request uses, /tree moves to an earlier point and the next request
+// carries the new branch, /resume and `pi -r` reopen a session with its
+// history rendered. Build first: `npm run build`.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { hasTmux, startPi, type TmuxPi } from "../interactive/tmux.js";
+
+let sb: Sandbox;
+let pi: TmuxPi | undefined;
+
+beforeAll(() => {
+	if (!hasTmux) console.warn("tmux not found: skipping the selector end-to-end tests (CI installs it)");
+	else assertBuilt();
+});
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	pi?.kill();
+	pi = undefined;
+	await sb.close();
+});
+
+const READY = /fake-model\s*$/m;
+
+function start(args: string[] = []): TmuxPi {
+	pi = startPi({ cwd: sb.cwd, env: sb.env, args, columns: 110, rows: 40 });
+	return pi;
+}
+
+/** Role and text of each user/assistant message of a recorded chat request. */
+function conversation(index: number): string[] {
+	return body(sb.fake, index)
+		.messages.filter((m) => m.role === "user" || m.role === "assistant")
+		.map((m) => {
+			const c = m.content;
+			const text =
+				typeof c === "string" ? c : Array.isArray(c) ? c.map((p: { text?: string }) => p.text ?? "").join("") : "";
+			return `${m.role}: ${text}`;
+		});
+}
+
+describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
+	it("/model opens the selector; the chosen model serves the next request", async () => {
+		sb.writeModels({
+			models: [
+				{ id: "fake-model", contextWindow: 100000 },
+				{ id: "other-model", contextWindow: 50000 },
+			],
+		});
+		sb.fake.enqueue(textReply("from the other model"));
+		const p = start();
+		await p.waitFor(READY);
+		p.type("/model");
+		p.keys("Enter");
+		let screen = await p.waitFor("Select model");
+		expect(screen).toMatch(/→ fake\/fake-model ✓/);
+		expect(screen).toContain("fake/other-model");
+		p.type("other");
+		await p.waitFor(/→ fake\/other-model/);
+		p.keys("Enter");
+		screen = await p.waitFor("Model: fake/other-model");
+		expect(screen).toMatch(/other-model\s*$/m);
+		p.type("hello");
+		p.keys("Enter");
+		await p.waitFor("from the other model");
+		expect(body(sb.fake, 0).model).toBe("other-model");
+	});
+
+	it("/tree on an earlier user message puts its text in the editor; the next request carries the new branch", async () => {
+		sb.fake.enqueue(textReply("answer one"), textReply("answer two"), textReply("answer three"));
+		const p = start();
+		await p.waitFor(READY);
+		p.type("first question");
+		p.keys("Enter");
+		await p.waitFor("answer one");
+		p.type("second question");
+		p.keys("Enter");
+		await p.waitFor("answer two");
+		p.type("/tree");
+		p.keys("Enter");
+		let screen = await p.waitFor("Session tree");
+		expect(screen).toMatch(/→ +• assistant: answer two ← active/);
+		p.keys("Up");
+		await p.waitFor(/→ +• user: second question/);
+		p.keys("Enter");
+		await p.waitFor("Summarize the branch you are leaving?");
+		p.keys("Enter");
+		screen = await p.waitFor("edit it and send to branch");
+		expect(screen).not.toContain("answer two");
+		// The chosen message is in the editor: replace it and send.
+		p.keys("C-u");
+		p.type("changed question");
+		p.keys("Enter");
+		await p.waitFor("answer three");
+		expect(conversation(2)).toEqual(["user: first question", "assistant: answer one", "user: changed question"]);
+	});
+
+	it("/resume lists this folder's sessions, searches, and reopens one with its history", async () => {
+		sb.fake.enqueue(textReply("alpha answer"));
+		expect((await sb.run(["-p", "alpha topic"])).code).toBe(0);
+		sb.fake.enqueue(textReply("beta answer"));
+		expect((await sb.run(["-p", "beta topic"])).code).toBe(0);
+		sb.fake.enqueue(textReply("continued"));
+		const p = start();
+		await p.waitFor(READY);
+		p.type("/resume");
+		p.keys("Enter");
+		let screen = await p.waitFor("Resume session");
+		expect(screen).toMatch(/→ beta topic +\d msg · now/);
+		expect(screen).toMatch(/ {2}alpha topic +\d msg · now/);
+		p.type("alpha");
+		await p.waitFor(/→ alpha topic/);
+		p.keys("Enter");
+		screen = await p.waitFor("alpha answer");
+		expect(screen).toContain("alpha topic");
+		expect(screen).toContain("Resumed session");
+		p.type("and more");
+		p.keys("Enter");
+		await p.waitFor("continued");
+		expect(conversation(2)).toEqual(["user: alpha topic", "assistant: alpha answer", "user: and more"]);
+	});
+
+	it("pi -r opens the picker at start-up", async () => {
+		sb.fake.enqueue(textReply("old answer"));
+		expect((await sb.run(["-p", "old question"])).code).toBe(0);
+		const p = start(["-r"]);
+		await p.waitFor("Resume session");
+		await p.waitFor(/→ old question/);
+		p.keys("Enter");
+		const screen = await p.waitFor("old answer");
+		expect(screen).toContain("old question");
+	});
+});
