@@ -1,11 +1,20 @@
 import { type GenerateContentParameters, GoogleGenAI } from "@google/genai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { providerStreamError } from "../errors.js";
+import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
-import { GoogleEventMapper } from "./google-generative-ai-events.js";
+import { type GoogleChunk, GoogleEventMapper } from "./google-generative-ai-events.js";
 import { buildGoogleRequest } from "./google-generative-ai-request.js";
 
-/** The `google-generative-ai` wire adapter over `@google/genai` (loaded lazily by the registry). */
+/**
+ * The `google-generative-ai` wire adapter over `@google/genai` (loaded lazily
+ * by the registry). The SDK builds and sends the request and turns HTTP errors
+ * into its `ApiError`; a successful body is taken over through the SDK's
+ * `fetch` hook and read with pi-ai's SSE parser, because the SDK wraps every
+ * chunk in a `Response` object, which caps long streams at a few thousand
+ * chunks per second.
+ */
 export const adapter: ApiAdapter = {
 	stream(model: Model, context: NormalizedContext, options: AdapterOptions) {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
@@ -14,7 +23,7 @@ export const adapter: ApiAdapter = {
 				const replaced = options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as GenerateContentParameters;
 			}
-			const onResponse = options.onResponse;
+			let body: ReadableStream<Uint8Array> | null = null;
 			const client = new GoogleGenAI({
 				apiKey: options.apiKey,
 				vertexai: false,
@@ -24,29 +33,64 @@ export const adapter: ApiAdapter = {
 					apiVersion: "",
 					headers: { ...model.headers, ...options.headers },
 					// No retryOptions: the SDK then makes exactly one attempt; retries belong to the caller.
-					...(onResponse
-						? {
-								fetch: async (input: string | URL | Request, init?: RequestInit) => {
-									const response = await fetch(input, init);
-									onResponse({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-									return response;
-								},
-							}
-						: {}),
+					fetch: async (input: string | URL | Request, init?: RequestInit) => {
+						const response = await fetch(input, init);
+						options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+						if (!response.ok) return response; // the SDK maps the error
+						body = response.body;
+						return new Response("", { status: response.status, headers: response.headers });
+					},
 				},
 			});
 			const chunks = await client.models.generateContentStream({
 				...params,
 				config: { ...params.config, abortSignal: signal },
 			});
+			// The SDK got an empty body: this ends at once.
+			for await (const _ of chunks);
+			const stream = body as ReadableStream<Uint8Array> | null;
+			if (!stream) throw new Error("The response has no body");
+
 			const mapper = new GoogleEventMapper(writer);
-			for await (const chunk of chunks) {
+			const parser = new SseParser();
+			const handle = (events: SseEvent[]) => {
+				for (const event of events) {
+					if (event.data.trim() === "") continue;
+					const payload = parseChunk(event.data);
+					if (!payload) {
+						writer.fail(`Malformed chunk from the provider: ${event.data.slice(0, 200)}`, {
+							kind: "provider",
+							code: "malformed_chunk",
+							retryable: true,
+						});
+						return;
+					}
+					if (payload.error) {
+						// An error object inside the 200 stream, shaped like Google's error bodies.
+						const mapped = providerStreamError(payload.error, [options.apiKey]);
+						writer.fail(mapped.message, mapped.info);
+						return;
+					}
+					mapper.handle(payload);
+					if (writer.isDone) return;
+				}
+			};
+			for await (const bytes of stream as unknown as AsyncIterable<Uint8Array>) {
 				touch();
-				mapper.handle(chunk);
-				if (writer.isDone) break;
+				handle(parser.pushBytes(bytes));
+				if (writer.isDone) return;
 			}
-			signal.throwIfAborted();
+			handle(parser.end());
 			mapper.end();
 		});
 	},
 };
+
+function parseChunk(data: string): (GoogleChunk & { error?: Record<string, unknown> }) | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return typeof value === "object" && value !== null ? (value as GoogleChunk) : undefined;
+	} catch {
+		return undefined;
+	}
+}
