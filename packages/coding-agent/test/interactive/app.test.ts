@@ -1,6 +1,9 @@
 // The interactive app in a headless terminal (@xterm/headless) over a real
 // AgentSession with a scripted in-process stream: prompts, queueing,
 // keys, commands and the editor area.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VirtualTerminal } from "../../../tui/test/helpers/virtual-terminal.js";
 import type { SlashCommand } from "../../src/modes/interactive/commands/registry.js";
@@ -14,12 +17,12 @@ afterEach(async () => {
 	mode = undefined;
 });
 
-async function setup(extra: SlashCommand[] = []) {
+async function setup(extra: SlashCommand[] = [], cwd = "/work") {
 	const s = await makeSession();
 	const term = new VirtualTerminal(80, 30);
 	mode = new InteractiveMode({
 		session: s.session,
-		cwd: "/work",
+		cwd,
 		agentDir: "/nonexistent-agent-dir",
 		version: "9.9.9",
 		terminal: term,
@@ -172,5 +175,43 @@ describe("interactive app (headless terminal)", () => {
 		expect(app.term.writes.join("") + app.term.takeWrites()).toContain(
 			`\x1b]52;c;${Buffer.from("copy me").toString("base64")}\x07`,
 		);
+	});
+
+	it("@ offers files of the working directory by fuzzy match; Tab inserts the mention", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-mention-"));
+		try {
+			mkdirSync(join(dir, "src"));
+			writeFileSync(join(dir, "src", "parser.ts"), "");
+			writeFileSync(join(dir, "README.md"), "");
+			const app = await setup([], dir);
+			await app.waitFor((x) => x.includes("test-model"));
+			app.type("look at @prs");
+			await app.waitFor((x) => x.includes("src/parser.ts"));
+			app.type("\t");
+			await app.waitFor(() => app.mode.editor.getText() === "look at @src/parser.ts ");
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("Ctrl+G edits the message in $VISUAL and takes the result back", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-visual-"));
+		const script = join(dir, "ed.sh");
+		writeFileSync(script, '#!/bin/sh\nprintf "edited: %s" "$(cat "$1")" > "$1"\n');
+		chmodSync(script, 0o755);
+		const saved = process.env.VISUAL;
+		process.env.VISUAL = script;
+		try {
+			const app = await setup();
+			await app.waitFor((x) => x.includes("test-model"));
+			app.type("draft");
+			await app.waitFor((x) => x.includes("draft"));
+			app.type("\x07");
+			await app.waitFor(() => app.mode.editor.getText() === "edited: draft");
+		} finally {
+			if (saved === undefined) delete process.env.VISUAL;
+			else process.env.VISUAL = saved;
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
