@@ -1,0 +1,124 @@
+// RELIABILITY.md "credentials at rest" — the leak scan: distinctive fake API
+// keys given through the environment, auth.json and --api-key are sent to the
+// (fake) provider, which echoes them back in error bodies. Across print, json
+// and rpc runs of the BUILT CLI, no key may appear in stdout, stderr, the
+// session files or any other file pi wrote (only the user's own auth.json
+// holds its key). Exports are not built yet (--export / export_html refuse).
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RecordedRequest, Script } from "../../../ai/test/support/fake-provider/server.js";
+import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { spawnRaw } from "../rpc/support.js";
+
+const KEYS = {
+	env: "sk-relENV-7c1f0b9e4d2a6358aa01",
+	auth: "sk-relAUTH-3e8d5a1c9b7f2460bb02",
+	cli: "sk-relCLI-9a2b4c6d8e0f1357cc03",
+};
+const MODEL = ["--model", "fake/fake-model"];
+let sb: Sandbox;
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	await sb.close();
+});
+
+function keyOf(req: RecordedRequest): string {
+	const h = req.headers.authorization;
+	return typeof h === "string" ? h.replace(/^Bearer /, "") : "";
+}
+
+/** An error whose body repeats the key the request carried (as some providers and proxies do). */
+function echoKey(status: number): Script {
+	return {
+		kind: "handler",
+		handle: (req, res: ServerResponse) => {
+			res.writeHead(status, { "content-type": "application/json" });
+			res.end(
+				JSON.stringify({
+					error: { message: `Incorrect API key provided: ${keyOf(req)} (header ${String(req.headers.authorization)})` },
+				}),
+			);
+		},
+	};
+}
+
+/** Every file under `dir`, recursively. */
+function allFiles(dir: string): string[] {
+	const out: string[] = [];
+	for (const name of readdirSync(dir)) {
+		const p = join(dir, name);
+		if (statSync(p).isDirectory()) out.push(...allFiles(p));
+		else out.push(p);
+	}
+	return out;
+}
+
+function expectNoKeyAnywhere(outputs: string[]): void {
+	const files = allFiles(sb.root);
+	expect(files.some((f) => f.endsWith(".jsonl"))).toBe(true); // sessions were written and are scanned
+	for (const key of Object.values(KEYS)) {
+		for (const text of outputs) expect(text).not.toContain(key);
+		for (const f of files) {
+			if (f === join(sb.agentDir, "auth.json")) continue; // the user's own store
+			expect(readFileSync(f, "utf8"), f).not.toContain(key);
+		}
+	}
+}
+
+describe("API keys never leak", () => {
+	it("env, auth.json and --api-key keys stay out of outputs, sessions and every written file", async () => {
+		const outputs: string[] = [];
+		// 1. The key comes from an environment variable named in models.json; print mode.
+		sb.writeModels({ apiKey: "PI_REL_SECRET_ENV" });
+		sb.fake.enqueue(toolReply("bash", { command: "echo tool ran" }), textReply("done with env key"));
+		let r = await sb.run(["-p", ...MODEL, "use the env key"], { env: { PI_REL_SECRET_ENV: KEYS.env } });
+		expect(r.code).toBe(0);
+		outputs.push(r.stdout, r.stderr);
+		sb.fake.enqueue(echoKey(401));
+		r = await sb.run(["-p", ...MODEL, "-c", "env key rejected"], { env: { PI_REL_SECRET_ENV: KEYS.env } });
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("Incorrect API key provided");
+		outputs.push(r.stdout, r.stderr);
+
+		// 2. The key comes from auth.json; json mode, with a retried 500 and a final 401.
+		sb.writeModels({ apiKey: undefined });
+		writeFileSync(join(sb.agentDir, "auth.json"), JSON.stringify({ fake: { type: "api_key", key: KEYS.auth } }), {
+			mode: 0o600,
+		});
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 10 } }));
+		sb.fake.enqueue(echoKey(500), echoKey(401));
+		r = await sb.run(["--mode", "json", ...MODEL, "use the auth key"]);
+		expect(r.code).toBe(1);
+		expect(r.stdout).toContain("auto_retry_start");
+		outputs.push(r.stdout, r.stderr);
+
+		// 3. The key comes from --api-key; rpc mode.
+		sb.fake.enqueue(echoKey(401), textReply("rpc answer"));
+		const pi = spawnRaw(sb, ["--api-key", KEYS.cli]);
+		pi.send(`${JSON.stringify({ id: "p1", type: "prompt", message: "use the cli key" })}\n`);
+		await pi.waitFor((rec) => rec.type === "agent_settled");
+		pi.send(`${JSON.stringify({ id: "p2", type: "prompt", message: "again" })}\n`);
+		await pi.waitFor((rec) => rec.type === "agent_settled" && pi.records.filter((x) => x.type === "agent_settled").length === 2);
+		pi.send(`${JSON.stringify({ id: "s", type: "get_state" })}\n`);
+		pi.send(`${JSON.stringify({ id: "m", type: "get_messages" })}\n`);
+		pi.send(`${JSON.stringify({ id: "x", type: "export_html" })}\n`);
+		await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
+		pi.child.stdin.end();
+		await pi.exit;
+		expect(pi.stdout()).toContain("Incorrect API key provided");
+		outputs.push(pi.stdout(), pi.stderr());
+
+		// Each key did reach the provider, so the scan is meaningful.
+		const sent = sb.fake.requests.map(keyOf);
+		expect(sent).toContain(KEYS.env);
+		expect(sent).toContain(KEYS.auth);
+		expect(sent).toContain(KEYS.cli);
+		expectNoKeyAnywhere(outputs);
+	});
+});
