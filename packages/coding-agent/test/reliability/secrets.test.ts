@@ -104,7 +104,9 @@ describe("API keys never leak", () => {
 		pi.send(`${JSON.stringify({ id: "p1", type: "prompt", message: "use the cli key" })}\n`);
 		await pi.waitFor((rec) => rec.type === "agent_settled");
 		pi.send(`${JSON.stringify({ id: "p2", type: "prompt", message: "again" })}\n`);
-		await pi.waitFor((rec) => rec.type === "agent_settled" && pi.records.filter((x) => x.type === "agent_settled").length === 2);
+		await pi.waitFor(
+			(rec) => rec.type === "agent_settled" && pi.records.filter((x) => x.type === "agent_settled").length === 2,
+		);
 		pi.send(`${JSON.stringify({ id: "s", type: "get_state" })}\n`);
 		pi.send(`${JSON.stringify({ id: "m", type: "get_messages" })}\n`);
 		pi.send(`${JSON.stringify({ id: "x", type: "export_html" })}\n`);

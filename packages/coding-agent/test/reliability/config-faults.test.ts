@@ -1,0 +1,119 @@
+// RELIABILITY.md "Configuration and secrets", end to end: malformed
+// models.json / auth.json / settings.json through the BUILT CLI (clear error
+// with file and position, defaults for the rest, the file never rewritten);
+// an outside edit of settings.json survives pi saving another key; auth.json
+// written under umask 000 is still 0600 in a 0700 dir.
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { bundledScript } from "./bundle.js";
+import { tempDir } from "./support.js";
+
+const MODEL = ["--model", "fake/fake-model"];
+let sb: Sandbox;
+let pi: RawPi | undefined;
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	pi?.child.kill("SIGKILL");
+	await pi?.exit;
+	pi = undefined;
+	await sb.close();
+});
+
+async function rpc(p: RawPi, id: string, cmd: Record<string, unknown>) {
+	p.send(`${JSON.stringify({ id, ...cmd })}\n`);
+	return p.waitFor((r) => r.type === "response" && r.id === id);
+}
+
+describe("malformed configuration files", () => {
+	it("models.json: the error names the file, line and column; the file is left as it was", async () => {
+		const file = join(sb.agentDir, "models.json");
+		const bad = '{\n  "providers": {\n    "fake": { "baseUrl": "http://x" ,, }\n  }\n}\n';
+		writeFileSync(file, bad);
+		const r = await sb.run(["-p", ...MODEL, "hello"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain(file);
+		expect(r.stderr).toContain(`${file}:3:38`); // file:line:column
+		expect(readFileSync(file, "utf8")).toBe(bad);
+	});
+
+	it("auth.json: a warning with file and position, the env key still works, the file is never rewritten", async () => {
+		const file = join(sb.agentDir, "auth.json");
+		const bad = '{ "fake": { "type": "api_key", "key": "sk-x" }\n';
+		writeFileSync(file, bad, { mode: 0o600 });
+		sb.writeModels({ apiKey: "PI_REL_FAKE_KEY" });
+		sb.fake.enqueue(textReply("works"));
+		const r = await sb.run(["-p", ...MODEL, "hello"], { env: { PI_REL_FAKE_KEY: "sk-from-env" } });
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("works\n");
+		expect(r.stderr).toContain(file);
+		expect(r.stderr).toMatch(/line \d+, column \d+/);
+		expect(readFileSync(file, "utf8")).toBe(bad);
+	});
+
+	it("settings.json: defaults are used and a later save (RPC set_auto_compaction) does not overwrite it", async () => {
+		const file = join(sb.agentDir, "settings.json");
+		const bad = '{ "retry": { "enabled": false }, oops }\n';
+		writeFileSync(file, bad);
+		pi = spawnRaw(sb);
+		const state = await rpc(pi, "s", { type: "get_state" });
+		expect(state.success).toBe(true);
+		const res = await rpc(pi, "c", { type: "set_auto_compaction", enabled: false });
+		expect(res.success).toBe(true);
+		await new Promise((r) => setTimeout(r, 200)); // any deferred save would have happened
+		expect(readFileSync(file, "utf8")).toBe(bad);
+		expect(pi.stderr()).toContain(file);
+	});
+});
+
+describe("saving settings", () => {
+	it("an outside edit made while pi runs survives pi saving another key", async () => {
+		const file = join(sb.agentDir, "settings.json");
+		writeFileSync(file, JSON.stringify({ retry: { maxRetries: 5 } }, null, 2));
+		pi = spawnRaw(sb);
+		await rpc(pi, "s", { type: "get_state" });
+		// Edited by the user (or another pi) after this pi loaded its settings.
+		writeFileSync(
+			file,
+			JSON.stringify({ retry: { maxRetries: 5 }, theme: "from-outside", quietStartup: true }, null, 2),
+		);
+		const res = await rpc(pi, "c", { type: "set_auto_compaction", enabled: false });
+		expect(res.success).toBe(true);
+		let saved: Record<string, unknown> = {};
+		for (let i = 0; i < 100; i++) {
+			saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+			if ((saved.compaction as { enabled?: boolean } | undefined)?.enabled === false) break;
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		expect(saved).toEqual({
+			retry: { maxRetries: 5 },
+			theme: "from-outside",
+			quietStartup: true,
+			compaction: { enabled: false },
+		});
+	});
+});
+
+describe("credentials at rest", () => {
+	it("auth.json written under umask 000 is 0600 in a 0700 directory", () => {
+		const dir = join(tempDir(), "fresh-agent-dir");
+		const file = join(dir, "auth.json");
+		const script = bundledScript("auth-writer");
+		const r = spawnSync("sh", ["-c", `umask 000; exec "${process.execPath}" "${script}" "${file}"`], {
+			encoding: "utf8",
+		});
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("stored\n");
+		expect(spawnSync("sh", ["-c", "umask 000; umask"], { encoding: "utf8" }).stdout.trim()).toMatch(/^0+$/);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(statSync(dir).mode & 0o777).toBe(0o700);
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ fake: { type: "api_key", key: "sk-umask-test" } });
+	});
+});
