@@ -8,6 +8,7 @@ import type { SessionInfo } from "../../../session/listing.js";
 import { SessionManager } from "../../../session/session-manager.js";
 import type { InteractiveContext } from "../context.js";
 import { SelectorFrame } from "../selectors/frame.js";
+import { ensureSelectorKeybindings } from "../selectors/keybindings.js";
 import { SESSION_PICKER_HINTS, SessionPicker } from "../selectors/session-picker.js";
 import type { SlashCommand } from "./registry.js";
 
@@ -34,6 +35,7 @@ export async function renameSession(ctx: InteractiveContext, info: SessionInfo, 
 }
 
 export function openSessionPicker(ctx: InteractiveContext): void {
+	ensureSelectorKeybindings(ctx.keybindings);
 	const picker = new SessionPicker(() => ctx.theme, {
 		loadCurrent: () => SessionManager.list(ctx.cwd, ctx.sessionDir),
 		loadAll: () => SessionManager.listAll(agentPaths(ctx.agentDir).sessions),

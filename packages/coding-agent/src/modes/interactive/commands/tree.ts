@@ -4,6 +4,7 @@
 // summary of it (asked unless branchSummary.skipPrompt is set).
 import type { InteractiveContext } from "../context.js";
 import { SelectorFrame } from "../selectors/frame.js";
+import { ensureSelectorKeybindings } from "../selectors/keybindings.js";
 import {
 	BRANCH_SUMMARY_CHOICES,
 	type BranchSummaryChoice,
@@ -21,6 +22,7 @@ function filterSetting(ctx: InteractiveContext): TreeFilterMode {
 
 /** Shows the tree; `selectedId` re-highlights an entry when coming back from the summary question. */
 export function openTree(ctx: InteractiveContext, selectedId?: string): void {
+	ensureSelectorKeybindings(ctx.keybindings);
 	const sm = ctx.session.sessionManager;
 	const tree = sm.getTree();
 	if (tree.length === 0) {

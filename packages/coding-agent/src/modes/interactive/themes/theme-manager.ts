@@ -53,6 +53,8 @@ export class ThemeManager {
 	private active: LoadedTheme;
 	private readonly startupWarnings: string[] = [];
 	private watcher: FSWatcher | undefined;
+	/** Live reload requested (the watch follows the active theme's file). */
+	private watching = false;
 	private watchedPath: string | undefined;
 	private timer: NodeJS.Timeout | undefined;
 	private readonly changeListeners = new Set<ThemeChangeListener>();
@@ -136,10 +138,12 @@ export class ThemeManager {
 
 	/** Starts watching the active theme's file (no-op for built-ins). */
 	startWatching(): void {
+		this.watching = true;
 		this.watchActive();
 	}
 
 	dispose(): void {
+		this.watching = false;
 		this.stopWatching();
 		this.changeListeners.clear();
 		this.warningListeners.clear();
@@ -164,7 +168,7 @@ export class ThemeManager {
 	private apply(theme: LoadedTheme): void {
 		const previousPath = this.active?.sourcePath;
 		this.active = theme;
-		if (this.watcher && previousPath !== theme.sourcePath) this.watchActive();
+		if (this.watching && previousPath !== theme.sourcePath) this.watchActive();
 		for (const l of this.changeListeners) l(theme);
 	}
 
