@@ -105,6 +105,35 @@ describe("RpcServer with a session", () => {
 		t.session.dispose();
 	});
 
+	it("treats a prompt that is still starting as running: a second prompt in the same batch is refused or queued", async () => {
+		const t = await setup();
+		t.fake.enqueue({ text: "first reply" }, { text: "queued reply" });
+		t.server.handleLine('{"id":"p1","type":"prompt","message":"one"}');
+		t.server.handleLine('{"id":"p2","type":"prompt","message":"two"}');
+		t.server.handleLine('{"id":"p3","type":"prompt","message":"three","streamingBehavior":"followUp"}');
+		await t.settled();
+		await t.server.close();
+		// p1 and p2 are answered in the same tick; which comes first is microtask order.
+		const responses = t.sink
+			.records()
+			.filter((r) => r.type === "response")
+			.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+		const summary = responses.map((r) => [
+			r.id,
+			r.success,
+			(r.data as { disposition?: string } | undefined)?.disposition,
+		]);
+		expect(summary).toEqual([
+			["p1", true, "started"],
+			["p2", false, undefined],
+			["p3", true, "queued"],
+		]);
+		expect(responses[1].error).toMatch(/streamingBehavior/);
+		expect(t.fake.calls).toHaveLength(2);
+		expect(t.session.getLastAssistantText()).toBe("queued reply");
+		t.session.dispose();
+	});
+
 	it("answers synchronous commands in the order they arrive, errors included", async () => {
 		const t = await setup();
 		for (const line of [
