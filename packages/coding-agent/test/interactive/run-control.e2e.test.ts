@@ -1,8 +1,12 @@
 // Controlling a run from the editor: steering lands after the current tool
 // batch (next request), Esc aborts and the app stays usable, queued messages
 // come back into the editor.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
+import { json } from "../../../ai/test/support/fake-provider/server.js";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
 import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
 
@@ -84,5 +88,33 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 		pi.keys("C-c");
 		pi.keys("C-c");
 		await pi.waitFor("[pi exited 0]");
+	});
+
+	it("a transient error shows a retry countdown, then the answer; esc during the wait cancels it", async () => {
+		writeFileSync(
+			join(sb.agentDir, "settings.json"),
+			JSON.stringify({ retry: { baseDelayMs: 2000, maxRetries: 2, provider: { maxRetries: 0 } } }),
+		);
+		sb.fake.enqueue(json(503, { error: { message: "overloaded" } }), textReply("recovered answer"));
+		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		await pi.waitFor(READY);
+		pi.type("first");
+		pi.keys("Enter");
+		const waiting = await pi.waitFor(/Retrying in [12]s \(attempt 1\/2\)/);
+		expect(waiting).toContain("overloaded");
+		const screen = await pi.waitFor("recovered answer");
+		expect(screen).not.toContain("Retrying in");
+		expect(sb.fake.requests).toHaveLength(2);
+
+		sb.fake.enqueue(json(503, { error: { message: "overloaded again" } }));
+		pi.type("second");
+		pi.keys("Enter");
+		await pi.waitFor(/Retrying in \ds/);
+		pi.keys("Escape");
+		await pi.waitFor((s) => !/Retrying in \ds/.test(s) && !s.includes("Working..."));
+		await new Promise((r) => setTimeout(r, 2500));
+		expect(sb.fake.requests).toHaveLength(3);
+		pi.type("still usable");
+		await pi.waitFor("still usable");
 	});
 });

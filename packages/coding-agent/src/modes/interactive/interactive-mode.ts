@@ -14,8 +14,10 @@ import {
 	CombinedAutocompleteProvider,
 	type Component,
 	Container,
+	getCapabilities,
 	Loader,
 	ProcessTerminal,
+	setCapabilities,
 	type Terminal,
 	TUI,
 } from "@pi/tui";
@@ -28,6 +30,7 @@ import { AppEditor } from "./components/app-editor.js";
 import { Banner } from "./components/banner.js";
 import { ChatView } from "./components/chat-view.js";
 import { Footer, type FooterData } from "./components/footer.js";
+import { imageOptions } from "./components/image-options.js";
 import { QueueView } from "./components/queue-view.js";
 import type { InteractiveContext, StatusKind } from "./context.js";
 import { InputController } from "./controllers/input-controller.js";
@@ -88,6 +91,7 @@ export class InteractiveMode {
 	private finished: ((code: number) => void) | undefined;
 	private readonly done: Promise<number>;
 	private shuttingDown = false;
+	private readonly showProgress: boolean;
 	private readonly gitBranch: string | undefined;
 
 	constructor(private readonly o: InteractiveModeOptions) {
@@ -106,6 +110,12 @@ export class InteractiveMode {
 		const themeSource = () => this.theme;
 		const { manager: keybindings, warnings: keyWarnings } = loadKeybindings(o.agentDir);
 		this.tui = new TUI(o.terminal ?? new ProcessTerminal());
+		const terminalSettings = o.session.settings.getTerminalSettings();
+		this.tui.setClearOnShrink(terminalSettings.clearOnShrink);
+		this.showProgress = terminalSettings.showTerminalProgress;
+		imageOptions.maxWidthCells = terminalSettings.imageWidthCells;
+		// Without images, pictures are a one-line placeholder (pi-tui's fallback).
+		if (!terminalSettings.showImages) setCapabilities({ ...getCapabilities(), images: null });
 		this.chat = new ChatView(themeSource, { showThinking: !o.session.settings.getHideThinkingBlock() }, () =>
 			this.tui.requestRender(),
 		);
@@ -226,11 +236,11 @@ export class InteractiveMode {
 		this.chat.handleEvent(event);
 		switch (event.type) {
 			case "agent_start":
-				this.tui.terminal.setProgress?.(true);
+				if (this.showProgress) this.tui.terminal.setProgress?.(true);
 				this.showLoader("Working... (esc to interrupt)");
 				break;
 			case "agent_settled":
-				this.tui.terminal.setProgress?.(false);
+				if (this.showProgress) this.tui.terminal.setProgress?.(false);
 				this.hideLoader();
 				this.refreshStatus();
 				break;
@@ -436,7 +446,7 @@ export class InteractiveMode {
 		}
 		if (this.session.isBashRunning) this.session.abortBash();
 		this.hideLoader();
-		this.tui.terminal.setProgress?.(false);
+		if (this.showProgress) this.tui.terminal.setProgress?.(false);
 		this.unsubscribe?.();
 		this.themes?.dispose();
 		this.tui.stop();

@@ -4,6 +4,7 @@
 import { applyBackgroundToLine, Image, wrapTextWithAnsi } from "@pi/tui";
 import type { ThemeBg } from "../theme-fallback.js";
 import { CachedItem, type Expandable, type ThemeSource } from "./cached.js";
+import { imageOptions } from "./image-options.js";
 import { getToolRenderer, type ToolView } from "./tool-renderers.js";
 
 interface ResultLike {
@@ -69,7 +70,7 @@ export class ToolExecutionItem extends CachedItem implements Expandable {
 						c.mimeType as string,
 						{ fallbackColor: (s) => this.theme().fg("muted", s) },
 						{
-							maxWidthCells: 60,
+							maxWidthCells: imageOptions.maxWidthCells,
 						},
 					),
 			);

@@ -2,6 +2,7 @@
 import type { ImageContent } from "@pi/ai";
 import { Image, Markdown } from "@pi/tui";
 import { CachedItem, type ThemeSource } from "./cached.js";
+import { imageOptions } from "./image-options.js";
 
 export class UserMessageItem extends CachedItem {
 	private readonly md: Markdown;
@@ -15,7 +16,12 @@ export class UserMessageItem extends CachedItem {
 		super(theme);
 		this.images = images.map(
 			(img) =>
-				new Image(img.data, img.mimeType, { fallbackColor: (s) => this.theme().fg("muted", s) }, { maxWidthCells: 60 }),
+				new Image(
+					img.data,
+					img.mimeType,
+					{ fallbackColor: (s) => this.theme().fg("muted", s) },
+					{ maxWidthCells: imageOptions.maxWidthCells },
+				),
 		);
 		const t = theme();
 		this.md = new Markdown(text, 1, 1, t.getMarkdownTheme(), {
