@@ -4,6 +4,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { StreamFn } from "@pi/agent-core";
+import { AssistantStreamWriter } from "@pi/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { VirtualTerminal } from "../../../tui/test/helpers/virtual-terminal.js";
 import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js";
@@ -31,7 +33,20 @@ async function setup(options: { withThemes?: boolean; columns?: number } = {}) {
 	const sessionDir = join(root, "sessions");
 	mkdirSync(agentDir, { recursive: true });
 	const sessionManager = SessionManager.create("/work", sessionDir);
-	const s = await makeSession({ sessionManager });
+	// Requests made while `hang.on` never answer, but end as aborted when their signal fires
+	// (as real providers do); the rest go to the scripted fake.
+	const hang = { on: false };
+	let scripted: StreamFn | undefined;
+	const streamFn: StreamFn = (model, context, opts) => {
+		if (!hang.on) return scripted!(model, context, opts);
+		const writer = new AssistantStreamWriter(model);
+		opts?.signal?.addEventListener("abort", () =>
+			writer.fail("Request aborted", { kind: "aborted", retryable: false }),
+		);
+		return writer.stream;
+	};
+	const s = await makeSession({ sessionManager, streamFn });
+	scripted = s.fake.streamFn;
 	const term = new VirtualTerminal(options.columns ?? 100, 40);
 	mode = new InteractiveMode({
 		session: s.session,
@@ -65,7 +80,7 @@ async function setup(options: { withThemes?: boolean; columns?: number } = {}) {
 		await waitFor((x) => x.includes(reply));
 		await s.session.agent.waitForIdle?.();
 	};
-	return { ...s, term, mode, screen, waitFor, type, send, agentDir, sessionDir };
+	return { ...s, term, mode, screen, waitFor, type, send, agentDir, sessionDir, hang };
 }
 
 describe("selector commands in the app", () => {
@@ -146,6 +161,27 @@ describe("selector commands in the app", () => {
 		const leaf = app.sessionManager.getLeafEntry();
 		expect(leaf?.type).toBe("branch_summary");
 		expect(roles(app.session.messages)).toEqual(["user", "assistant", "branchSummary"]);
+	});
+
+	it("Esc while the branch summary is written cancels it and leaves the leaf where it was", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		await app.send("plan A", "doing A");
+		await app.send("more A", "still A");
+		const leafBefore = app.sessionManager.getLeafId();
+		await app.type("/tree\r");
+		await app.waitFor((x) => x.includes("Session tree"));
+		await app.type("\x1b[A");
+		await app.type("\x1b[A");
+		await app.type("\r");
+		await app.waitFor((x) => x.includes("Summarize the branch you are leaving?"));
+		app.hang.on = true;
+		await app.type("\x1b[B\r");
+		await app.waitFor((x) => x.includes("Summarizing the branch you are leaving…"));
+		await app.type("\x1b");
+		await app.waitFor((x) => x.includes("Branch summary cancelled"));
+		expect(app.sessionManager.getLeafId()).toBe(leafBefore);
+		expect(app.mode.editor.getText()).toBe("");
 	});
 
 	it("/settings changes are applied and saved; the theme list previews and switches", async () => {

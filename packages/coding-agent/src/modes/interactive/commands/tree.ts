@@ -2,6 +2,7 @@
 // tree. Choosing a user message puts the leaf before it and its text in the
 // editor; any other entry becomes the leaf. Leaving a branch may carry a
 // summary of it (asked unless branchSummary.skipPrompt is set).
+import { type Component, matchesKey } from "@pi/tui";
 import type { InteractiveContext } from "../context.js";
 import { SelectorFrame } from "../selectors/frame.js";
 import { ensureSelectorKeybindings } from "../selectors/keybindings.js";
@@ -108,7 +109,19 @@ async function navigate(
 	instructions?: string,
 ): Promise<void> {
 	const summarize = choice !== "none";
-	if (summarize) ctx.showStatus("Summarizing the branch you are leaving…");
+	// While the summary is written the panel has focus, so Esc reaches it (and cancels).
+	const restore = summarize
+		? ctx.showInEditorArea(
+				new SelectorFrame(
+					() => ctx.theme,
+					() => "Summarizing the branch you are leaving…",
+					new KeyCatcher((data) => {
+						if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) ctx.session.abortBranchSummary();
+					}),
+					() => "esc cancel",
+				),
+			)
+		: undefined;
 	try {
 		const result = await ctx.session.navigateTree(targetId, {
 			summarize,
@@ -129,8 +142,21 @@ async function navigate(
 		);
 	} catch (error) {
 		ctx.showStatus(error instanceof Error ? error.message : String(error), "error");
+	} finally {
+		restore?.();
 	}
 	ctx.requestRender();
+}
+
+/** An empty body that hands keys to a callback. */
+class KeyCatcher implements Component {
+	constructor(private readonly onKey: (data: string) => void) {}
+	render(): string[] {
+		return [];
+	}
+	handleInput(data: string): void {
+		this.onKey(data);
+	}
 }
 
 export const treeCommand: SlashCommand = {
