@@ -1,9 +1,9 @@
 /**
- * Byte-split replay for SDK-based adapters: swaps the global `fetch` for one
- * that answers from memory with a body delivered in exactly the given pieces
- * (one `read()` per piece). Over a socket the kernel may merge small writes,
- * so only this makes "split at every boundary" deterministic; the parsing path
- * (SDK SSE decoder → adapter → writer) is the real one.
+ * Byte-split replay for adapters: a global `fetch` that answers from memory
+ * with a body delivered in exactly the given pieces (one `read()` per piece),
+ * and split plans that cut every byte boundary. Over a socket the kernel may
+ * merge small writes, so only this makes "split at every boundary"
+ * deterministic; the parsing path (SSE parser → adapter → writer) is the real one.
  */
 import type { AssistantMessageEvent } from "../../src/types.js";
 import { type SseFrame, sseBytes } from "./fake-provider/server.js";
@@ -54,18 +54,6 @@ export function splitBytes(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 		start = cut;
 	}
 	return pieces;
-}
-
-/** A small seeded PRNG (mulberry32) so random splits are reproducible. */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 /** Events projected to what must not depend on chunking (no timestamps, no live `partial`). */
