@@ -214,4 +214,23 @@ describe("interactive app (headless terminal)", () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+
+	it("a pasted clipboard image goes out with the next message (its marker in the editor)", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		const png = Buffer.from(
+			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+			"base64",
+		);
+		await app.mode.pasteImage(async () => png);
+		expect(app.mode.editor.getText()).toBe("[image #1] ");
+		app.fake.enqueue({ text: "a tiny image" });
+		app.type("what is this?\r");
+		await app.waitFor((x) => x.includes("a tiny image"));
+		const sent = app.fake.calls[0].messages.at(-1) as { content: { type: string; data?: string }[] };
+		expect(sent.content.map((c) => c.type)).toEqual(["text", "image"]);
+		expect(sent.content[1].data).toBe(png.toString("base64"));
+		await app.mode.pasteImage(async () => undefined);
+		await app.waitFor((x) => x.includes("No image on the clipboard"));
+	});
 });

@@ -34,3 +34,37 @@ export function copyWithTool(text: string): Promise<boolean> {
 		}
 	});
 }
+
+function imageReader(): { cmd: string; args: string[] } | undefined {
+	if (process.platform === "darwin" && findExecutable(["pngpaste"])) return { cmd: "pngpaste", args: ["-"] };
+	if (process.env.WAYLAND_DISPLAY && findExecutable(["wl-paste"]))
+		return { cmd: "wl-paste", args: ["--no-newline", "--type", "image/png"] };
+	if (process.env.DISPLAY && findExecutable(["xclip"]))
+		return { cmd: "xclip", args: ["-selection", "clipboard", "-t", "image/png", "-o"] };
+	return undefined;
+}
+
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+
+/**
+ * A PNG from the system clipboard, when a clipboard tool is on PATH and the
+ * clipboard holds an image; undefined otherwise.
+ */
+export function readClipboardImage(): Promise<Buffer | undefined> {
+	const tool = imageReader();
+	if (!tool) return Promise.resolve(undefined);
+	return new Promise((resolve) => {
+		try {
+			const child = spawn(tool.cmd, tool.args, { stdio: ["ignore", "pipe", "ignore"] });
+			const chunks: Buffer[] = [];
+			child.stdout.on("data", (d: Buffer) => chunks.push(d));
+			child.on("error", () => resolve(undefined));
+			child.on("close", (code) => {
+				const data = Buffer.concat(chunks);
+				resolve(code === 0 && data.subarray(0, 4).equals(PNG_MAGIC) ? data : undefined);
+			});
+		} catch {
+			resolve(undefined);
+		}
+	});
+}

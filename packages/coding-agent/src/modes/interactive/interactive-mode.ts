@@ -24,6 +24,7 @@ import {
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionEvent } from "../../agent-session/events.js";
 import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-guidance.js";
+import { readClipboardImage } from "./clipboard.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
 import { SlashCommandRegistry } from "./commands/registry.js";
 import { AppEditor } from "./components/app-editor.js";
@@ -159,6 +160,7 @@ export class InteractiveMode {
 			input: this.input,
 			editorFocused: () => this.tui.getFocus() === this.editor,
 			openExternalEditor: () => this.openExternalEditor(),
+			pasteImage: () => void this.pasteImage(),
 			suspend: () => this.suspend(),
 		});
 
@@ -424,6 +426,21 @@ export class InteractiveMode {
 			this.tui.start();
 			this.tui.requestRender(true);
 		}
+	}
+
+	/** Ctrl+V: a clipboard image goes out with the next message; a marker shows where. */
+	async pasteImage(read: () => Promise<Buffer | undefined> = readClipboardImage): Promise<void> {
+		if (this.session.settings.getImageSettings().blockImages) {
+			this.showStatus("Images are blocked by the images.blockImages setting", "warning");
+			return;
+		}
+		const png = await read();
+		if (!png) {
+			this.showStatus("No image on the clipboard (or no clipboard tool: wl-paste, xclip, pngpaste)", "warning");
+			return;
+		}
+		this.editor.insertTextAtCursor(`${this.input.addImage(png, "image/png")} `);
+		this.tui.requestRender();
 	}
 
 	private suspend(): void {

@@ -2,13 +2,33 @@
 // (`!cmd` sends its output with the next prompt, `!!cmd` does not), a prompt,
 // or — while the agent works — a queued steering message (Enter) or
 // follow-up (Alt+Enter).
+import type { ImageContent } from "@pi/ai";
 import { parseSlashCommand } from "../commands/registry.js";
 import type { InteractiveContext } from "../context.js";
 
 export type SubmitKind = "enter" | "followUp";
 
 export class InputController {
+	/** Pasted images by the marker that stands for them in the editor. */
+	private readonly images = new Map<string, ImageContent>();
+	private imageCounter = 0;
+
 	constructor(private readonly ctx: InteractiveContext) {}
+
+	/** Keeps a pasted image for the next message; returns the marker to put in the editor. */
+	addImage(data: Buffer, mimeType: string): string {
+		const marker = `[image #${++this.imageCounter}]`;
+		this.images.set(marker, { type: "image", data: data.toString("base64"), mimeType });
+		return marker;
+	}
+
+	/** The images whose markers are still in the text (deleting a marker drops its image). */
+	private takeImages(text: string): ImageContent[] {
+		const out: ImageContent[] = [];
+		for (const [marker, image] of this.images) if (text.includes(marker)) out.push(image);
+		this.images.clear();
+		return out;
+	}
 
 	/** Handles one submission; never throws (failures become error notices). */
 	async submit(raw: string, kind: SubmitKind = "enter"): Promise<void> {
@@ -38,8 +58,9 @@ export class InputController {
 
 	private async prompt(text: string, kind: SubmitKind): Promise<void> {
 		const { session } = this.ctx;
+		const images = this.takeImages(text);
 		if (session.isStreaming) {
-			await session.prompt(text, { streamingBehavior: kind === "followUp" ? "followUp" : "steer" });
+			await session.prompt(text, { images, streamingBehavior: kind === "followUp" ? "followUp" : "steer" });
 			return;
 		}
 		if (session.isCompacting) {
@@ -56,7 +77,7 @@ export class InputController {
 			this.ctx.editor.setText(text);
 			return;
 		}
-		await session.prompt(text);
+		await session.prompt(text, { images });
 	}
 
 	private async runBash(command: string, excludeFromContext: boolean): Promise<void> {

@@ -16,6 +16,8 @@ export interface KeyControllerHost {
 	editorFocused(): boolean;
 	/** Runs `$VISUAL`/`$EDITOR` on the editor text. */
 	openExternalEditor(): void;
+	/** Ctrl+V: an image from the clipboard into the message. */
+	pasteImage(): void;
 	suspend(): void;
 	now?: () => number;
 }
@@ -103,6 +105,10 @@ export class KeyController {
 		if (kb.matches(data, "app.session.resume")) return this.command("resume");
 		if (kb.matches(data, "app.editor.external")) {
 			this.host.openExternalEditor();
+			return true;
+		}
+		if (kb.matches(data, "app.clipboard.pasteImage")) {
+			this.host.pasteImage();
 			return true;
 		}
 		if (kb.matches(data, "app.suspend")) {
