@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { findFd, findRipgrep, supportsFlag } from "../../src/tools/search/executables.js";
+import { findFdRun, findJs } from "../../src/tools/search/find-engines.js";
+import { grepJs } from "../../src/tools/search/grep-js.js";
+import { grepRipgrep } from "../../src/tools/search/grep-rg.js";
 import { pathSortKey } from "../../src/tools/search/walk.js";
 import { run, runError, tempDir, text } from "./helpers.js";
 import { generateTree } from "./tree.js";
@@ -167,5 +170,34 @@ describe("find (JS engine, exact output)", () => {
 		);
 		expect(text(await run(tool, { pattern: "*.none" }))).toBe("No files found matching pattern");
 		expect(await runError(tool, { pattern: "*", path: "nope" })).toBe(`Path not found: ${join(dir, "nope")}`);
+	});
+});
+
+describe("engine selection and abort", () => {
+	it("auto engine gives the same find result as the JS engine outside a git repository", async () => {
+		const dir = tempDir();
+		generateTree(dir, { files: 10 });
+		const auto = text(await run(createFindTool(dir), { pattern: "*.log" }));
+		expect(auto).toBe(text(await run(createFindTool(dir, { engine: "js" }), { pattern: "*.log" })));
+		expect(auto).toContain("sub/keep.log");
+	});
+
+	it("every engine rejects an aborted search instead of returning partial results", async () => {
+		const dir = tempDir();
+		generateTree(dir, { files: 50 });
+		const ac = new AbortController();
+		ac.abort();
+		const query = { target: dir, targetIsFile: false, pattern: "needle", literal: false, ignoreCase: false };
+		await expect(grepJs({ ...query, maxMatches: 10, signal: ac.signal })).rejects.toThrow();
+		if (rg)
+			await expect(grepRipgrep(rg, { ...query, maxMatches: 10, signal: ac.signal })).rejects.toThrow(
+				"Operation aborted",
+			);
+		await expect(findJs({ root: dir, pattern: "*", signal: ac.signal })).rejects.toThrow();
+		if (fd) {
+			await expect(findFdRun(fd, ["--glob", "*", "."], { root: dir, pattern: "*", signal: ac.signal })).rejects.toThrow(
+				"Operation aborted",
+			);
+		}
 	});
 });

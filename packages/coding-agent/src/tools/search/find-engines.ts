@@ -63,7 +63,8 @@ export function findFdRun(fd: string, args: string[], query: FindQuery): Promise
 		const chunks: Buffer[] = [];
 		let stderr = "";
 		const onAbort = () => child.kill("SIGKILL");
-		query.signal?.addEventListener("abort", onAbort, { once: true });
+		if (query.signal?.aborted) onAbort();
+		else query.signal?.addEventListener("abort", onAbort, { once: true });
 		child.stdout.on("data", (d: Buffer) => chunks.push(d));
 		child.stderr.on("data", (d: Buffer) => {
 			if (stderr.length < 8192) stderr += d.toString("utf8");

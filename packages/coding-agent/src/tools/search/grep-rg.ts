@@ -55,7 +55,8 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 		let stderr = "";
 		let rest: Buffer = Buffer.alloc(0);
 		const onAbort = () => child.kill("SIGKILL");
-		signal?.addEventListener("abort", onAbort, { once: true });
+		if (signal?.aborted) onAbort();
+		else signal?.addEventListener("abort", onAbort, { once: true });
 		const parseLine = (line: Buffer) => {
 			const nul = line.indexOf(0);
 			if (nul === -1) return;
