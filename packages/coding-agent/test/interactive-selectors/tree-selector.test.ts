@@ -48,13 +48,14 @@ describe("tree selector", () => {
 	it("draws branches with connectors, marks the active path and the leaf, starts on the leaf", async () => {
 		const { sm } = branchedSession();
 		const { rows } = await open(sm);
+		// The branch holding the active path is listed first; ⊟ marks foldable branch starts.
 		expect(await rows()).toEqual([
 			"  • user: hello",
 			"  • assistant: hi there",
-			"  ├─   user: approach A",
-			"  │    assistant: doing A",
-			"  └─ • user: approach B",
-			"→    • assistant: doing B ← active",
+			"  ├⊟ • user: approach B",
+			"→ │  • assistant: doing B ← active",
+			"  └⊟   user: approach A",
+			"       assistant: doing A",
 		]);
 	});
 
@@ -63,9 +64,9 @@ describe("tree selector", () => {
 		const { rows, m, selector } = await open(sm);
 		await m.type(KEY.ctrl("a"));
 		expect(selector.getFilterMode()).toBe("all");
-		expect(await rows()).toContain("  └─ • model: p1/m2");
+		expect(await rows()).toContain("  ├⊟ • model: p1/m2");
 		await m.type(KEY.ctrl("u"));
-		expect(await rows()).toEqual(["  • user: hello", "  ├─   user: approach A", "→ └─ • user: approach B"]);
+		expect(await rows()).toEqual(["  • user: hello", "→ ├─ • user: approach B", "  └─   user: approach A"]);
 		await m.type(KEY.ctrl("u"));
 		expect(selector.getFilterMode()).toBe("default");
 		await m.type(KEY.ctrl("o"));
@@ -76,11 +77,15 @@ describe("tree selector", () => {
 	it("moves with arrows and chooses with Enter; Esc cancels", async () => {
 		const { sm, ids } = branchedSession();
 		const { m, events } = await open(sm);
+		await m.type(KEY.down);
+		await m.type(KEY.down);
+		await m.type(KEY.enter);
+		await m.type(KEY.up);
 		await m.type(KEY.up);
 		await m.type(KEY.up);
 		await m.type(KEY.enter);
 		await m.type(KEY.escape);
-		expect(events).toEqual([`select ${ids.a2}`, "cancel"]);
+		expect(events).toEqual([`select ${ids.a2}`, `select ${ids.u3}`, "cancel"]);
 	});
 
 	it("folds a branch segment with Ctrl+Left and unfolds with Ctrl+Right", async () => {
@@ -90,12 +95,12 @@ describe("tree selector", () => {
 		expect(await rows()).toEqual([
 			"  • user: hello",
 			"  • assistant: hi there",
-			"→ ├─   ⊞ user: approach A",
-			"  └─ • user: approach B",
-			"     • assistant: doing B ← active",
+			"  ├⊟ • user: approach B",
+			"  │  • assistant: doing B ← active",
+			"→ └⊞   user: approach A",
 		]);
 		await m.type(KEY.ctrlRight);
-		expect((await rows())[3]).toBe("  │    assistant: doing A");
+		expect((await rows())[5]).toBe("       assistant: doing A");
 		// Not foldable (inside a segment): jumps to the segment start instead.
 		await m.type(KEY.down);
 		await m.type(KEY.ctrlLeft);
@@ -113,8 +118,18 @@ describe("tree selector", () => {
 		await m.type("checkpoint");
 		await m.type(KEY.enter);
 		expect(events).toEqual([`label ${ids.u3} checkpoint`]);
-		expect(await rows()).toContain("→ └─ • user: approach B [checkpoint]");
+		expect(await rows()).toContain("→ ├⊟ • user: approach B [checkpoint]");
 		await m.type(KEY.ctrl("l"));
 		expect(await rows()).toEqual(["→ • user: approach B [checkpoint]"]);
+	});
+
+	it("type to search: only matching entries are listed, the selection moves to the nearest match", async () => {
+		const { sm, ids } = branchedSession();
+		const { m, rows, selector } = await open(sm);
+		await m.type("approach");
+		expect(await rows()).toEqual(["→ ├─ • user: approach B", "  └─   user: approach A"]);
+		expect(selector.getSelectedId()).toBe(ids.u3);
+		await m.type(" zzz");
+		expect(await m.screen()).toContain("No entries match the search");
 	});
 });

@@ -53,7 +53,7 @@ export function isShown(node: SessionTreeNode, mode: TreeFilterMode): boolean {
 	}
 }
 
-function filterForest(nodes: readonly SessionTreeNode[], mode: TreeFilterMode): ShownNode[] {
+function filterForest(nodes: readonly SessionTreeNode[], mode: TreeFilterMode, options: TreeRowOptions): ShownNode[] {
 	// Pre-order position of every node: siblings are put back in this order
 	// after hidden nodes handed their children up (iterative: chains run deep).
 	const order = new Map<SessionTreeNode, number>();
@@ -69,7 +69,7 @@ function filterForest(nodes: readonly SessionTreeNode[], mode: TreeFilterMode): 
 	while (stack.length > 0) {
 		const { nodes: list, into } = stack.pop()!;
 		for (const node of list) {
-			if (isShown(node, mode)) {
+			if (isShown(node, mode) && (!options.search || matchesSearch(node.entry, options.search))) {
 				const shown: ShownNode = { node, children: [] };
 				into.push(shown);
 				all.push(shown);
@@ -79,18 +79,41 @@ function filterForest(nodes: readonly SessionTreeNode[], mode: TreeFilterMode): 
 			}
 		}
 	}
-	const byOrder = (a: ShownNode, b: ShownNode) => (order.get(a.node) ?? 0) - (order.get(b.node) ?? 0);
+	// The branch holding the active path comes first, then creation order.
+	const active = options.activeIds;
+	const holdsActive = (n: ShownNode) => (active?.has(n.node.entry.id) ? 0 : 1);
+	const byOrder = (a: ShownNode, b: ShownNode) =>
+		holdsActive(a) - holdsActive(b) || (order.get(a.node) ?? 0) - (order.get(b.node) ?? 0);
 	out.sort(byOrder);
 	for (const n of all) if (n.children.length > 1) n.children.sort(byOrder);
 	return out;
+}
+
+export interface TreeRowOptions {
+	/** Ids on the active path: their branch is listed first. */
+	activeIds?: ReadonlySet<string>;
+	/** Only entries whose text holds every word (case-insensitive). */
+	search?: string;
+}
+
+/** Every word of the query appears in the entry's kind or text. */
+export function matchesSearch(entry: SessionEntry, query: string): boolean {
+	const { kind, text } = describeEntry(entry);
+	const hay = `${kind} ${text}`.toLowerCase();
+	return query
+		.toLowerCase()
+		.split(/\s+/)
+		.filter(Boolean)
+		.every((w) => hay.includes(w));
 }
 
 export function buildTreeRows(
 	forest: readonly SessionTreeNode[],
 	mode: TreeFilterMode,
 	folded: ReadonlySet<string>,
+	options: TreeRowOptions = {},
 ): TreeRow[] {
-	const shown = filterForest(forest, mode);
+	const shown = filterForest(forest, mode, options);
 	const rows: TreeRow[] = [];
 	type Item = { n: ShownNode; gutter: string; connector: string; childGutter: string; parentId?: string; seg: boolean };
 	const stack: Item[] = [];

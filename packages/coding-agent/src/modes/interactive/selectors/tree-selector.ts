@@ -45,6 +45,8 @@ export class TreeSelector implements Component, Focusable {
 	private selectedId: string | undefined;
 	private showLabelTimes = false;
 	private readonly labelInput = new Input();
+	/** Type to search: only matching entries are listed (structure kept). */
+	private readonly search = new Input();
 	private editingLabel: string | undefined;
 	private readonly active: Set<string>;
 	private readonly parents = new Map<string, string | null>();
@@ -77,6 +79,7 @@ export class TreeSelector implements Component, Focusable {
 	set focused(value: boolean) {
 		this._focused = value;
 		this.labelInput.focused = value && this.editingLabel !== undefined;
+		this.search.focused = value && this.editingLabel === undefined;
 	}
 
 	getFilterMode(): TreeFilterMode {
@@ -92,7 +95,10 @@ export class TreeSelector implements Component, Focusable {
 	}
 
 	private rebuild(): void {
-		this.rows = buildTreeRows(this.o.tree, this.filter, this.folded);
+		this.rows = buildTreeRows(this.o.tree, this.filter, this.folded, {
+			activeIds: this.active,
+			search: this.search.getValue().trim(),
+		});
 	}
 
 	/** The entry itself when shown, else its nearest shown ancestor. */
@@ -124,8 +130,14 @@ export class TreeSelector implements Component, Focusable {
 		const t = this.theme();
 		const lines: string[] = [];
 		lines.push(truncateToWidth(t.fg("muted", ` filter: ${this.filter} · ${this.rows.length} shown`), width, "…"));
+		lines.push(...this.search.render(width));
 		if (this.rows.length === 0) {
-			lines.push(t.fg("muted", this.filter === "default" ? "  The session is empty" : "  Nothing matches this filter"));
+			const why = this.search.getValue().trim()
+				? "No entries match the search"
+				: this.filter === "default"
+					? "The session is empty"
+					: "Nothing matches this filter";
+			lines.push(t.fg("muted", `  ${why}`));
 		} else {
 			const max = this.o.maxVisible ?? 15;
 			const sel = this.selectedIndex();
@@ -151,7 +163,10 @@ export class TreeSelector implements Component, Focusable {
 		const { kind, text } = describeEntry(row.entry);
 		const cursor = selected ? t.fg("accent", "→ ") : "  ";
 		const marker = onPath ? t.fg("accent", "• ") : "  ";
-		const fold = row.folded ? t.fg("warning", `⊞ `) : "";
+		// Foldable branch starts show ⊟ in their connector (⊞ when folded), as the reference does.
+		let prefix = row.prefix;
+		if (row.childCount > 0 && prefix.endsWith("─ ")) prefix = `${prefix.slice(0, -2)}${row.folded ? "⊞" : "⊟"} `;
+		else if (row.folded) prefix = `${prefix}⊞ `;
 		const kindText = kind === "user" ? t.fg("accent", `${kind}:`) : t.fg(onPath ? "text" : "muted", `${kind}:`);
 		let tail = "";
 		if (row.label) {
@@ -160,7 +175,7 @@ export class TreeSelector implements Component, Focusable {
 			tail += ` ${t.fg("warning", `[${row.label}${time}]`)}`;
 		}
 		if (id === this.o.leafId) tail += t.fg("accent", " ← active");
-		const head = `${cursor}${t.fg("dim", row.prefix)}${marker}${fold}${kindText} `;
+		const head = `${cursor}${t.fg("dim", prefix)}${marker}${kindText} `;
 		const room = Math.max(4, width - visibleWidth(head) - visibleWidth(tail));
 		let body = truncateToWidth(text, room, "…");
 		body = selected ? t.bold(body) : onPath ? body : t.fg("muted", body);
@@ -205,6 +220,11 @@ export class TreeSelector implements Component, Focusable {
 		else if (this.is(kb, data, "app.tree.filter.all", ["ctrl+a"])) this.toggleFilter("all");
 		else if (this.is(kb, data, "app.tree.filter.cycleBackward", ["shift+ctrl+o"])) this.cycleFilter(-1);
 		else if (this.is(kb, data, "app.tree.filter.cycleForward", ["ctrl+o"])) this.cycleFilter(1);
+		else {
+			const before = this.search.getValue();
+			this.search.handleInput(data);
+			if (this.search.getValue() !== before) this.setFilter(this.filter);
+		}
 	}
 
 	private is(kb: KeybindingsManager, data: string, id: string, fallback: string[]): boolean {
