@@ -8,6 +8,7 @@ import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
+import { resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
 import { getDefaultSessionDir } from "../session/paths.js";
@@ -66,7 +67,18 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	const cwd = io.cwd;
 	const agentDir = getAgentDir(io.env);
 	const paths = agentPaths(agentDir);
-	const settings = SettingsManager.create({ cwd, agentDir });
+	// Trust first: nothing from the project (its settings included) loads before it is decided.
+	const globalSettings = SettingsManager.create({ cwd, agentDir, loadProject: false });
+	const trust = resolveProjectTrust({
+		cwd,
+		agentDir,
+		approve: args.approve,
+		defaultProjectTrust: globalSettings.get("defaultProjectTrust"),
+	});
+	const settings = trust.trusted ? SettingsManager.create({ cwd, agentDir }) : globalSettings;
+	if (trust.required && !trust.trusted && trust.source === "default") {
+		err("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
+	}
 	for (const w of settings.getWarnings()) err(w.message);
 	const auth = AuthStorage.create(paths.auth, { env: io.env, shell: settings.getShellPath() });
 	const authWarning = auth.getLoadWarning();
@@ -125,6 +137,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		systemPrompt: args.systemPrompt,
 		appendSystemPrompt: args.appendSystemPrompt,
 		noContextFiles: args.noContextFiles,
+		loadProjectResources: trust.trusted,
 	});
 	await resources.reload();
 
