@@ -2,7 +2,10 @@
 // the next request uses, /tree moves to an earlier point and the next request
 // carries the new branch, /resume and `pi -r` reopen a session with its
 // history rendered. Build first: `npm run build`.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DARK_THEME } from "../../src/modes/interactive/themes/builtin-themes.js";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 import { hasTmux, startPi, type TmuxPi } from "../interactive/tmux.js";
 
@@ -131,5 +134,23 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		p.keys("Enter");
 		const screen = await p.waitFor("old answer");
 		expect(screen).toContain("old question");
+	});
+
+	it("--theme loads a theme file, --use-theme picks it; a broken theme file is reported at start-up", async () => {
+		const themes = join(sb.agentDir, "themes");
+		mkdirSync(themes, { recursive: true });
+		writeFileSync(join(themes, "broken.json"), JSON.stringify({ name: "broken", colors: { accent: "#ffffff" } }));
+		const mine = join(sb.root, "mine.json");
+		writeFileSync(mine, JSON.stringify({ ...DARK_THEME, name: "mine" }));
+		const p = start(["--theme", mine, "--use-theme", "mine"]);
+		let screen = await p.waitFor(READY);
+		expect(screen).toContain(`Invalid theme ${join(themes, "broken.json")}: missing colour tokens (50)`);
+		p.type("/settings");
+		p.keys("Enter");
+		await p.waitFor("Thinking level");
+		p.type("theme");
+		screen = await p.waitFor(/→ Theme +mine/);
+		p.keys("Escape");
+		await p.waitFor((s) => !s.includes("Thinking level"));
 	});
 });
