@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { findFd, findRipgrep, supportsFlag } from "../../src/tools/search/executables.js";
@@ -69,11 +70,16 @@ describe.each([
 	{ git: false, label: "plain directory" },
 	{ git: true, label: "git work tree" },
 ])("grep and find engines agree ($label)", ({ git }) => {
-	const setup = () => {
-		const dir = tempDir();
-		generateTree(dir, { git });
-		return dir;
-	};
+	// One tree per block: the queries only read it.
+	let shared: string | undefined;
+	beforeAll(() => {
+		shared = mkdtempSync(join(tmpdir(), "pi-search-"));
+		generateTree(shared, { git });
+	});
+	afterAll(() => {
+		if (shared) rmSync(shared, { recursive: true, force: true });
+	});
+	const setup = () => shared as string;
 
 	it.skipIf(!rg).each(grepQueries)("grep %j: JS engine output equals ripgrep's", async (query) => {
 		const dir = setup();
