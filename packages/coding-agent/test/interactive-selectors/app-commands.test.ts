@@ -184,6 +184,32 @@ describe("selector commands in the app", () => {
 		expect(app.mode.editor.getText()).toBe("");
 	});
 
+	it("/tree on the first user message resets to an empty conversation with that text in the editor", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		await app.send("very first", "reply one");
+		await app.send("follow on", "reply two");
+		await app.type("/tree\r");
+		await app.waitFor((x) => x.includes("Session tree"));
+		for (let i = 0; i < 3; i++) await app.type("\x1b[A");
+		await app.waitFor((x) => /→ +• user: very first/.test(x));
+		await app.type("\r");
+		await app.waitFor((x) => x.includes("Summarize the branch you are leaving?"));
+		await app.type("\r");
+		await app.waitFor((x) => x.includes("edit it and send to branch"));
+		expect(app.mode.editor.getText()).toBe("very first");
+		expect(roles(app.session.messages)).toEqual([]);
+		// The leaf is the entry before that message (the session's start-up records).
+		const first = app.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
+		expect(app.sessionManager.getLeafId()).toBe(first?.parentId ?? null);
+		app.fake.enqueue({ text: "fresh start" });
+		app.mode.editor.setText("");
+		await app.type("brand new\r");
+		await app.waitFor((x) => x.includes("fresh start"));
+		const last = app.fake.calls[app.fake.calls.length - 1];
+		expect(roles(last.messages)).toEqual(["user"]);
+	});
+
 	it("/settings changes are applied and saved; the theme list previews and switches", async () => {
 		const app = await setup({ withThemes: true });
 		await app.waitFor((x) => x.includes("test-model"));
