@@ -70,6 +70,7 @@ async function once(cli) {
 		} catch {
 			// the server is already gone
 		}
+		rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${process.getuid()}`, socket), { force: true });
 	}
 }
 

@@ -2,6 +2,8 @@
 // per test (`tmux -L <unique name>`), keys sent with send-keys, the screen
 // read with capture-pane. Build first: `npm run build`.
 import { execFileSync, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { CLI } from "../cli/support.js";
 
 export const hasTmux = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
@@ -99,6 +101,8 @@ export function startPi(options: {
 			} catch {
 				// already gone
 			}
+			// tmux leaves the socket file behind; one per test would pile up in /tmp.
+			rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
 		},
 	};
 }
