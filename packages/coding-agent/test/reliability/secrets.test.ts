@@ -123,4 +123,37 @@ describe("API keys never leak", () => {
 		expect(sent).toContain(KEYS.cli);
 		expectNoKeyAnywhere(outputs);
 	});
+
+	it("no committed test fixture holds anything shaped like a real provider key", () => {
+		const packages = join(__dirname, "../../..");
+		const shapes = [
+			/sk-ant-(?:api|oat)\d{2}-[A-Za-z0-9_-]{40,}/,
+			/sk-(?:proj-)?[A-Za-z0-9]{40,}/,
+			/AIza[0-9A-Za-z_-]{35}/,
+			/xai-[A-Za-z0-9]{50,}/,
+			/gh[pousr]_[A-Za-z0-9]{36}/,
+			/ya29\.[0-9A-Za-z_-]{40,}/,
+		];
+		const fixtureDirs = readdirSync(packages).flatMap((pkg) => {
+			const dirs = [join(packages, pkg, "test", "fixtures"), join(packages, pkg, "test", "session", "fixtures")];
+			return dirs.filter((d) => {
+				try {
+					return statSync(d).isDirectory();
+				} catch {
+					return false;
+				}
+			});
+		});
+		const files = fixtureDirs.flatMap(allFiles);
+		expect(files.length).toBeGreaterThan(20);
+		const hits: string[] = [];
+		for (const f of files) {
+			const text = readFileSync(f, "utf8");
+			for (const shape of shapes) {
+				const m = shape.exec(text);
+				if (m) hits.push(`${f}: ${m[0].slice(0, 12)}…`);
+			}
+		}
+		expect(hits).toEqual([]);
+	});
 });
