@@ -4,6 +4,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AgentTool } from "@pi/agent-core";
+import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { VirtualTerminal } from "../../../tui/test/helpers/virtual-terminal.js";
 import type { SlashCommand } from "../../src/modes/interactive/commands/registry.js";
@@ -17,8 +19,8 @@ afterEach(async () => {
 	mode = undefined;
 });
 
-async function setup(extra: SlashCommand[] = [], cwd = "/work") {
-	const s = await makeSession();
+async function setup(extra: SlashCommand[] = [], cwd = "/work", tools?: AgentTool[]) {
+	const s = await makeSession(tools ? { customTools: tools, tools: tools.map((t) => t.name) } : {});
 	const term = new VirtualTerminal(80, 30);
 	mode = new InteractiveMode({
 		session: s.session,
@@ -232,5 +234,32 @@ describe("interactive app (headless terminal)", () => {
 		expect(sent.content[1].data).toBe(png.toString("base64"));
 		await app.mode.pasteImage(async () => undefined);
 		await app.waitFor((x) => x.includes("No image on the clipboard"));
+	});
+
+	it("Esc while a tool runs stops it promptly; the call gets a result and the app stays usable", async () => {
+		const waitTool: AgentTool = {
+			name: "wait",
+			label: "Wait",
+			description: "Waits until aborted.",
+			parameters: Type.Object({}),
+			execute: (_id, _params, signal) =>
+				new Promise((_resolve, reject) => {
+					signal?.addEventListener("abort", () => reject(new Error("wait aborted")), { once: true });
+				}),
+		};
+		const app = await setup([], "/work", [waitTool]);
+		app.fake.enqueue({ toolCalls: [{ name: "wait", args: {} }] });
+		app.type("go\r");
+		await app.waitFor((x) => x.includes("wait"));
+		await app.waitFor(() => app.session.agent.state.pendingToolCalls.size === 1);
+		const t0 = Date.now();
+		app.type("\x1b");
+		await app.waitFor(() => !app.session.isStreaming);
+		expect(Date.now() - t0).toBeLessThan(1000);
+		const results = app.session.messages.filter((m) => m.role === "toolResult");
+		expect(results).toHaveLength(1);
+		app.fake.enqueue({ text: "fine again" });
+		app.type("next\r");
+		await app.waitFor((x) => x.includes("fine again"));
 	});
 });
