@@ -34,6 +34,7 @@ describe.skipIf(!hasTmux)("pi interactive (tmux)", () => {
 		const p = start();
 		const screen = await p.waitFor(READY);
 		expect(screen).toContain("pi v");
+		expect(screen).toContain("Model: fake/fake-model • thinking off");
 		expect(screen).toContain(sb.cwd.replace(sb.home, "~"));
 		expect(screen).toMatch(/0\.0%\/100k \(auto\)/);
 		p.keys("C-d");

@@ -353,6 +353,7 @@ export class InteractiveMode {
 		else if (!registry.hasAuth(model)) warnings.push(formatNoApiKeyMessage(model.provider, this.o.agentDir));
 		return {
 			version: this.o.version,
+			model: model ? `${model.provider}/${model.id} • thinking ${this.session.thinkingLevel}` : undefined,
 			contextFiles: this.o.contextFiles ?? [],
 			skills: this.o.skills ?? [],
 			hints: [

@@ -6,6 +6,8 @@ import { CachedItem, type ThemeSource } from "./cached.js";
 
 export interface BannerData {
 	version: string;
+	/** "provider/id • thinking level" at start-up, when there is a model. */
+	model?: string;
 	/** Paths of loaded AGENTS.md / CLAUDE.md files. */
 	contextFiles: string[];
 	skills: string[];
@@ -41,6 +43,7 @@ export class Banner extends CachedItem {
 		push(`${t.bold(t.fg("accent", "pi"))}${t.fg("dim", ` v${d.version}`)}`);
 		if (!d.quiet) {
 			push(d.hints.map(([k, v]) => `${t.fg("dim", k)}${t.fg("muted", ` ${v}`)}`).join(t.fg("muted", " · ")));
+			if (d.model) push(t.fg("dim", `Model: ${d.model}`));
 			if (d.contextFiles.length > 0) push(t.fg("dim", `Context: ${d.contextFiles.map(shortenHome).join(", ")}`));
 			if (d.skills.length > 0) push(t.fg("dim", `Skills: ${d.skills.join(", ")}`));
 		}
