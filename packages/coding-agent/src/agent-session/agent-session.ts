@@ -11,6 +11,7 @@
 // will plug in through `runHooks` and the declared events.
 import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
+import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
@@ -335,6 +336,16 @@ export class AgentSession {
 
 	cycleModel(direction: "forward" | "backward" = "forward"): ModelCycleResult | undefined {
 		return this.models.cycleModel(direction);
+	}
+
+	/** The models Ctrl+P cycles through (with optional levels); empty means every model with credentials. */
+	getScopedModels(): ScopedModel[] {
+		return [...this.models.scopedModels];
+	}
+
+	/** Replaces the cycling scope for this run (/scoped-models); saving it is the caller's choice. */
+	setScopedModels(models: readonly ScopedModel[]): void {
+		this.models.scopedModels = [...models];
 	}
 
 	/** Sets the level, clamped to the model; returns the level in force. */

@@ -210,6 +210,24 @@ describe("selector commands in the app", () => {
 		expect(roles(last.messages)).toEqual(["user"]);
 	});
 
+	it("/scoped-models sets the Ctrl+P cycle for this run; Ctrl+S saves it as enabledModels", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		await app.type("/scoped-models\r");
+		await app.waitFor((x) => x.includes("Scoped models") && x.includes("testprov/plain"));
+		await app.type("\x01");
+		await app.waitFor((x) => x.includes("2 of 2 models in the Ctrl+P cycle"));
+		expect(app.session.getScopedModels().map((s) => s.model.id)).toEqual(["plain", "test-model"]);
+		await app.type("\x13");
+		await app.waitFor((x) => x.includes("Saved as enabledModels"));
+		expect(app.session.settings.get("enabledModels")).toEqual(["testprov/plain", "testprov/test-model"]);
+		await app.type("\x1b");
+		await app.waitFor((x) => x.includes("Ctrl+P cycles through 2 models"));
+		await app.type("\x10");
+		await app.waitFor((x) => x.includes("Model: testprov/plain"));
+		expect(app.session.model?.id).toBe("plain");
+	});
+
 	it("/settings changes are applied and saved; the theme list previews and switches", async () => {
 		const app = await setup({ withThemes: true });
 		await app.waitFor((x) => x.includes("test-model"));

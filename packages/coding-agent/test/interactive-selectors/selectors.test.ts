@@ -4,6 +4,7 @@ import type { Model } from "@pi/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createModelSelector } from "../../src/modes/interactive/selectors/model-selector.js";
 import { BRANCH_SUMMARY_CHOICES, createChoicePrompt } from "../../src/modes/interactive/selectors/prompts.js";
+import { ScopedModelsSelector } from "../../src/modes/interactive/selectors/scoped-models-selector.js";
 import { SessionPicker } from "../../src/modes/interactive/selectors/session-picker.js";
 import { filterAndSortSessions, formatAge } from "../../src/modes/interactive/selectors/session-search.js";
 import { createSettingsSelector, type SettingsState } from "../../src/modes/interactive/selectors/settings-selector.js";
@@ -284,5 +285,49 @@ describe("choice prompt", () => {
 		await m.type(KEY.enter);
 		await m.type(KEY.escape);
 		expect(results).toEqual(["summarize", undefined]);
+	});
+});
+
+describe("scoped models selector", () => {
+	it("toggles, enables/clears matches, toggles a provider, reorders, saves", async () => {
+		const changes: string[][] = [];
+		const saved: string[][] = [];
+		let closed = false;
+		const selector = new ScopedModelsSelector(theme, {
+			all: ["anthropic/opus", "anthropic/sonnet", "google/gemini", "openai/gpt"],
+			enabled: ["openai/gpt"],
+			onChange: (e) => changes.push(e),
+			onSave: (e) => saved.push(e),
+			onClose: () => {
+				closed = true;
+			},
+		});
+		const m = (mounted = await mount(selector));
+		let screen = await m.screen();
+		expect(screen).toContain("1 of 4 models in the Ctrl+P cycle");
+		expect(screen).toMatch(/→ \[x\] +1\. openai\/gpt/);
+		await m.type(KEY.down);
+		await m.type(" ");
+		expect(changes.at(-1)).toEqual(["openai/gpt", "anthropic/opus"]);
+		await m.type("\x1b[1;3A");
+		expect(changes.at(-1)).toEqual(["anthropic/opus", "openai/gpt"]);
+		await m.type(KEY.ctrl("p"));
+		expect(changes.at(-1)).toEqual(["anthropic/opus", "openai/gpt", "anthropic/sonnet"]);
+		await m.type(KEY.ctrl("p"));
+		expect(changes.at(-1)).toEqual(["openai/gpt"]);
+		await m.type("gem");
+		await m.type(KEY.ctrl("a"));
+		expect(changes.at(-1)).toEqual(["openai/gpt", "google/gemini"]);
+		for (let i = 0; i < 3; i++) await m.type("\x7f");
+		await m.type(KEY.ctrl("x"));
+		expect(changes.at(-1)).toEqual([]);
+		screen = await m.screen();
+		expect(screen).toContain("No models selected");
+		await m.type(KEY.enter);
+		await m.type(KEY.ctrl("s"));
+		expect(saved).toEqual([[changes.at(-1)![0]]]);
+		expect(await m.screen()).toContain("Saved as enabledModels in settings");
+		await m.type(KEY.escape);
+		expect(closed).toBe(true);
 	});
 });

@@ -11,6 +11,7 @@ import { newCommand } from "./new.js";
 import { quitCommand } from "./quit.js";
 import type { SlashCommand, SlashCommandRegistry } from "./registry.js";
 import { resumeCommand } from "./resume.js";
+import { scopedModelsCommand } from "./scoped-models.js";
 import { sessionCommand } from "./session.js";
 import { settingsCommand } from "./settings.js";
 import { thinkingCommand } from "./thinking.js";
@@ -19,6 +20,7 @@ import { treeCommand } from "./tree.js";
 export const BUILTIN_COMMANDS: SlashCommand[] = [
 	settingsCommand,
 	modelCommand,
+	scopedModelsCommand,
 	thinkingCommand,
 	newCommand,
 	compactCommand,

@@ -25,6 +25,12 @@ export const SELECTOR_KEYBINDINGS = {
 	"app.tree.filter.all": { defaultKeys: "ctrl+a", description: "Tree: all entries" },
 	"app.tree.filter.cycleForward": { defaultKeys: "ctrl+o", description: "Tree: next filter" },
 	"app.tree.filter.cycleBackward": { defaultKeys: "shift+ctrl+o", description: "Tree: previous filter" },
+	"app.models.save": { defaultKeys: "ctrl+s", description: "Scoped models: save to settings" },
+	"app.models.enableAll": { defaultKeys: "ctrl+a", description: "Scoped models: enable all listed" },
+	"app.models.clearAll": { defaultKeys: "ctrl+x", description: "Scoped models: clear all listed" },
+	"app.models.toggleProvider": { defaultKeys: "ctrl+p", description: "Scoped models: toggle the provider" },
+	"app.models.reorderUp": { defaultKeys: "alt+up", description: "Scoped models: move up in the cycle" },
+	"app.models.reorderDown": { defaultKeys: "alt+down", description: "Scoped models: move down in the cycle" },
 } as const satisfies KeybindingDefinitions;
 
 /** Adds the selector ids once (user overrides already loaded apply to them). */
