@@ -6,7 +6,7 @@
  * is the time from handing the key to the TUI until the next frame is
  * written to the terminal (the frame that shows it).
  *
- *   npx tsx bench/interactive-echo.bench.ts [--keys N]
+ *   npx tsx --conditions development bench/interactive-echo.bench.ts [--keys N] [--history N]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,8 @@ import { MemoryTerminal } from "../packages/tui/src/index.js";
 
 const args = process.argv.slice(2);
 const KEYS = Number(args[args.indexOf("--keys") + 1]) || 200;
+/** Earlier exchanges already in the transcript (user + assistant markdown each). */
+const HISTORY = args.includes("--history") ? Number(args[args.indexOf("--history") + 1]) : 0;
 
 const root = mkdtempSync(join(tmpdir(), "pi-echo-"));
 const agentDir = join(root, "agent");
@@ -50,7 +52,29 @@ const stream = new ChatStream({ model: "fake-model" })
 const script = stream.script();
 fake.enqueue({ ...script, splitAt: frameEnds(script.bytes), delayMs: 4 });
 
-const { session } = await createAgentSession({ cwd, agentDir, sessionManager: SessionManager.inMemory(cwd) });
+const sessionManager = SessionManager.inMemory(cwd);
+const usage = {
+	input: 10,
+	output: 10,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 20,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+for (let i = 0; i < HISTORY; i++) {
+	sessionManager.appendMessage({ role: "user", content: [{ type: "text", text: `question ${i}` }], timestamp: i });
+	sessionManager.appendMessage({
+		role: "assistant",
+		content: [{ type: "text", text: `## Answer ${i}\n\nSome **bold** text, a list:\n\n- one\n- two\n\n\`code ${i}\`` }],
+		api: "openai-completions",
+		provider: "fake",
+		model: "fake-model",
+		usage,
+		stopReason: "stop",
+		timestamp: i,
+	});
+}
+const { session } = await createAgentSession({ cwd, agentDir, sessionManager });
 const terminal = new MemoryTerminal(100, 40);
 let lastWriteAt = 0;
 const origWrite = terminal.write.bind(terminal);
@@ -81,7 +105,7 @@ rmSync(root, { recursive: true, force: true });
 
 latencies.sort((a, b) => a - b);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
-console.log(`keystrokes measured while streaming: ${latencies.length}`);
+console.log(`history: ${HISTORY} exchanges; keystrokes measured while streaming: ${latencies.length}`);
 console.log(
 	`echo latency ms: median ${q(0.5).toFixed(2)}  p90 ${q(0.9).toFixed(2)}  p99 ${q(0.99).toFixed(2)}  max ${latencies.at(-1)?.toFixed(2)}`,
 );
