@@ -34,12 +34,12 @@ function hangingReply(text: string) {
 
 describe.skipIf(!hasTmux)("run control (tmux)", () => {
 	it("a steering message typed during a tool call is sent right after the tool result", async () => {
-		sb.fake.enqueue(toolReply("bash", { command: "sleep 1.5; echo slept" }), textReply("steered answer"));
+		sb.fake.enqueue(toolReply("bash", { command: "sleep 3; echo slept" }), textReply("steered answer"));
 		pi = startPi({ cwd: sb.cwd, env: sb.env });
 		await pi.waitFor(READY);
 		pi.type("run it");
 		pi.keys("Enter");
-		await pi.waitFor("$ sleep 1.5; echo slept");
+		await pi.waitFor("$ sleep 3; echo slept");
 		pi.type("also check the logs");
 		pi.keys("Enter");
 		await pi.waitFor("Steering: also check the logs");
@@ -85,8 +85,7 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 		pi.keys("C-c");
 		await pi.waitFor((s) => !s.includes("some draft"));
 		await new Promise((r) => setTimeout(r, 600));
-		pi.keys("C-c");
-		pi.keys("C-c");
+		pi.keys("C-c", "C-c");
 		await pi.waitFor("[pi exited 0]");
 	});
 
