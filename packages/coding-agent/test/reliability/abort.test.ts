@@ -104,7 +104,9 @@ describe("abort in every phase (AgentSession.abort)", () => {
 				.fileEntries()
 				.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "bash");
 			expect(result?.type === "message" && result.message.role === "toolResult" && result.message.isError).toBe(true);
-			expect(JSON.stringify(result?.type === "message" && result.message.content)).toContain("aborted");
+			expect(
+				JSON.stringify(result?.type === "message" && result.message.role === "toolResult" && result.message.content),
+			).toContain("aborted");
 			// The run's end is recorded as an aborted assistant turn after the result.
 			expect(fileAssistants(s).at(-1)?.stopReason).toBe("aborted");
 			expect(s.events.at(-1)).toEqual({ type: "agent_settled", aborted: true });
