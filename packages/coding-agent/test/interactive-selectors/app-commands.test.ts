@@ -228,6 +228,20 @@ describe("selector commands in the app", () => {
 		expect(app.session.model?.id).toBe("plain");
 	});
 
+	it("/resume of a session started elsewhere says where tools now run", async () => {
+		const app = await setup();
+		const other = SessionManager.create("/elsewhere", app.sessionDir);
+		other.appendMessage({ role: "user", content: [{ type: "text", text: "from elsewhere" }], timestamp: 1 });
+		other.close();
+		await app.waitFor((x) => x.includes("test-model"));
+		await app.type("/resume\r");
+		await app.waitFor((x) => x.includes("→ from elsewhere"));
+		await app.type("\r");
+		const screen = await app.waitFor((x) => x.includes("This session was started in /elsewhere"));
+		expect(screen).toContain("tools and @files now work in /work");
+		expect(app.session.sessionManager.getHeader()?.cwd).toBe("/elsewhere");
+	});
+
 	it("/settings changes are applied and saved; the theme list previews and switches", async () => {
 		const app = await setup({ withThemes: true });
 		await app.waitFor((x) => x.includes("test-model"));

@@ -136,6 +136,16 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		expect(screen).toContain("old question");
 	});
 
+	it("pi -r: Esc in the start-up picker quits", async () => {
+		sb.fake.enqueue(textReply("old answer"));
+		expect((await sb.run(["-p", "old question"])).code).toBe(0);
+		const p = start(["-r"]);
+		await p.waitFor(/→ old question/);
+		p.keys("Escape");
+		await p.waitFor("[pi exited 0]");
+		expect(sb.fake.requests).toHaveLength(1);
+	});
+
 	it("--theme loads a theme file, --use-theme picks it; a broken theme file is reported at start-up", async () => {
 		const themes = join(sb.agentDir, "themes");
 		mkdirSync(themes, { recursive: true });

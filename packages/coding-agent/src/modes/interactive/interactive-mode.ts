@@ -208,7 +208,8 @@ export class InteractiveMode {
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
 		if (this.o.openResumePicker) {
-			if (this.commands.has("resume")) await this.runCommand("resume", "");
+			// "startup": cancelling the picker quits, as `pi -r` does in the reference.
+			if (this.commands.has("resume")) await this.runCommand("resume", "startup");
 			else
 				this.showStatus(
 					"The session picker is not available in this build. Use -c to continue the most recent session, or --session <path|id>.",

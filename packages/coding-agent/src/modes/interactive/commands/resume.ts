@@ -34,7 +34,8 @@ export async function renameSession(ctx: InteractiveContext, info: SessionInfo, 
 	}
 }
 
-export function openSessionPicker(ctx: InteractiveContext): void {
+/** `atStartup` (`pi -r`): cancelling quits the app, as the reference's start-up picker does. */
+export function openSessionPicker(ctx: InteractiveContext, atStartup = false): void {
 	ensureSelectorKeybindings(ctx.keybindings);
 	const picker = new SessionPicker(() => ctx.theme, {
 		loadCurrent: () => SessionManager.list(ctx.cwd, ctx.sessionDir),
@@ -46,7 +47,10 @@ export function openSessionPicker(ctx: InteractiveContext): void {
 			restore();
 			void switchTo(ctx, info);
 		},
-		onCancel: () => restore(),
+		onCancel: () => {
+			restore();
+			if (atStartup) void ctx.shutdown();
+		},
 		onDelete: async (info) => deleteSessionFile(info.path),
 		onRename: (info, name) => renameSession(ctx, info, name),
 	});
@@ -71,6 +75,12 @@ async function switchTo(ctx: InteractiveContext, info: SessionInfo): Promise<voi
 		ctx.reloadFromSession();
 		const name = ctx.session.sessionManager.getSessionName();
 		ctx.showStatus(`Resumed ${name ? `"${name}"` : "session"}: ${info.path}`);
+		if (info.cwd && resolve(info.cwd) !== resolve(ctx.cwd)) {
+			ctx.showStatus(
+				`This session was started in ${info.cwd}; tools and @files now work in ${ctx.cwd}. Restart pi there to work in that folder.`,
+				"warning",
+			);
+		}
 	} catch (error) {
 		ctx.showStatus(`Could not open ${info.path}: ${error instanceof Error ? error.message : String(error)}`, "error");
 	}
@@ -80,7 +90,7 @@ async function switchTo(ctx: InteractiveContext, info: SessionInfo): Promise<voi
 export const resumeCommand: SlashCommand = {
 	name: "resume",
 	description: "Resume another session",
-	run(_args, ctx) {
-		openSessionPicker(ctx);
+	run(args, ctx) {
+		openSessionPicker(ctx, args === "startup");
 	},
 };
