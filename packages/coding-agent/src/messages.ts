@@ -116,9 +116,17 @@ function userText(text: string, timestamp: number): Message {
  */
 export function convertToLlm(messages: AgentMessage[]): Message[] {
 	const out: Message[] = [];
+	let sawSystem = false;
 	for (const m of messages) {
 		switch (m.role) {
 			case "system":
+				// A branch whose first system message comes after the conversation
+				// (a session written by 0.73.1, which never recorded its prompt) is
+				// sent with that prompt leading, as the writer sent it.
+				if (!sawSystem && out.length > 0) out.unshift(m);
+				else out.push(m);
+				sawSystem = true;
+				break;
 			case "user":
 			case "assistant":
 			case "toolResult":

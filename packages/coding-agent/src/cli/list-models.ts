@@ -1,19 +1,34 @@
 // `pi --list-models [search]`: a plain table of the models that have credentials.
 import type { Model } from "@pi/ai";
 
+/** 200000 → "200K", 16384 → "16.4K", 1000000 → "1M" (one decimal unless whole, as the reference prints). */
 function tokens(n: number): string {
-	if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
-	if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-	if (n >= 1000) return `${Math.round(n / 1000)}K`;
+	const scaled = (value: number, unit: string) => `${value % 1 === 0 ? value : value.toFixed(1)}${unit}`;
+	if (n >= 1_000_000) return scaled(n / 1_000_000, "M");
+	if (n >= 1000) return scaled(n / 1000, "K");
 	return String(n);
 }
 
-/** Every whitespace-separated term must appear in "provider/id name" (case-insensitive). */
+/** Letters of `query` appear in `text` in order (not necessarily adjacent). */
+function subsequence(query: string, text: string): boolean {
+	let at = 0;
+	for (let i = 0; i < text.length && at < query.length; i++) if (text[i] === query[at]) at++;
+	return at === query.length;
+}
+
+/** Fuzzy term match as the reference's picker does it; "sonnet45" also matches "45sonnet" swapped. */
+function termMatches(term: string, text: string): boolean {
+	if (subsequence(term, text)) return true;
+	const split = /^([a-z]+)([0-9]+)$/.exec(term) ?? /^([0-9]+)([a-z]+)$/.exec(term);
+	return split !== null && subsequence(split[2] + split[1], text);
+}
+
+/** Every whitespace-separated term must fuzzy-match "provider/id" (case-insensitive). */
 export function filterModels(models: readonly Model[], search: string | undefined): Model[] {
 	const terms = (search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 	return models.filter((m) => {
-		const hay = `${m.provider}/${m.id} ${m.name}`.toLowerCase();
-		return terms.every((t) => hay.includes(t));
+		const hay = `${m.provider}/${m.id}`.toLowerCase();
+		return terms.every((t) => termMatches(t, hay));
 	});
 }
 

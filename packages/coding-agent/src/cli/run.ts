@@ -55,7 +55,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (args.offline) io.env.PI_OFFLINE = "1";
 	if (args.resume && mode !== "interactive") {
 		throw new CliUsageError(
-			"--resume opens an interactive session picker, which is not available in this build. " +
+			"--resume opens an interactive session picker, which print, json and rpc modes cannot show. " +
 				"Use --continue for the most recent session, or --session <path|id> for a specific one.",
 		);
 	}
@@ -90,7 +90,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		const models = filterModels(registry.getAvailable(), args.listModels === true ? undefined : args.listModels);
 		if (models.length === 0) {
 			if (registry.getAvailable().length === 0) io.stdout.write(`${formatNoModelsMessage(agentDir)}\n`);
-			else io.stdout.write(`No models match "${args.listModels}".\n`);
+			else io.stdout.write(`No models matching "${args.listModels}"\n`);
 		} else io.stdout.write(`${formatModelTable(models)}\n`);
 		return 0;
 	}

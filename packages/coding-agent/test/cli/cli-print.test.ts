@@ -186,7 +186,10 @@ describe("errors and exit codes", () => {
 	it("-r without a terminal explains the alternatives; unknown short flags are errors", async () => {
 		const r = await sb.run(["-r", "-p", "hi"]);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toContain("Use --continue for the most recent session, or --session <path|id>");
+		expect(r.stderr).toBe(
+			"Error: --resume opens an interactive session picker, which print, json and rpc modes cannot show. " +
+				"Use --continue for the most recent session, or --session <path|id> for a specific one.\n",
+		);
 		const x = await sb.run(["-x"]);
 		expect(x.code).toBe(1);
 		expect(x.stderr).toBe("Error: Unknown option: -x\n");
@@ -213,7 +216,10 @@ describe("--version, --help, --list-models", () => {
 		const r = await sb.run(["--list-models"]);
 		expect(r.code).toBe(0);
 		expect(r.stdout).toBe(
-			"provider  model       context  max-out  thinking  images\nfake      fake-model  100K     16K      no        no\n",
+			"provider  model       context  max-out  thinking  images\nfake      fake-model  100K     16.4K    no        no\n",
 		);
+		const none = await sb.run(["--list-models", "zzzz"]);
+		expect(none.code).toBe(0);
+		expect(none.stdout).toBe('No models matching "zzzz"\n');
 	});
 });

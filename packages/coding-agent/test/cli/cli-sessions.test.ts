@@ -1,5 +1,5 @@
 // Session selection from the command line: --session <path|id>, --session-dir, --fork.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "./support.js";
@@ -25,6 +25,32 @@ describe("choosing the session", () => {
 		expect(r.stdout).toBe("second answer\n");
 		expect(body(sb.fake, 1).messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
 		expect(existsSync(join(sb.agentDir, "sessions"))).toBe(false);
+	});
+
+	it("continues a session written by the reference 0.73.1 with the system prompt leading", async () => {
+		const fixture = join(__dirname, "..", "session", "fixtures", "reference-0.73.1-print.jsonl");
+		const file = join(sb.root, "ref.jsonl");
+		const original = readFileSync(fixture, "utf8");
+		writeFileSync(file, original);
+		sb.fake.enqueue(textReply("third answer"));
+		const r = await sb.run(["--session", file, "-p", ...MODEL, "three"]);
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("third answer\n");
+		const sent = body(sb.fake, 0).messages;
+		expect(sent.map((m) => m.role)).toEqual([
+			"system",
+			"user",
+			"assistant",
+			"tool",
+			"assistant",
+			"user",
+			"assistant",
+			"user",
+		]);
+		expect(sent[0].content).toContain("You are an expert coding assistant");
+		expect(sent.at(-1)?.content).toBe("three");
+		// Appended, never rewritten: the reference's lines stay byte for byte.
+		expect(readFileSync(file, "utf8").startsWith(original)).toBe(true);
 	});
 
 	it("--session <id prefix> finds the project's session; --session-dir stores elsewhere", async () => {

@@ -33,7 +33,7 @@ describe("--list-models", () => {
 			[
 				"provider   model              context  max-out  thinking  images",
 				"anthropic  claude-sonnet-4-5  1M       64K      yes       no",
-				"fake       fake-model         128K     16K      no        no",
+				"fake       fake-model         128K     16.4K    no        no",
 				"openai     gpt-5.4            400K     128K     yes       yes",
 			].join("\n"),
 		);
@@ -42,5 +42,10 @@ describe("--list-models", () => {
 		expect(filterModels(models, "openai 5.4").map((m) => m.id)).toEqual(["gpt-5.4"]);
 		expect(filterModels(models, undefined)).toHaveLength(3);
 		expect(filterModels(models, "zzz")).toEqual([]);
+		// Fuzzy like the reference: letters in order, and letters/digits swapped.
+		expect(filterModels(models, "sonnet45").map((m) => m.id)).toEqual(["claude-sonnet-4-5"]);
+		expect(filterModels(models, "45sonnet").map((m) => m.id)).toEqual(["claude-sonnet-4-5"]);
+		expect(filterModels(models, "anthropic/claude").map((m) => m.id)).toEqual(["claude-sonnet-4-5"]);
+		expect(filterModels(models, "opnai").map((m) => m.id)).toEqual(["gpt-5.4"]);
 	});
 });

@@ -28,6 +28,18 @@ describe("convertToLlm", () => {
 		);
 	});
 
+	it("leads with the first system message when a legacy branch recorded it after the conversation", () => {
+		const u = user("q");
+		const a = assistant("a");
+		const sys = { role: "system" as const, content: "", sections: { base: "B" }, timestamp: 0 };
+		const patch = { role: "system" as const, content: "", sections: { base: "B2" }, timestamp: 0 };
+		const u2 = user("q2");
+		expect(convertToLlm([u, a, sys, u2, patch])).toEqual([sys, u, a, u2, patch]);
+		// A prompt already leading (or a later patch) stays where it is.
+		expect(convertToLlm([sys, u, a, patch, u2])).toEqual([sys, u, a, patch, u2]);
+		expect(convertToLlm([u, a])).toEqual([u, a]);
+	});
+
 	it("maps app roles to user messages, drops !! executions and unknown roles, passes pi-ai roles through", () => {
 		const u = user("q");
 		const a = assistant("a");
