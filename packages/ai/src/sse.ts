@@ -2,7 +2,8 @@
  * A Server-Sent Events parser (WHATWG event-stream rules) for response bodies
  * read in arbitrary byte pieces: UTF-8 sequences and CR/LF pairs may be split
  * anywhere. Used by adapters that read the raw body for speed; the parser
- * does one pass of `indexOf` per line, no per-byte work in JavaScript.
+ * searches each character once with `indexOf` (also across pieces of one very
+ * long line), no per-byte work in JavaScript.
  */
 
 export interface SseEvent {
@@ -15,7 +16,13 @@ export interface SseEvent {
 
 export class SseParser {
 	private readonly decoder = new TextDecoder("utf-8");
-	private pending = "";
+	/**
+	 * Pieces of the unfinished last line. None holds a CR or LF, so a new piece
+	 * is searched alone and the pieces are joined once, when the line ends:
+	 * each character is scanned a constant number of times however long the line.
+	 */
+	private pending: string[] = [];
+	private pendingLength = 0;
 	private dataLines: string[] = [];
 	private event = "";
 	private id: string | undefined;
@@ -36,18 +43,31 @@ export class SseParser {
 			this.skipLeadingLF = false;
 			if (chunk.startsWith("\n")) chunk = chunk.slice(1);
 		}
-		const buffer = this.pending === "" ? chunk : this.pending + chunk;
+		if (chunk === "") return out;
+		let cr = chunk.indexOf("\r");
+		let lf = chunk.indexOf("\n");
+		if (cr < 0 && lf < 0) {
+			this.pending.push(chunk);
+			this.pendingLength += chunk.length;
+			return out;
+		}
+		const offset = this.pendingLength;
+		const buffer = offset === 0 ? chunk : this.pending.join("") + chunk;
+		if (cr >= 0) cr += offset;
+		if (lf >= 0) lf += offset;
+		this.pending = [];
+		this.pendingLength = 0;
 		let start = 0;
-		let cr = buffer.indexOf("\r");
 		const length = buffer.length;
+		// cr/lf always hold the next CR/LF at or after `start` (or -1): each is searched forward only.
 		while (start < length) {
-			const lf = buffer.indexOf("\n", start);
 			if (cr >= 0 && cr < start) cr = buffer.indexOf("\r", start);
+			if (lf >= 0 && lf < start) lf = buffer.indexOf("\n", start);
 			let end: number;
 			let next: number;
 			if (cr >= 0 && (lf < 0 || cr < lf)) {
 				end = cr;
-				if (cr + 1 < length) next = buffer[cr + 1] === "\n" ? cr + 2 : cr + 1;
+				if (cr + 1 < length) next = buffer.charCodeAt(cr + 1) === 10 /* LF */ ? cr + 2 : cr + 1;
 				else {
 					next = cr + 1;
 					this.skipLeadingLF = true;
@@ -59,7 +79,11 @@ export class SseParser {
 			this.line(buffer, start, end, out);
 			start = next;
 		}
-		this.pending = start === 0 ? buffer : buffer.slice(start);
+		if (start < length) {
+			const rest = buffer.slice(start);
+			this.pending.push(rest);
+			this.pendingLength = rest.length;
+		}
 		return out;
 	}
 
@@ -67,7 +91,8 @@ export class SseParser {
 	end(): SseEvent[] {
 		const tail = this.decoder.decode();
 		const out = tail === "" ? [] : this.pushText(tail);
-		this.pending = "";
+		this.pending = [];
+		this.pendingLength = 0;
 		this.reset();
 		return out;
 	}

@@ -72,4 +72,31 @@ describe("SseParser", () => {
 			{ event: "", data: "b" },
 		]);
 	});
+
+	// Scanning is linear: a quadratic parser (rescanning the unfinished line on every piece, or
+	// searching for LF past every CR-terminated line) takes minutes on these inputs.
+	it("parses a 4 MiB event line arriving in 64-byte pieces in linear time", () => {
+		const payload = "x".repeat(4 * 1024 * 1024);
+		const bytes = new TextEncoder().encode(`data: ${payload}\n\ndata: tail\n\n`);
+		const parser = new SseParser();
+		const out: SseEvent[] = [];
+		const started = performance.now();
+		for (let at = 0; at < bytes.length; at += 64) out.push(...parser.pushBytes(bytes.subarray(at, at + 64)));
+		out.push(...parser.end());
+		const ms = performance.now() - started;
+		expect(out.map((e) => e.data.length)).toEqual([payload.length, 4]);
+		expect(out[0]?.data === payload).toBe(true);
+		expect(ms).toBeLessThan(2000);
+	});
+
+	it("parses 200k CR-terminated events in one piece in linear time", () => {
+		const text = "data: x\r\r".repeat(200_000);
+		const parser = new SseParser();
+		const started = performance.now();
+		const out = [...parser.pushText(text), ...parser.end()];
+		const ms = performance.now() - started;
+		expect(out.length).toBe(200_000);
+		expect(out.every((e) => e.data === "x" && e.event === "")).toBe(true);
+		expect(ms).toBeLessThan(2000);
+	});
 });
