@@ -6,7 +6,11 @@ import { createModelSelector } from "../../src/modes/interactive/selectors/model
 import { BRANCH_SUMMARY_CHOICES, createChoicePrompt } from "../../src/modes/interactive/selectors/prompts.js";
 import { ScopedModelsSelector } from "../../src/modes/interactive/selectors/scoped-models-selector.js";
 import { SessionPicker } from "../../src/modes/interactive/selectors/session-picker.js";
-import { filterAndSortSessions, formatAge } from "../../src/modes/interactive/selectors/session-search.js";
+import {
+	filterAndSortSessions,
+	formatAge,
+	threadSessions,
+} from "../../src/modes/interactive/selectors/session-search.js";
 import { createSettingsSelector, type SettingsState } from "../../src/modes/interactive/selectors/settings-selector.js";
 import type { SessionInfo } from "../../src/session/listing.js";
 import { KEY, type Mounted, mount, theme } from "./support.js";
@@ -107,6 +111,33 @@ describe("session search", () => {
 		expect(filterAndSortSessions(sessions, "auth", "recent").map((s) => s.id)).toEqual(["bbbb"]);
 	});
 
+	it("threads forks under the session they came from, threads ordered by their latest change", () => {
+		const at = (id: string, t: number, parent?: string): SessionInfo => ({
+			...base,
+			path: `/s/${id}.jsonl`,
+			id,
+			firstMessage: id,
+			modified: new Date(t),
+			...(parent ? { parentSessionPath: `/s/${parent}.jsonl` } : {}),
+		});
+		const list = [
+			at("root", 1000),
+			at("fork1", 2000, "root"),
+			at("fork2", 5000, "root"),
+			at("forkOfFork", 3000, "fork1"),
+			at("alone", 4000),
+			at("orphan", 500, "missing"),
+		];
+		expect(threadSessions(list).map((t) => `${t.prefix}${t.session.id}`)).toEqual([
+			"root",
+			"├─ fork2",
+			"└─ fork1",
+			"   └─ forkOfFork",
+			"alone",
+			"orphan",
+		]);
+	});
+
 	it("formats ages", () => {
 		const now = 10 * 86400_000;
 		expect(formatAge(new Date(now - 30_000), now)).toBe("now");
@@ -186,6 +217,9 @@ describe("session picker", () => {
 		expect(picker.getVisibleSessions().map((s) => s.id)).toEqual(["b"]);
 		expect(await m.screen()).toContain("named only");
 		await m.type(KEY.ctrl("n"));
+		expect(picker.getSortMode()).toBe("threaded");
+		await m.type(KEY.ctrl("s"));
+		expect(picker.getSortMode()).toBe("recent");
 		await m.type(KEY.ctrl("s"));
 		expect(picker.getSortMode()).toBe("relevance");
 		await m.type(KEY.escape);

@@ -15,7 +15,13 @@ import {
 } from "@pi/tui";
 import type { SessionInfo } from "../../../session/listing.js";
 import { oneLine, type ThemeSource } from "./frame.js";
-import { filterAndSortSessions, formatAge, type SessionNameFilter, type SessionSortMode } from "./session-search.js";
+import {
+	filterAndSortSessions,
+	formatAge,
+	type SessionNameFilter,
+	type SessionSortMode,
+	threadSessions,
+} from "./session-search.js";
 
 export type SessionScope = "current" | "all";
 
@@ -44,7 +50,9 @@ export class SessionPicker implements Component, Focusable {
 	readonly search = new Input();
 	private readonly renameInput = new Input();
 	private scope: SessionScope = "current";
-	private sort: SessionSortMode = "recent";
+	private sort: SessionSortMode = "threaded";
+	/** Connectors of the threaded view, by path. */
+	private prefixes = new Map<string, string>();
 	private nameFilter: SessionNameFilter = "all";
 	private showPath = false;
 	private sessions: SessionInfo[] | undefined;
@@ -113,7 +121,13 @@ export class SessionPicker implements Component, Focusable {
 
 	private refilter(): void {
 		const before = this.getSelectedSession()?.path;
-		this.visible = filterAndSortSessions(this.sessions ?? [], this.search.getValue(), this.sort, this.nameFilter);
+		const matching = filterAndSortSessions(this.sessions ?? [], this.search.getValue(), this.sort, this.nameFilter);
+		this.prefixes.clear();
+		if (this.sort === "threaded") {
+			const threaded = threadSessions(matching);
+			this.visible = threaded.map((t) => t.session);
+			for (const t of threaded) if (t.prefix) this.prefixes.set(t.session.path, t.prefix);
+		} else this.visible = matching;
 		const i = before ? this.visible.findIndex((s) => s.path === before) : -1;
 		this.selected = i >= 0 && this.search.getValue() === "" ? i : 0;
 	}
@@ -167,8 +181,9 @@ export class SessionPicker implements Component, Focusable {
 		const right = `${s.messageCount} msg · ${formatAge(s.modified, now)}`;
 		const title = s.name?.trim() ? s.name.trim() : oneLine(s.firstMessage);
 		const current = this.isCurrent(s) ? " (current)" : "";
-		const prefix = selected ? t.fg("accent", "→ ") : "  ";
-		const room = Math.max(4, width - 2 - visibleWidth(right) - 2);
+		const thread = this.prefixes.get(s.path) ?? "";
+		const prefix = (selected ? t.fg("accent", "→ ") : "  ") + t.fg("dim", thread);
+		const room = Math.max(4, width - 2 - visibleWidth(thread) - visibleWidth(right) - 2);
 		let left = truncateToWidth(title + current, room, "…");
 		const pad = " ".repeat(Math.max(1, room - visibleWidth(left) + 2));
 		if (selected) left = t.fg("accent", left);
@@ -233,7 +248,7 @@ export class SessionPicker implements Component, Focusable {
 		} else if (this.is(kb, data, "app.session.togglePath", "ctrl+p")) {
 			this.showPath = !this.showPath;
 		} else if (this.is(kb, data, "app.session.toggleSort", "ctrl+s")) {
-			this.sort = this.sort === "recent" ? "relevance" : "recent";
+			this.sort = this.sort === "threaded" ? "recent" : this.sort === "recent" ? "relevance" : "threaded";
 			this.refilter();
 		} else if (this.is(kb, data, "app.session.toggleNamedFilter", "ctrl+n")) {
 			this.nameFilter = this.nameFilter === "all" ? "named" : "all";

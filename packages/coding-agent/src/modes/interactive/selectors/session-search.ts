@@ -1,11 +1,12 @@
 // Searching the session list: the query is split into words (each must match
 // the session's name, first message, working directory or id, fuzzily) and
 // "quoted phrases" (must appear as written, case-insensitive). Sorting is by
-// last change, or by match quality while a query is typed ("relevance").
+// last change, by match quality while a query is typed ("relevance"), or
+// "threaded": forks and clones listed under the session they came from.
 import { fuzzyMatch } from "@pi/tui";
 import type { SessionInfo } from "../../../session/listing.js";
 
-export type SessionSortMode = "recent" | "relevance";
+export type SessionSortMode = "threaded" | "recent" | "relevance";
 export type SessionNameFilter = "all" | "named";
 
 interface QueryPart {
@@ -81,4 +82,61 @@ export function formatAge(date: Date, now: number = Date.now()): string {
 	if (s < 86400 * 7) return `${Math.floor(s / 86400)}d`;
 	if (s < 86400 * 56) return `${Math.floor(s / (86400 * 7))}w`;
 	return date.toISOString().slice(0, 10);
+}
+
+export interface ThreadedSession {
+	session: SessionInfo;
+	/** Connector drawn before the title ("" for top-level sessions). */
+	prefix: string;
+}
+
+/**
+ * Sessions with their forks under them (by the header's parentSession), each
+ * level newest first; a thread is placed by its most recent change. Sessions
+ * whose parent is not in the list are top-level.
+ */
+export function threadSessions(sessions: readonly SessionInfo[]): ThreadedSession[] {
+	const byPath = new Map(sessions.map((s) => [s.path, s]));
+	const children = new Map<string, SessionInfo[]>();
+	const roots: SessionInfo[] = [];
+	for (const s of sessions) {
+		const parent = s.parentSessionPath;
+		if (parent && parent !== s.path && byPath.has(parent)) {
+			const list = children.get(parent) ?? [];
+			list.push(s);
+			children.set(parent, list);
+		} else roots.push(s);
+	}
+	const latest = new Map<string, number>();
+	const latestOf = (s: SessionInfo, seen: Set<string>): number => {
+		const cached = latest.get(s.path);
+		if (cached !== undefined) return cached;
+		let t = s.modified.getTime();
+		seen.add(s.path);
+		for (const c of children.get(s.path) ?? []) if (!seen.has(c.path)) t = Math.max(t, latestOf(c, seen));
+		latest.set(s.path, t);
+		return t;
+	};
+	const order = (list: SessionInfo[]) => list.sort((a, b) => latestOf(b, new Set()) - latestOf(a, new Set()));
+	const out: ThreadedSession[] = [];
+	const seen = new Set<string>();
+	const stack: { s: SessionInfo; prefix: string; childGutter: string }[] = order(roots)
+		.reverse()
+		.map((s) => ({ s, prefix: "", childGutter: "" }));
+	while (stack.length > 0) {
+		const { s, prefix, childGutter } = stack.pop()!;
+		if (seen.has(s.path)) continue;
+		seen.add(s.path);
+		out.push({ session: s, prefix });
+		const kids = order([...(children.get(s.path) ?? [])]);
+		for (let i = kids.length - 1; i >= 0; i--) {
+			const last = i === kids.length - 1;
+			stack.push({
+				s: kids[i],
+				prefix: childGutter + (last ? "└─ " : "├─ "),
+				childGutter: childGutter + (last ? "   " : "│  "),
+			});
+		}
+	}
+	return out;
 }
