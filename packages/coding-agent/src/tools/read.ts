@@ -76,10 +76,13 @@ function lineStart(buf: Buffer, fromLine: number, fromOffset: number, line: numb
 	return off;
 }
 
-/** Lines in the text; a final newline ends the last line rather than starting an empty one. */
+/**
+ * Lines as the reference counts them (split on "\n"): a final newline starts
+ * an empty last line, so a whole-file read returns the bytes exactly (a CRLF
+ * file keeps its last "\r\n", a trailing newline is not dropped).
+ */
 function countLines(buf: Buffer, from: number): number {
-	if (buf.length <= from) return 0;
-	let n = buf[buf.length - 1] === 10 ? 0 : 1;
+	let n = 1;
 	for (let i = buf.indexOf(10, from); i !== -1; i = buf.indexOf(10, i + 1)) n++;
 	return n;
 }

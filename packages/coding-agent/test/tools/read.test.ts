@@ -42,17 +42,25 @@ describe("read", () => {
 		const lines = Array.from({ length: 1_000_000 }, (_, i) => `row ${i + 1}`);
 		writeFileSync(join(dir, "big.txt"), `${lines.join("\n")}\n`);
 		writeFileSync(join(dir, "bom.txt"), "\uFEFFfirst\nsecond\n");
+		writeFileSync(join(dir, "crlf.txt"), "x\r\ny\r\n");
 		const tool = createReadTool(dir);
 		const started = Date.now();
+		// Lines are counted as the reference splits them: the final newline starts an empty line.
 		expect(text(await run(tool, { path: "big.txt", offset: 500_000, limit: 3 }))).toBe(
-			"row 500000\nrow 500001\nrow 500002\n\n[499998 more lines in file. Use offset=500003 to continue.]",
+			"row 500000\nrow 500001\nrow 500002\n\n[499999 more lines in file. Use offset=500003 to continue.]",
 		);
-		expect(text(await run(tool, { path: "big.txt", offset: 999_999 }))).toBe("row 999999\nrow 1000000");
+		expect(text(await run(tool, { path: "big.txt", offset: 999_999 }))).toBe("row 999999\nrow 1000000\n");
 		expect(Date.now() - started).toBeLessThan(3000);
-		expect(await runError(tool, { path: "big.txt", offset: 1_000_001 })).toBe(
-			"Offset 1000001 is beyond end of file (1000000 lines total)",
+		expect(text(await run(tool, { path: "big.txt", offset: 1_000_001 }))).toBe("");
+		expect(await runError(tool, { path: "big.txt", offset: 1_000_002 })).toBe(
+			"Offset 1000002 is beyond end of file (1000001 lines total)",
 		);
-		expect(text(await run(tool, { path: "bom.txt" }))).toBe("first\nsecond");
+		// A whole-file read is the file's text exactly (the BOM aside).
+		expect(text(await run(tool, { path: "bom.txt" }))).toBe("first\nsecond\n");
+		expect(text(await run(tool, { path: "crlf.txt" }))).toBe("x\r\ny\r\n");
+		expect(text(await run(tool, { path: "crlf.txt", offset: 2, limit: 1 }))).toBe(
+			"y\r\n\n[1 more lines in file. Use offset=3 to continue.]",
+		);
 	});
 
 	it("gives clear errors: missing, directory, binary, symlink loop, FIFO-like special file, permission", async () => {
