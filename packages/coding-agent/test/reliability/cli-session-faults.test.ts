@@ -87,6 +87,30 @@ describe("session files through the CLI", () => {
 		expect(r.stderr).toContain(file);
 	});
 
+	it("two entries glued on one line by an earlier crash: both recovered, the chain intact, the bytes kept", async () => {
+		const file = join(sb.root, "glued.jsonl");
+		sb.fake.enqueue(textReply("first answer"));
+		expect((await sb.run(["--session", file, "-p", ...MODEL, "first question"])).code).toBe(0);
+		// Glue the assistant line onto the user line (a crash lost the newline between them).
+		const lines = readFileSync(file, "utf8").split("\n");
+		const userAt = lines.findIndex((l) => l.includes("first question"));
+		lines.splice(userAt, 2, lines[userAt] + lines[userAt + 1]);
+		const glued = lines.join("\n");
+		writeFileSync(file, glued);
+		sb.fake.enqueue(textReply("second answer"));
+		const r = await sb.run(["--session", file, "-p", ...MODEL, "second question"]);
+		expect(r.code).toBe(0);
+		expect(readFileSync(file, "utf8").startsWith(glued)).toBe(true);
+		const sent = sb.fake.requests[1].rawBody;
+		expect(sent).toContain("first question");
+		expect(sent).toContain("first answer");
+		const sm = SessionManager.open(file, undefined, undefined, { readOnly: true });
+		const entries = sm.getEntries();
+		const ids = new Set(entries.map((e) => e.id));
+		for (const e of entries) if (e.parentId !== null) expect(ids.has(e.parentId)).toBe(true);
+		expect(JSON.stringify(sm.buildSessionContext().messages)).toContain("second answer");
+	});
+
 	it("a second process on the same session is refused clearly; the first keeps its file intact", async () => {
 		const file = join(sb.root, "shared.jsonl");
 		sb.fake.enqueue(textReply("first answer"));
