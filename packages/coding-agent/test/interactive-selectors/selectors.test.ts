@@ -307,6 +307,54 @@ describe("settings selector", () => {
 	});
 });
 
+describe("live theme in selectors", () => {
+	it("lists draw with the theme in force at render time (previews, live reload)", async () => {
+		const { createTheme } = await import("../../src/modes/interactive/themes/create-theme.js");
+		const { resolveThemeJson } = await import("../../src/modes/interactive/themes/theme-schema.js");
+		const { DARK_THEME, LIGHT_THEME } = await import("../../src/modes/interactive/themes/builtin-themes.js");
+		const dark = createTheme(resolveThemeJson(DARK_THEME), "256color");
+		const light = createTheme(resolveThemeJson(LIGHT_THEME), "256color");
+		let current = dark;
+		const selector = createModelSelector(() => current, {
+			models: [model("a", "one")],
+			current: undefined,
+			onSelect: () => {},
+			onCancel: () => {},
+		});
+		const settings = createSettingsSelector(() => current, {
+			state: {
+				thinkingLevel: "off",
+				availableThinkingLevels: ["off"],
+				theme: "dark",
+				themes: ["dark", "light"],
+				steeringMode: "all",
+				followUpMode: "all",
+				autoCompact: true,
+				autoRetry: true,
+				hideThinkingBlock: false,
+				quietStartup: false,
+				doubleEscapeAction: "tree",
+				treeFilterMode: "default",
+				branchSummarySkipPrompt: false,
+				showImages: true,
+				transport: "sse",
+				editorPaddingX: 0,
+				autocompleteMaxVisible: 5,
+			},
+			onChange: () => {},
+			onClose: () => {},
+		});
+		const row = (lines: string[], text: string) => lines.find((l) => l.includes(text)) ?? "";
+		const before = [row(selector.render(60), "a/one"), row(settings.render(60), "Thinking level")];
+		current = light;
+		const after = [row(selector.render(60), "a/one"), row(settings.render(60), "Thinking level")];
+		expect(before[0]).toContain(dark.fg("accent", "→ "));
+		expect(after[0]).toContain(light.fg("accent", "→ "));
+		expect(after[1]).toContain(light.fg("accent", "→ "));
+		expect(after[1]).not.toBe(before[1]);
+	});
+});
+
 describe("choice prompt", () => {
 	it("offers the branch summary options and returns the choice (Esc: undefined)", async () => {
 		const results: (string | undefined)[] = [];

@@ -10,7 +10,7 @@ import {
 	SelectList,
 	truncateToWidth,
 } from "@pi/tui";
-import type { ThemeSource } from "./frame.js";
+import { liveSelectListTheme, type ThemeSource } from "./frame.js";
 
 export interface SearchSelectOptions {
 	items: SelectItem[];
@@ -39,7 +39,7 @@ export class SearchSelect implements Component, Focusable {
 		private readonly theme: ThemeSource,
 		private readonly o: SearchSelectOptions,
 	) {
-		this.list = new SelectList(o.items, o.maxVisible ?? 10, theme().getSelectListTheme());
+		this.list = new SelectList(o.items, o.maxVisible ?? 10, liveSelectListTheme(theme));
 		this.list.onSelect = (item) => o.onSelect(item);
 		this.list.onCancel = () => o.onCancel();
 		this.list.onSelectionChange = (item) => o.onHighlight?.(item);

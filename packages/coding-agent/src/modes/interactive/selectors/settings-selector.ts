@@ -3,7 +3,7 @@
 // restores the one in force). What a change does is the caller's business
 // (commands/settings.ts applies and saves it).
 import { type Component, type SettingItem, SettingsList } from "@pi/tui";
-import { SelectorFrame, type ThemeSource } from "./frame.js";
+import { liveSettingsListTheme, SelectorFrame, type ThemeSource } from "./frame.js";
 import { SearchSelect } from "./search-select.js";
 
 export interface SettingsState {
@@ -185,7 +185,7 @@ export function createSettingsSelector(theme: ThemeSource, o: SettingsSelectorOp
 	const list = new SettingsList(
 		items,
 		o.maxVisible ?? 12,
-		theme().getSettingsListTheme(),
+		liveSettingsListTheme(theme),
 		(id, value) => o.onChange(id as SettingId, value),
 		() => o.onClose(),
 		{ enableSearch: true },
