@@ -2,10 +2,10 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
+import { failMalformed, readSseBody } from "./sse-body.js";
 
 /** The `anthropic-messages` wire adapter over the official SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -32,30 +32,13 @@ export const adapter: ApiAdapter = {
 			if (!response.body) throw new Error("The response has no body");
 
 			const mapper = new AnthropicEventMapper(writer, request.toolNameFromWire);
-			const parser = new SseParser();
-			const handle = (events: SseEvent[]) => {
-				for (const event of events) {
-					if (event.data.trim() === "") continue;
-					const payload = parseEventData(event.data);
-					if (!payload) {
-						writer.fail(`Malformed event from the provider: ${event.data.slice(0, 200)}`, {
-							kind: "provider",
-							code: "malformed_event",
-							retryable: true,
-						});
-						return;
-					}
-					mapper.handle(payload);
-					if (writer.isDone) return;
-				}
-			};
-			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-				touch();
-				handle(parser.pushBytes(bytes));
-				if (writer.isDone) return;
-			}
-			handle(parser.end());
-			mapper.end();
+			const body = response.body as unknown as AsyncIterable<Uint8Array>;
+			const ended = await readSseBody(body, writer, touch, (data) => {
+				const payload = parseEventData(data);
+				if (payload) mapper.handle(payload);
+				else failMalformed(writer, "event", data);
+			});
+			if (ended) mapper.end();
 		});
 	},
 };

@@ -2,10 +2,10 @@ import { type GenerateContentParameters, GoogleGenAI } from "@google/genai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { providerStreamError } from "../errors.js";
-import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
 import { type GoogleChunk, GoogleEventMapper } from "./google-generative-ai-events.js";
 import { buildGoogleRequest } from "./google-generative-ai-request.js";
+import { failMalformed, readSseBody } from "./sse-body.js";
 
 /**
  * The `google-generative-ai` wire adapter over `@google/genai` (loaded lazily
@@ -52,36 +52,16 @@ export const adapter: ApiAdapter = {
 			if (!stream) throw new Error("The response has no body");
 
 			const mapper = new GoogleEventMapper(writer);
-			const parser = new SseParser();
-			const handle = (events: SseEvent[]) => {
-				for (const event of events) {
-					if (event.data.trim() === "") continue;
-					const payload = parseChunk(event.data);
-					if (!payload) {
-						writer.fail(`Malformed chunk from the provider: ${event.data.slice(0, 200)}`, {
-							kind: "provider",
-							code: "malformed_chunk",
-							retryable: true,
-						});
-						return;
-					}
-					if (payload.error) {
-						// An error object inside the 200 stream, shaped like Google's error bodies.
-						const mapped = providerStreamError(payload.error, [options.apiKey]);
-						writer.fail(mapped.message, mapped.info);
-						return;
-					}
-					mapper.handle(payload);
-					if (writer.isDone) return;
-				}
-			};
-			for await (const bytes of stream as unknown as AsyncIterable<Uint8Array>) {
-				touch();
-				handle(parser.pushBytes(bytes));
-				if (writer.isDone) return;
-			}
-			handle(parser.end());
-			mapper.end();
+			const ended = await readSseBody(stream as unknown as AsyncIterable<Uint8Array>, writer, touch, (data) => {
+				const payload = parseChunk(data);
+				if (!payload) failMalformed(writer, "chunk", data);
+				else if (payload.error) {
+					// An error object inside the 200 stream, shaped like Google's error bodies.
+					const mapped = providerStreamError(payload.error, [options.apiKey]);
+					writer.fail(mapped.message, mapped.info);
+				} else mapper.handle(payload);
+			});
+			if (ended) mapper.end();
 		});
 	},
 };

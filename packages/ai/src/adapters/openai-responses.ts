@@ -2,10 +2,10 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { type SseEvent, SseParser } from "../sse.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
+import { failMalformed, readSseBody } from "./sse-body.js";
 
 /** The `openai-responses` wire adapter over the official `openai` SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -31,30 +31,14 @@ export const adapter: ApiAdapter = {
 			if (!response.body) throw new Error("The response has no body");
 
 			const mapper = new ResponsesEventMapper(writer);
-			const parser = new SseParser();
-			const handle = (events: SseEvent[]) => {
-				for (const event of events) {
-					if (event.data.trim() === "" || event.data.startsWith("[DONE]")) continue;
-					const payload = parseEventData(event.data);
-					if (!payload) {
-						writer.fail(`Malformed event from the provider: ${event.data.slice(0, 200)}`, {
-							kind: "provider",
-							code: "malformed_event",
-							retryable: true,
-						});
-						return;
-					}
-					mapper.handle(payload);
-					if (writer.isDone) return;
-				}
-			};
-			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-				touch();
-				handle(parser.pushBytes(bytes));
-				if (writer.isDone) return;
-			}
-			handle(parser.end());
-			mapper.end();
+			const body = response.body as unknown as AsyncIterable<Uint8Array>;
+			const ended = await readSseBody(body, writer, touch, (data) => {
+				if (data.startsWith("[DONE]")) return;
+				const payload = parseEventData(data);
+				if (payload) mapper.handle(payload);
+				else failMalformed(writer, "event", data);
+			});
+			if (ended) mapper.end();
 		});
 	},
 };
