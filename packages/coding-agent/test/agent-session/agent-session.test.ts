@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SystemMessage } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { AgentSessionBusyError } from "../../src/agent-session/agent-session.js";
 import type { AgentSessionEvent } from "../../src/agent-session/events.js";
+import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "./support.js";
 
 const roles = (messages: { role: string }[]) => messages.map((m) => m.role);
@@ -45,6 +49,29 @@ describe("AgentSession", () => {
 		const stats = session.getSessionStats();
 		expect(stats).toMatchObject({ userMessages: 1, assistantMessages: 2, toolCalls: 1, toolResults: 1 });
 		expect(stats.tokens.input).toBe(20);
+	});
+
+	it("a file-backed session has each message's line on disk before listeners hear of it", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-as-flush-"));
+		try {
+			const sessionManager = SessionManager.create("/work", dir);
+			const { session, fake } = await makeSession({ sessionManager });
+			fake.enqueue({ toolCalls: [{ name: "echo", args: { value: "x" } }] }, { text: "done" });
+			const seen: string[] = [];
+			session.subscribe((event: AgentSessionEvent) => {
+				if (event.type !== "message_end") return;
+				const file = sessionManager.getSessionFile();
+				const lines = file ? readFileSync(file, "utf8").trimEnd().split("\n") : [];
+				const last = JSON.parse(lines.at(-1) ?? "{}");
+				const onDisk = last.type === "message" && JSON.stringify(last.message) === JSON.stringify(event.message);
+				seen.push(`${event.message.role}:${onDisk ? "on disk" : "missing"}`);
+			});
+			await session.prompt("go");
+			expect(seen).toEqual(["user:on disk", "assistant:on disk", "toolResult:on disk", "assistant:on disk"]);
+			session.dispose();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("the session tree, not the agent's cache, decides the next request's context", async () => {
