@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GoogleChunk, GoogleEventMapper } from "../../src/adapters/google-generative-ai-events.js";
-import { SseParser } from "../../src/sse.js";
 import { stream } from "../../src/stream.js";
-import { AssistantStreamWriter } from "../../src/stream-writer.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, ToolCall } from "../../src/types.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
 import { type FakeProvider, sse, startFakeProvider } from "../support/fake-provider/server.js";
 import {
+	decodePieces,
 	everyBoundaryPlans,
 	framedBytes,
 	installMemoryFetch,
 	projectEvents,
-	responseFromPieces,
 	splitBytes,
 } from "../support/split-replay.js";
 import { collect, fakeModel } from "../support/stream-helpers.js";
@@ -249,22 +247,9 @@ describe("google-generative-ai: recorded streams over HTTP", () => {
 	});
 });
 
-/** The adapter's parse path without the request: the SSE parser feeding the mapper, piece by piece. */
-async function decode(pieces: Uint8Array[]): Promise<string[]> {
-	const writer = new AssistantStreamWriter(model);
-	const mapper = new GoogleEventMapper(writer);
-	const parser = new SseParser();
-	const events: AssistantMessageEvent[] = [];
-	const drain = (async () => {
-		for await (const event of writer.stream) events.push(event);
-	})();
-	for await (const piece of responseFromPieces(pieces).body as unknown as AsyncIterable<Uint8Array>) {
-		for (const event of parser.pushBytes(piece)) mapper.handle(JSON.parse(event.data) as GoogleChunk);
-	}
-	for (const event of parser.end()) mapper.handle(JSON.parse(event.data) as GoogleChunk);
-	mapper.end();
-	await drain;
-	return projectEvents(events);
+/** The adapter's parse path without the request, piece by piece. */
+function decode(pieces: Uint8Array[]): Promise<string[]> {
+	return decodePieces<GoogleChunk>(model, (writer) => new GoogleEventMapper(writer), pieces);
 }
 
 describe("google-generative-ai: byte splits of recorded streams", () => {

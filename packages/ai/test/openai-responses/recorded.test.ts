@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "../../src/adapters/openai-responses-events.js";
-import { SseParser } from "../../src/sse.js";
 import { stream } from "../../src/stream.js";
-import { AssistantStreamWriter } from "../../src/stream-writer.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
 import { type FakeProvider, type SseFrame, sse, startFakeProvider } from "../support/fake-provider/server.js";
 import {
+	decodePieces,
 	everyBoundaryPlans,
 	framedBytes,
 	installMemoryFetch,
 	projectEvents,
-	responseFromPieces,
 	splitBytes,
 } from "../support/split-replay.js";
 import { collect, fakeModel } from "../support/stream-helpers.js";
@@ -199,22 +197,9 @@ describe("openai-responses: recorded streams over HTTP", () => {
 	});
 });
 
-/** The adapter's parse path without the request: the SSE parser feeding the mapper, piece by piece. */
-async function decode(pieces: Uint8Array[]): Promise<string[]> {
-	const writer = new AssistantStreamWriter(model);
-	const mapper = new ResponsesEventMapper(writer);
-	const parser = new SseParser();
-	const events: AssistantMessageEvent[] = [];
-	const drain = (async () => {
-		for await (const event of writer.stream) events.push(event);
-	})();
-	for await (const piece of responseFromPieces(pieces).body as unknown as AsyncIterable<Uint8Array>) {
-		for (const event of parser.pushBytes(piece)) mapper.handle(JSON.parse(event.data) as ResponsesWireEvent);
-	}
-	for (const event of parser.end()) mapper.handle(JSON.parse(event.data) as ResponsesWireEvent);
-	mapper.end();
-	await drain;
-	return projectEvents(events);
+/** The adapter's parse path without the request, piece by piece. */
+function decode(pieces: Uint8Array[]): Promise<string[]> {
+	return decodePieces<ResponsesWireEvent>(model, (writer) => new ResponsesEventMapper(writer), pieces);
 }
 
 const splitCases = [

@@ -5,7 +5,9 @@
  * merge small writes, so only this makes "split at every boundary"
  * deterministic; the parsing path (SSE parser → adapter → writer) is the real one.
  */
-import type { AssistantMessageEvent } from "../../src/types.js";
+import { readSseBody } from "../../src/adapters/sse-body.js";
+import { AssistantStreamWriter } from "../../src/stream-writer.js";
+import type { AssistantMessageEvent, Model } from "../../src/types.js";
 import { type SseFrame, sseBytes } from "./fake-provider/server.js";
 
 export interface MemoryFetch {
@@ -94,6 +96,36 @@ export function responseFromPieces(pieces: Uint8Array[]): Response {
 		},
 	});
 	return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+/**
+ * A raw-body adapter's parse path without the request: the pieces read with the
+ * adapters' SSE body reader, each event's JSON handed to the adapter's wire
+ * mapper, and the resulting events projected for comparison.
+ */
+export async function decodePieces<Payload>(
+	model: Model,
+	mapperFor: (writer: AssistantStreamWriter) => { handle(payload: Payload): void; end(): void },
+	pieces: Uint8Array[],
+): Promise<string[]> {
+	const writer = new AssistantStreamWriter(model);
+	const mapper = mapperFor(writer);
+	const events: AssistantMessageEvent[] = [];
+	const drain = (async () => {
+		for await (const event of writer.stream) events.push(event);
+	})();
+	const body = responseFromPieces(pieces).body as unknown as AsyncIterable<Uint8Array>;
+	if (
+		await readSseBody(
+			body,
+			writer,
+			() => {},
+			(data) => mapper.handle(JSON.parse(data) as Payload),
+		)
+	)
+		mapper.end();
+	await drain;
+	return projectEvents(events);
 }
 
 /** SSE bytes of `frames` and the byte range each frame occupies. */
