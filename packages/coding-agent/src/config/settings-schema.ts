@@ -50,6 +50,8 @@ export type PackageSource =
 
 /** Settings as stored in a file: every key optional, unknown keys allowed. */
 export interface Settings {
+	/** Project trust where no --approve/--no-approve or saved decision applies ("ask": not loaded where nobody can be asked). */
+	defaultProjectTrust?: "ask" | "always" | "never";
 	defaultProvider?: string;
 	defaultModel?: string;
 	defaultThinkingLevel?: ThinkingLevel;
