@@ -3,8 +3,8 @@ import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Model } from "../../src/types.js";
 import { ANTHROPIC_OVERFLOW_MESSAGE, AnthropicStream, anthropicError } from "../support/fake-provider/anthropic.js";
-import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
-import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
@@ -154,6 +154,22 @@ describe("anthropic-messages streaming", () => {
 		fake.enqueue(new AnthropicStream().start().text("x").delta(wire).stop().script());
 		const message = await stream(model, context, key).result();
 		expect(message.stopReason).toBe(unified);
+	});
+
+	it("each toolcall_delta carries the partially parsed arguments", async () => {
+		const script = new AnthropicStream()
+			.start()
+			.toolUse("toolu_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
+			.delta("tool_use")
+			.stop()
+			.script({ delayMs: 5 });
+		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
+		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
+			{},
+			{ path: "src/" },
+			{ path: "src/a.ts" },
+			{ path: "src/a.ts" },
+		]);
 	});
 
 	it("ends a refusal with an error naming it", async () => {

@@ -4,7 +4,7 @@ import { stream } from "../../src/stream.js";
 import type { Context, Model } from "../../src/types.js";
 import { ChatStream, chatError } from "../support/fake-provider/openai-chat.js";
 import { type FakeProvider, frameEnds, json, sse, startFakeProvider } from "../support/fake-provider/server.js";
-import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
@@ -117,20 +117,14 @@ describe("openai-completions streaming", () => {
 			"toolcall_end:2",
 			"done",
 		]);
-		// The partial arguments grow with each delta. `partial` is live, so snapshot it, and
-		// send one frame per write so the consumer sees each state before the next arrives.
-		const growing: unknown[] = [];
+		// The partial arguments grow with each delta (one frame per write, so each state is seen).
 		const script = new ChatStream()
 			.toolCall(0, "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
 			.finish("tool_calls")
 			.done()
 			.script({ delayMs: 5 });
 		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
-		const s = stream(model, context, key);
-		for await (const e of s) {
-			if (e.type === "toolcall_delta") growing.push(structuredClone(e.partial.content[e.contentIndex]));
-		}
-		expect(growing.map((b) => (b as { arguments: unknown }).arguments)).toEqual([
+		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
 			{},
 			{ path: "src/" },
 			{ path: "src/a.ts" },

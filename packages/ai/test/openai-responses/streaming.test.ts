@@ -3,8 +3,8 @@ import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
 import { OPENAI_OVERFLOW_MESSAGE, openaiError, ResponsesStream } from "../support/fake-provider/openai-responses.js";
-import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
-import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
@@ -127,6 +127,21 @@ describe("openai-responses streaming", () => {
 		expect(done.message.content).toEqual([
 			{ type: "toolCall", id: "call_a|fc_a", name: "read", arguments: { path: "src/a.ts" } },
 			{ type: "toolCall", id: "call_b|fc_b", name: "bash", arguments: { command: "ls -la" } },
+		]);
+	});
+
+	it("each toolcall_delta carries the partially parsed arguments", async () => {
+		const script = new ResponsesStream()
+			.created()
+			.functionCall("fc_a", "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
+			.completed()
+			.script({ delayMs: 5 });
+		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
+		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
+			{},
+			{ path: "src/" },
+			{ path: "src/a.ts" },
+			{ path: "src/a.ts" },
 		]);
 	});
 

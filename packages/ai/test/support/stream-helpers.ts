@@ -31,3 +31,17 @@ export function eventTrace(events: AssistantMessageEvent[]): string[] {
 export function deltas(events: AssistantMessageEvent[], type: "text_delta" | "thinking_delta" | "toolcall_delta") {
 	return events.filter((e) => e.type === type).map((e) => (e as { delta: string }).delta);
 }
+
+/**
+ * The partial arguments each `toolcall_delta` carries, snapshotted as they arrive (`partial` is
+ * live). Send one frame per write (`splitAt: frameEnds(...)`, a delay) so each state is seen.
+ */
+export async function partialArgumentsPerDelta(stream: AssistantMessageEventStream): Promise<unknown[]> {
+	const seen: unknown[] = [];
+	for await (const e of stream) {
+		if (e.type !== "toolcall_delta") continue;
+		const block = e.partial.content[e.contentIndex];
+		seen.push(block?.type === "toolCall" ? structuredClone(block.arguments) : undefined);
+	}
+	return seen;
+}
