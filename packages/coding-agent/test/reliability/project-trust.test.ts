@@ -4,10 +4,11 @@
 // the project's `.pi/` files, settings and AGENTS.md are skipped; --approve,
 // a saved decision for the folder or a parent (trust.json), or the global
 // `defaultProjectTrust: "always"` load them; --no-approve beats a saved yes.
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
+import { readSavedProjectTrust, resolveProjectTrust, saveProjectTrust } from "../../src/config/project-trust.js";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
@@ -83,5 +84,28 @@ describe("untrusted project", () => {
 		writeGlobal({ defaultProjectTrust: "always" });
 		const x = await runOnce([]);
 		expect(x.projectLoaded).toBe(true);
+	});
+
+	it("decisions are stored per canonical path: a symlinked path to the folder finds the saved decision", () => {
+		const real = join(sb.root, "real-project");
+		mkdirSync(join(real, ".pi"), { recursive: true });
+		writeFileSync(join(real, ".pi", "settings.json"), "{}");
+		const link = join(sb.root, "linked-project");
+		symlinkSync(real, link);
+		expect(resolveProjectTrust({ cwd: link, agentDir: sb.agentDir })).toEqual({
+			trusted: false,
+			required: true,
+			source: "default",
+		});
+		saveProjectTrust(sb.agentDir, link, true);
+		const stored = JSON.parse(readFileSync(join(sb.agentDir, "trust.json"), "utf8")) as Record<string, unknown>;
+		expect(stored).toEqual({ [realpathSync(real)]: true });
+		expect(resolveProjectTrust({ cwd: link, agentDir: sb.agentDir })).toMatchObject({ trusted: true, source: "saved" });
+		expect(resolveProjectTrust({ cwd: real, agentDir: sb.agentDir, approve: false })).toMatchObject({
+			trusted: false,
+			source: "cli",
+		});
+		saveProjectTrust(sb.agentDir, real, null);
+		expect(readSavedProjectTrust(sb.agentDir, link)).toBeUndefined();
 	});
 });
