@@ -57,15 +57,33 @@ export interface CreateAgentSessionResult {
 	warnings: string[];
 }
 
-function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[]): string[] {
+/**
+ * The `defaultTools` setting (1.x): plain names replace the built-in default
+ * set; a list of only `+name`/`-name` entries adds to or removes from it.
+ * Anything but an array of strings leaves the defaults.
+ */
+export function applyDefaultToolsSetting(setting: unknown): string[] {
+	if (!Array.isArray(setting) || !setting.every((n) => typeof n === "string")) return [...defaultToolNames];
+	const entries = setting as string[];
+	const plain = entries.filter((n) => !n.startsWith("+") && !n.startsWith("-"));
+	const names = new Set(plain.length > 0 || entries.length === 0 ? plain : defaultToolNames);
+	for (const n of entries) {
+		if (n.startsWith("+")) names.add(n.slice(1));
+		else if (n.startsWith("-")) names.delete(n.slice(1));
+	}
+	return [...names];
+}
+
+function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[], defaultTools: unknown): string[] {
 	if (options.noTools === "all") return [];
 	const customNames = custom.map((t) => t.name);
+	const known = new Set<string>([...allToolNames, ...customNames]);
 	let names: string[];
 	if (options.tools) {
-		const known = new Set<string>([...allToolNames, ...customNames]);
 		names = options.tools.filter((n) => known.has(n));
 	} else {
-		names = [...(options.noTools === "builtin" ? [] : defaultToolNames), ...customNames];
+		const base = options.noTools === "builtin" ? [] : applyDefaultToolsSetting(defaultTools);
+		names = [...base.filter((n) => known.has(n)), ...customNames];
 	}
 	if (options.noTools === "builtin") names = names.filter((n) => customNames.includes(n));
 	const excluded = new Set(options.excludeTools ?? []);
@@ -164,7 +182,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		models,
 		prompt: new PromptRecorder({ cwd, resources }),
 		tools: [...byName.values()],
-		activeToolNames: activeToolNames(options, custom),
+		activeToolNames: activeToolNames(options, custom, settings.get("defaultTools")),
 		cwd,
 	});
 

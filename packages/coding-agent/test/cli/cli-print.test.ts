@@ -126,6 +126,23 @@ describe("pi -p (print mode)", () => {
 		expect(body(sb.fake, 0).tools?.map((t) => t.function.name)).toEqual(["read", "ls"]);
 		expect(body(sb.fake, 1).tools).toBeUndefined();
 	});
+
+	it("the defaultTools setting adds, removes or replaces the default tools; --tools still wins", async () => {
+		const names = (i: number) => body(sb.fake, i).tools?.map((t) => t.function.name);
+		const settings = join(sb.agentDir, "settings.json");
+		sb.fake.enqueue(textReply("a"), textReply("b"), textReply("c"), textReply("d"));
+		writeFileSync(settings, JSON.stringify({ defaultTools: ["+grep", "-bash"] }));
+		await sb.run(["-p", ...MODEL, "--no-session", "x"]);
+		writeFileSync(settings, JSON.stringify({ defaultTools: ["ls", "read", "+find"] }));
+		await sb.run(["-p", ...MODEL, "--no-session", "x"]);
+		await sb.run(["-p", ...MODEL, "--no-session", "--tools", "edit", "x"]);
+		writeFileSync(settings, JSON.stringify({ defaultTools: [] }));
+		await sb.run(["-p", ...MODEL, "--no-session", "x"]);
+		expect(names(0)).toEqual(["read", "edit", "write", "grep"]);
+		expect(names(1)).toEqual(["ls", "read", "find"]);
+		expect(names(2)).toEqual(["edit"]);
+		expect(body(sb.fake, 3).tools).toBeUndefined();
+	});
 });
 
 describe("errors and exit codes", () => {
