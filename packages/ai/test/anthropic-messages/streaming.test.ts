@@ -279,6 +279,21 @@ describe("anthropic-messages streaming", () => {
 		expect(events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
 	});
 
+	it("a cut stream's error event carries the usage reported so far, with its cost", async () => {
+		const script = new AnthropicStream()
+			.start({ input_tokens: 1000, output_tokens: 1 })
+			.text("Hello there")
+			.delta("end_turn")
+			.stop()
+			.script();
+		fake.enqueue({ ...script, cutAfterBytes: script.bytes.indexOf("content_block_stop") });
+		const message = await failure(await collect(stream(model, context, key)));
+		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
+		expect(message.usage.input).toBe(1000);
+		expect(message.usage.output).toBe(1);
+		expect(message.usage.cost.input).toBeCloseTo(0.003, 10); // 1000 tokens at $3 per million
+	});
+
 	it("a clean end without message_stop is an error, never done", async () => {
 		fake.enqueue(new AnthropicStream().start().text("All of it").delta("end_turn").script());
 		const events = await collect(stream(model, context, key));
