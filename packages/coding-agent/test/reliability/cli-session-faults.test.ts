@@ -5,7 +5,8 @@
 // as root with `mount`; skipped with the reason otherwise), and legacy files
 // that are migrated in memory only — existing bytes are never rewritten.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
@@ -46,10 +47,20 @@ function tryMount(dir: string, sizeKb: number, readOnly = false): boolean {
 	mounts.push(dir);
 	return true;
 }
+/** Probes once: can this process mount a tmpfs (root with CAP_SYS_ADMIN)? Otherwise those tests are skipped. */
 const canMount = (() => {
 	if (process.getuid?.() !== 0) return false;
-	const probe = spawnSync("sh", ["-c", "command -v mount"], { encoding: "utf8" });
-	return probe.status === 0;
+	const probe = mkdtempSync(join(tmpdir(), "pi-rel-mount-probe-"));
+	try {
+		const r = spawnSync("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe], { encoding: "utf8" });
+		if (r.status !== 0) return false;
+		spawnSync("umount", [probe]);
+		return true;
+	} catch {
+		return false;
+	} finally {
+		rmSync(probe, { recursive: true, force: true });
+	}
 })();
 
 async function rpcCommand(p: RawPi, id: string, cmd: Record<string, unknown>) {
