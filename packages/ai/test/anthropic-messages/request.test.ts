@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Model, Tool, Usage } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
 import { AnthropicStream } from "../support/fake-provider/anthropic.js";
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { fakeModel } from "../support/stream-helpers.js";
+import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
 const key = { apiKey: "sk-ant-api03-test-key" };
 
-const usage: Usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const readTool: Tool = {
 	name: "read",
 	description: "Read a file",
@@ -29,17 +21,7 @@ const bashTool: Tool = {
 };
 
 function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: "claude-fake",
-		usage,
-		stopReason: "toolUse",
-		timestamp: 2,
-		...from,
-	};
+	return assistantTurn({ api: "anthropic-messages", provider: "anthropic", model: "claude-fake" }, content, from);
 }
 
 beforeAll(async () => {

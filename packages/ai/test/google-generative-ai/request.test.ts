@@ -1,21 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Model, Tool, Usage } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
 import { GoogleStream } from "../support/fake-provider/google.js";
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { fakeModel } from "../support/stream-helpers.js";
+import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
 const key = { apiKey: "AIza-test" };
-const usage: Usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const readTool: Tool = {
 	name: "read",
 	description: "Read a file",
@@ -23,17 +15,7 @@ const readTool: Tool = {
 };
 
 function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "google-generative-ai",
-		provider: "google",
-		model: "gemini-2.5-flash",
-		usage,
-		stopReason: "toolUse",
-		timestamp: 2,
-		...from,
-	};
+	return assistantTurn({ api: "google-generative-ai", provider: "google", model: "gemini-2.5-flash" }, content, from);
 }
 
 beforeAll(async () => {

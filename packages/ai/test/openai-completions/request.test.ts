@@ -3,7 +3,7 @@ import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
 import { ChatStream } from "../support/fake-provider/openai-chat.js";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
-import { fakeModel } from "../support/stream-helpers.js";
+import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let base: Model;
@@ -34,24 +34,7 @@ async function sentBody(model: Model, context: Context, options: Parameters<type
 const user = (content: string): Message => ({ role: "user", content, timestamp: 1 });
 
 function assistant(content: AssistantMessage["content"], over: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-completions",
-		provider: "openai",
-		model: "fake-model",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "toolUse",
-		timestamp: 2,
-		...over,
-	};
+	return assistantTurn({ api: "openai-completions", provider: "openai", model: "fake-model" }, content, over);
 }
 
 describe("openai-completions request body", () => {

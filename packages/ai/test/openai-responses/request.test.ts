@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { normalizeResponsesToolCallId } from "../../src/adapters/openai-responses-request.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Model, Tool, Usage } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
 import { ResponsesStream } from "../support/fake-provider/openai-responses.js";
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { fakeModel } from "../support/stream-helpers.js";
+import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
 let model: Model;
 const key = { apiKey: "sk-test" };
-const usage: Usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const readTool: Tool = {
 	name: "read",
 	description: "Read a file",
@@ -30,17 +22,7 @@ const reasoningItem = {
 };
 
 function assistant(content: AssistantMessage["content"], from: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-responses",
-		provider: "openai",
-		model: "gpt-fake",
-		usage,
-		stopReason: "toolUse",
-		timestamp: 2,
-		...from,
-	};
+	return assistantTurn({ api: "openai-responses", provider: "openai", model: "gpt-fake" }, content, from);
 }
 
 beforeAll(async () => {

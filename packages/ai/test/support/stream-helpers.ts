@@ -1,6 +1,6 @@
 /** Small helpers for adapter tests: a model pointed at the fake server, and event collection. */
 import type { AssistantMessageEventStream } from "../../src/event-stream.js";
-import type { AssistantMessageEvent, Model } from "../../src/types.js";
+import type { AssistantMessage, AssistantMessageEvent, Model } from "../../src/types.js";
 
 export function fakeModel<T extends Model>(base: Partial<T> & Pick<Model, "api" | "baseUrl">): Model {
 	return {
@@ -44,4 +44,28 @@ export async function partialArgumentsPerDelta(stream: AssistantMessageEventStre
 		seen.push(block?.type === "toolCall" ? structuredClone(block.arguments) : undefined);
 	}
 	return seen;
+}
+
+/** A finished assistant turn from `origin`, as a transcript holds it (zero usage, stopReason toolUse). */
+export function assistantTurn(
+	origin: Pick<AssistantMessage, "api" | "provider" | "model">,
+	content: AssistantMessage["content"],
+	over: Partial<AssistantMessage> = {},
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		...origin,
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason: "toolUse",
+		timestamp: 2,
+		...over,
+	};
 }
