@@ -43,6 +43,11 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		}
 		if (options.format === "text") {
 			for (const block of last.content) if (block.type === "text") stdout.write(`${block.text}\n`);
+			// 1.x: a cut-off answer is printed, but the caller must not take it for a complete one.
+			if (last.stopReason === "length") {
+				stderr.write("Response was truncated: the model reached its output token limit.\n");
+				return 1;
+			}
 		}
 	}
 	return 0;

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
 
 let sb: Sandbox;
@@ -198,6 +199,16 @@ describe("errors and exit codes", () => {
 		expect(r.code).toBe(1);
 		expect(r.stdout).toBe("");
 		expect(r.stderr).toContain("bad things");
+	});
+
+	it("an answer cut off at the output limit is printed, then exit 1 with a note on stderr", async () => {
+		sb.fake.enqueue(
+			new ChatStream({ model: "fake-model" }).role().text("half an ans").finish("length").done().script(),
+		);
+		const r = await sb.run(["-p", ...MODEL, "hi"]);
+		expect(r.code).toBe(1);
+		expect(r.stdout).toBe("half an ans\n");
+		expect(r.stderr).toBe("Response was truncated: the model reached its output token limit.\n");
 	});
 
 	it("-r without a terminal explains the alternatives; unknown short flags are errors", async () => {
