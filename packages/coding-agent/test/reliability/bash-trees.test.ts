@@ -4,10 +4,10 @@
 // must end within timeout + ~2 s, leave no process of the tree alive, and keep
 // memory bounded however much the command prints.
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { bundledScript } from "./bundle.js";
-import { tempDir } from "./support.js";
+import { pidsWith, tempDir } from "./support.js";
 
 interface RunResult {
 	ms: number;
@@ -51,22 +51,6 @@ function runBash(
 			else resolve({ ...(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as RunResult), seen });
 		});
 	});
-}
-
-/** Pids whose command line contains `marker` (from /proc, so zombies of other tests are not confused). */
-function pidsWith(marker: string): number[] {
-	const out: number[] = [];
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
-			const state = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.[0];
-			if (cmd.includes(marker) && state !== "Z") out.push(Number(name));
-		} catch {
-			// gone meanwhile
-		}
-	}
-	return out;
 }
 
 async function expectGone(marker: string): Promise<void> {

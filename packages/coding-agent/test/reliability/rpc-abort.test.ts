@@ -3,7 +3,6 @@
 // (plus an overflow-recovery compaction and a manual `compact`). It must stop
 // within ~1 s, the session file records the aborted turn, every tool call has
 // a result, and the next prompt's request pairs every tool call with a result.
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 import { toolPairs } from "./provider-kits.js";
+import { pidsWith } from "./support.js";
 
 const STOP_MS = 1500;
 let sb: Sandbox;
@@ -151,8 +151,8 @@ describe("pi --mode rpc: abort in every phase", () => {
 		expectEveryCallAnswered();
 		expect(messages().filter((m) => m.role === "toolResult")).toHaveLength(1);
 		// The whole tree is gone, the background child included.
-		const left = spawnSync("pgrep", ["-f", "sleep 30.7731"], { encoding: "utf8" }).stdout.trim();
-		expect(left).toBe("");
+		for (let i = 0; i < 50 && pidsWith("sleep 30.7731").length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(pidsWith("sleep 30.7731")).toEqual([]);
 		await expectValidNextPrompt(1);
 	});
 

@@ -1,7 +1,7 @@
 // Shared helpers of the reliability suite: temp dirs removed after each test,
 // a child process whose stdout lines are collected, and a seeded PRNG.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -80,4 +80,20 @@ export function spawnLines(script: string, args: string[], env: NodeJS.ProcessEn
 			return new Promise((resolve, reject) => waiters.push({ predicate, resolve, reject }));
 		},
 	};
+}
+
+/** Pids whose command line contains `marker` (from /proc, so zombies of other tests are not confused). */
+export function pidsWith(marker: string): number[] {
+	const out: number[] = [];
+	for (const name of readdirSync("/proc")) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
+			const state = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.[0];
+			if (cmd.includes(marker) && state !== "Z") out.push(Number(name));
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return out;
 }
