@@ -128,6 +128,26 @@ describe("pi -p (print mode)", () => {
 		expect(body(sb.fake, 1).tools).toBeUndefined();
 	});
 
+	it("--provider alone, --models patterns and --thinking choose the request's model and effort", async () => {
+		sb.writeModels({
+			compat: { supportsDeveloperRole: false, supportsReasoningEffort: true },
+			models: [
+				{ id: "fake-model", contextWindow: 100000 },
+				{ id: "fake-thinker", reasoning: true, contextWindow: 100000 },
+			],
+		});
+		sb.fake.enqueue(textReply("a"), textReply("b"), textReply("c"));
+		await sb.run(["-p", "--no-session", "--provider", "fake", "x"]);
+		await sb.run(["-p", "--no-session", "--models", "*thinker", "--thinking", "high", "x"]);
+		await sb.run(["-p", "--no-session", "--model", "fake/fake-thinker:low", "x"]);
+		const sent = [0, 1, 2].map((i) => sb.fake.requests[i].body as { model: string; reasoning_effort?: string });
+		expect(sent.map((b) => [b.model, b.reasoning_effort])).toEqual([
+			["fake-model", undefined],
+			["fake-thinker", "high"],
+			["fake-thinker", "low"],
+		]);
+	});
+
 	it("the defaultTools setting adds, removes or replaces the default tools; --tools still wins", async () => {
 		const names = (i: number) => body(sb.fake, i).tools?.map((t) => t.function.name);
 		const settings = join(sb.agentDir, "settings.json");
