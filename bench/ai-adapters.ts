@@ -40,81 +40,70 @@ export function filler(bytes: number): string {
 	return words.repeat(Math.ceil(bytes / words.length)).slice(0, bytes);
 }
 
+/** `filler(deltaBytes)` repeated until ≈`totalBytes`: the text deltas of one long answer. */
+function textPieces(totalBytes: number, deltaBytes: number): string[] {
+	const piece = filler(deltaBytes);
+	const pieces: string[] = [];
+	for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+	return pieces;
+}
+
+/** The argument JSON of one `write` call, in `deltas` pieces of `deltaBytes` (plus opening and close). */
+function writeArgumentPieces(deltas: number, deltaBytes: number): string[] {
+	const pieces = ['{"path":"big.txt","content":"'];
+	const piece = filler(deltaBytes);
+	for (let i = 0; i < deltas; i++) pieces.push(piece);
+	pieces.push('"}');
+	return pieces;
+}
+
+/** A model row both packages accept; only what differs per api is given. */
+function benchModel(api: string, provider: string, baseUrl: string, contextWindow: number): BenchModel {
+	return {
+		id: "bench-model",
+		name: "Bench",
+		api,
+		provider,
+		baseUrl,
+		reasoning: false,
+		input: ["text"],
+		cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+		contextWindow,
+		maxTokens: 16_000,
+	};
+}
+
 export const ADAPTER_BENCHES: Record<string, AdapterBench> = {
 	"openai-completions": {
-		model: (url) => ({
-			id: "bench-model",
-			name: "Bench",
-			api: "openai-completions",
-			provider: "openai",
-			baseUrl: `${url}/v1`,
-			reasoning: false,
-			input: ["text"],
-			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: 128_000,
-			maxTokens: 16_000,
-		}),
+		model: (url) => benchModel("openai-completions", "openai", `${url}/v1`, 128_000),
 		textStream(totalBytes, deltaBytes) {
 			const s = new ChatStream().role();
-			const piece = filler(deltaBytes);
-			for (let sent = 0; sent < totalBytes; sent += deltaBytes) s.text(piece);
+			for (const piece of textPieces(totalBytes, deltaBytes)) s.text(piece);
 			return sseBytes(s.finish("stop").usage({ prompt_tokens: 10, completion_tokens: 100 }).done().build());
 		},
 		toolStream(deltas, deltaBytes) {
-			const pieces = ['{"path":"big.txt","content":"'];
-			const piece = filler(deltaBytes);
-			for (let i = 0; i < deltas; i++) pieces.push(piece);
-			pieces.push('"}');
+			const pieces = writeArgumentPieces(deltas, deltaBytes);
 			const s = new ChatStream().toolCall(0, "call_1", "write", pieces);
 			return sseBytes(s.finish("tool_calls").usage({ prompt_tokens: 10, completion_tokens: 100 }).done().build());
 		},
 	},
 	"openai-responses": {
-		model: (url) => ({
-			id: "bench-model",
-			name: "Bench",
-			api: "openai-responses",
-			provider: "openai",
-			baseUrl: `${url}/v1`,
-			reasoning: false,
-			input: ["text"],
-			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: 128_000,
-			maxTokens: 16_000,
-		}),
+		model: (url) => benchModel("openai-responses", "openai", `${url}/v1`, 128_000),
 		textStream(totalBytes, deltaBytes) {
-			const piece = filler(deltaBytes);
-			const pieces: string[] = [];
-			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			const pieces = textPieces(totalBytes, deltaBytes);
 			return sseBytes(new ResponsesStream().created().message("msg_bench", pieces).completed().sseFrames);
 		},
 		toolStream(deltas, deltaBytes) {
-			const pieces = ['{"path":"big.txt","content":"'];
-			const piece = filler(deltaBytes);
-			for (let i = 0; i < deltas; i++) pieces.push(piece);
-			pieces.push('"}');
+			const pieces = writeArgumentPieces(deltas, deltaBytes);
 			return sseBytes(
 				new ResponsesStream().created().functionCall("fc_bench", "call_bench", "write", pieces).completed().sseFrames,
 			);
 		},
 	},
 	"anthropic-messages": {
-		model: (url) => ({
-			id: "bench-model",
-			name: "Bench",
-			api: "anthropic-messages",
-			provider: "anthropic",
-			baseUrl: url,
-			reasoning: false,
-			input: ["text"],
-			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: 200_000,
-			maxTokens: 16_000,
-		}),
+		model: (url) => benchModel("anthropic-messages", "anthropic", url, 200_000),
 		textStream(totalBytes, deltaBytes) {
-			const piece = filler(deltaBytes);
-			const pieces: string[] = [];
-			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			const pieces = textPieces(totalBytes, deltaBytes);
 			return sseBytes(
 				new AnthropicStream()
 					.start()
@@ -124,32 +113,16 @@ export const ADAPTER_BENCHES: Record<string, AdapterBench> = {
 			);
 		},
 		toolStream(deltas, deltaBytes) {
-			const pieces = ['{"path":"big.txt","content":"'];
-			const piece = filler(deltaBytes);
-			for (let i = 0; i < deltas; i++) pieces.push(piece);
-			pieces.push('"}');
+			const pieces = writeArgumentPieces(deltas, deltaBytes);
 			return sseBytes(
 				new AnthropicStream().start().toolUse("toolu_bench", "write", pieces).delta("tool_use").stop().sseFrames,
 			);
 		},
 	},
 	"google-generative-ai": {
-		model: (url) => ({
-			id: "bench-model",
-			name: "Bench",
-			api: "google-generative-ai",
-			provider: "google",
-			baseUrl: `${url}/v1beta`,
-			reasoning: false,
-			input: ["text"],
-			cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: 1_000_000,
-			maxTokens: 16_000,
-		}),
+		model: (url) => benchModel("google-generative-ai", "google", `${url}/v1beta`, 1_000_000),
 		textStream(totalBytes, deltaBytes) {
-			const piece = filler(deltaBytes);
-			const pieces: string[] = [];
-			for (let sent = 0; sent < totalBytes; sent += deltaBytes) pieces.push(piece);
+			const pieces = textPieces(totalBytes, deltaBytes);
 			return sseBytes(new GoogleStream().text(...pieces).finish("STOP").sseFrames);
 		},
 		// Gemini sends function-call arguments whole (no argument deltas on the Gemini API):
