@@ -176,7 +176,7 @@ export function resolveCliModel(options: {
 		}
 	}
 	const shown = provider ? `${provider}/${pattern}` : input;
-	return { error: `Model "${shown}" not found. Use --list-models to see the available models.` };
+	return { error: `Model "${shown}" not found. Use --list-models to see available models.` };
 }
 
 function unknownProvider(name: string): string {

@@ -195,7 +195,7 @@ describe("errors and exit codes", () => {
 	it("an unknown model: exit 1 with a pointer to --list-models", async () => {
 		const r = await sb.run(["-p", "--model", "nope-model", "hi"]);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toBe('Error: Model "nope-model" not found. Use --list-models to see the available models.\n');
+		expect(r.stderr).toBe('Error: Model "nope-model" not found. Use --list-models to see available models.\n');
 	});
 
 	it("malformed settings: a warning with file, line and column; defaults used; the file is untouched", async () => {

@@ -74,7 +74,7 @@ describe("resolveCliModel", () => {
 
 	it("errors for unknown models and providers; unknown id of a known provider becomes a custom id", () => {
 		expect(resolveCliModel({ model: "nope-model", models }).error).toBe(
-			'Model "nope-model" not found. Use --list-models to see the available models.',
+			'Model "nope-model" not found. Use --list-models to see available models.',
 		);
 		expect(resolveCliModel({ provider: "nope", model: "x", models }).error).toBe(
 			'Unknown provider "nope". Use --list-models to see the available providers and models.',
