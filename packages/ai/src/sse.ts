@@ -29,6 +29,8 @@ export class SseParser {
 	private hasData = false;
 	/** The previous piece ended in "\r": a leading "\n" now belongs to that line break. */
 	private skipLeadingLF = false;
+	/** Next ":" at or after the current line's start in the buffer being parsed; -1 when none is left. */
+	private colon = -1;
 
 	/** Feeds raw bytes; returns the events completed by them. */
 	pushBytes(bytes: Uint8Array): SseEvent[] {
@@ -57,6 +59,7 @@ export class SseParser {
 		if (lf >= 0) lf += offset;
 		this.pending = [];
 		this.pendingLength = 0;
+		this.colon = -2; // not searched yet in this buffer
 		let start = 0;
 		const length = buffer.length;
 		// cr/lf always hold the next CR/LF at or after `start` (or -1): each is searched forward only.
@@ -108,7 +111,9 @@ export class SseParser {
 			return;
 		}
 		if (buffer.charCodeAt(start) === 58 /* ":" comment */) return;
-		const colon = buffer.indexOf(":", start);
+		// Searched forward only, like CR/LF: lines without a colon must not rescan the rest each time.
+		if (this.colon !== -1 && this.colon < start) this.colon = buffer.indexOf(":", start);
+		const colon = this.colon;
 		let field: string;
 		let value: string;
 		if (colon < 0 || colon > end) {

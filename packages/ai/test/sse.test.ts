@@ -99,4 +99,15 @@ describe("SseParser", () => {
 		expect(out.every((e) => e.data === "x" && e.event === "")).toBe(true);
 		expect(ms).toBeLessThan(2000);
 	});
+
+	it("parses 300k colon-less field lines in one piece in linear time", () => {
+		const text = "data\n\n".repeat(300_000);
+		const parser = new SseParser();
+		const started = performance.now();
+		const out = [...parser.pushText(text), ...parser.end()];
+		const ms = performance.now() - started;
+		expect(out.length).toBe(300_000);
+		expect(out.every((e) => e.data === "" && e.event === "")).toBe(true);
+		expect(ms).toBeLessThan(2000);
+	});
 });
