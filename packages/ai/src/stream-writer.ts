@@ -65,6 +65,7 @@ export class AssistantStreamWriter {
 	}
 
 	beginText(signature?: string): number {
+		if (this.isDone) return -1; // the message is final: no block is added
 		this.start();
 		const block: TextContent = { type: "text", text: "" };
 		if (signature !== undefined) block.textSignature = signature;
@@ -82,6 +83,7 @@ export class AssistantStreamWriter {
 	}
 
 	beginThinking(signature?: string, redacted?: boolean): number {
+		if (this.isDone) return -1; // the message is final: no block is added
 		this.start();
 		const block: ThinkingContent = { type: "thinking", thinking: "" };
 		if (signature !== undefined) block.thinkingSignature = signature;
@@ -108,6 +110,7 @@ export class AssistantStreamWriter {
 	}
 
 	beginToolCall(id: string, name: string, thoughtSignature?: string): number {
+		if (this.isDone) return -1; // the message is final: no block is added
 		this.start();
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
 		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;

@@ -15,6 +15,10 @@ describe("AssistantStreamWriter event contract", () => {
 		writer.finish("toolUse");
 		writer.finish("stop");
 		writer.fail("late", { kind: "network", retryable: true });
+		// Calls after the end change neither the events nor the final message.
+		writer.appendText(writer.beginText(), "late");
+		writer.appendThinking(writer.beginThinking(), "late");
+		writer.appendToolArguments(writer.beginToolCall("c2", "bash"), "{}");
 		const events = await collect(writer.stream);
 		expect(eventTrace(events)).toEqual([
 			"start",
