@@ -100,4 +100,22 @@ describe("navigateTree", () => {
 		expect(s.sessionManager.getLeafId()).toBe(leaf);
 		expect(s.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
 	});
+
+	it("abortCompaction (Esc) also stops a branch summary being generated", async () => {
+		s = await makeHttpSession();
+		s.fake.enqueue(text("one"), text("two"));
+		await s.session.prompt("first");
+		const first = s.sessionManager.getLeafId();
+		await s.session.prompt("second");
+		const leaf = s.sessionManager.getLeafId();
+		s.fake.enqueue({ kind: "sse", bytes: Buffer.from(""), hangAfterBytes: 0 });
+		const pending = s.session.navigateTree(first ?? "", { summarize: true });
+		while (s.fake.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
+		expect(s.session.isCompacting).toBe(true);
+		s.session.abortCompaction();
+		expect(await pending).toEqual({ cancelled: true, aborted: true });
+		expect(s.session.isCompacting).toBe(false);
+		expect(s.sessionManager.getLeafId()).toBe(leaf);
+		expect(s.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
+	});
 });

@@ -92,9 +92,10 @@ export class Compactor {
 		return shouldCompact(this.estimate().tokens, model.contextWindow, settings);
 	}
 
-	/** Cancels a running compaction (its outcome is `aborted`). */
+	/** Cancels a running compaction or branch summary (Esc stops whichever summary is being generated). */
 	abort(): void {
 		this.controller?.abort();
+		this.branchController?.abort();
 	}
 
 	abortBranchSummary(): void {
