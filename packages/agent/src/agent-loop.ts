@@ -260,9 +260,13 @@ class Run {
 			context: { systemPrompt: this.context.systemPrompt, messages: llmMessages, tools: this.context.tools },
 			options,
 			signal,
-			onStart: (partial) => {
+			onStart: (partial, atStart) => {
 				this.context.messages.push(partial);
-				return this.emitter.emit({ type: "message_start", message: partial });
+				// Listeners may serialise the event later (after awaits); they must see the message as it
+				// was at start, not the live partial the stream keeps filling in.
+				const content = atStart ? [] : partial.content.map((b) => ({ ...b }));
+				const snapshot: AssistantMessage = { ...partial, content };
+				return this.emitter.emit({ type: "message_start", message: snapshot });
 			},
 			onUpdate: (partial, event) =>
 				this.emitter.emit({ type: "message_update", message: partial, assistantMessageEvent: event }),

@@ -15,8 +15,12 @@ export interface ResponseRequest {
 	context: Context;
 	options: StreamOptions;
 	signal: AbortSignal;
-	/** The first event arrived; `partial` is the message being built. */
-	onStart(partial: AssistantMessage): Promise<void> | undefined;
+	/**
+	 * The first event arrived; `partial` is the message being built. `atStart` is true when that event
+	 * was `start`, which precedes every block: the message had no content then, whatever the partial
+	 * holds by now (events of one network chunk are all written before the first is read).
+	 */
+	onStart(partial: AssistantMessage, atStart?: boolean): Promise<void> | undefined;
 	onUpdate(partial: AssistantMessage, event: AssistantMessageEvent): Promise<void> | undefined;
 	/** The final message; it replaces the partial `onStart` was given. */
 	onEnd(final: AssistantMessage, started: boolean): Promise<void> | undefined;
@@ -70,7 +74,7 @@ export async function requestResponse(request: ResponseRequest): Promise<Assista
 			partial = event.partial;
 			if (!started) {
 				started = true;
-				await settle(request.onStart(partial));
+				await settle(request.onStart(partial, event.type === "start"));
 				if (event.type === "start") continue;
 			}
 			await settle(request.onUpdate(partial, event));

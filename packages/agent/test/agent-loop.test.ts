@@ -173,4 +173,34 @@ describe("stateless agentLoop", () => {
 			setDefaultStreamFn(undefined);
 		}
 	});
+
+	it("message_start carries the assistant message as it was at start, not the partial filled in later", async () => {
+		// The start event is consumed before any block begins, as with a socket delivering events apart.
+		const fake = new ScriptedStream().enqueue(async (_call, writer) => {
+			writer.start();
+			await new Promise((resolve) => setImmediate(resolve));
+			const index = writer.beginText();
+			writer.appendText(index, "the final answer");
+			writer.endBlock(index);
+			writer.finish("stop");
+		});
+		const events = await collect(
+			agentLoop([user("go")], { messages: [] }, { model: testModel(), streamFn: fake.streamFn }),
+		);
+		const start = events.find((e) => e.type === "message_start" && e.message.role === "assistant");
+		const end = events.find((e) => e.type === "message_end" && e.message.role === "assistant");
+		expect(start?.type === "message_start" && start.message.role === "assistant" && start.message.content).toEqual([]);
+		expect(end?.type === "message_end" && end.message.role === "assistant" && end.message.content).toEqual([
+			{ type: "text", text: "the final answer" },
+		]);
+	});
+
+	it("message_start has no content even when the blocks were written before the start event was read", async () => {
+		const fake = new ScriptedStream().enqueue(reply(text("the final answer")));
+		const events = await collect(
+			agentLoop([user("go")], { messages: [] }, { model: testModel(), streamFn: fake.streamFn }),
+		);
+		const start = events.find((e) => e.type === "message_start" && e.message.role === "assistant");
+		expect(start?.type === "message_start" && start.message.role === "assistant" && start.message.content).toEqual([]);
+	});
 });

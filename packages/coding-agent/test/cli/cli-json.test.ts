@@ -65,6 +65,20 @@ describe("pi --mode json", () => {
 		expect(JSON.stringify(toolEnd.result)).toContain("alpha");
 	});
 
+	it("the assistant message_start line has empty content; the answer comes with message_end", async () => {
+		sb.fake.enqueue(textReply("The final answer."));
+		const r = await sb.run(["--mode", "json", "-p", "--model", "fake/fake-model", "hi"]);
+		expect(r.code).toBe(0);
+		const lines = r.stdout
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		const start = lines.find((e) => e.type === "message_start" && e.message.role === "assistant");
+		const end = lines.find((e) => e.type === "message_end" && e.message.role === "assistant");
+		expect(start.message.content).toEqual([]);
+		expect(end.message.content).toEqual([{ type: "text", text: "The final answer." }]);
+	});
+
 	it("prints the header, then the error, and exits 1 without a key", async () => {
 		sb.writeModels({ apiKey: undefined });
 		const r = await sb.run(["--mode", "json", "--model", "fake/fake-model", "hi"]);
