@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/bash.js";
 import { createEditTool } from "../../src/tools/edit.js";
+import { createFindTool } from "../../src/tools/find.js";
+import { createGrepTool } from "../../src/tools/grep.js";
 import { createLsTool } from "../../src/tools/ls.js";
+import type { FindQuery, GrepQuery } from "../../src/tools/search/types.js";
 import { run, runError, tempDir, text } from "./helpers.js";
 
 describe("tool operations", () => {
@@ -67,5 +70,69 @@ describe("tool operations", () => {
 			},
 		});
 		expect(text(await run(tool, {}))).toBe(".hidden\nA/\nb.txt");
+	});
+
+	// A root that does not exist here: any local file-system access would fail or find nothing.
+	const remote = "/remote-only/project";
+
+	it("grep checks the path, searches and reads context lines through its operations only", async () => {
+		const files = new Map<string, string>([[`${remote}/src/a.ts`, "one\nneedle here\nthree\nfour\n"]]);
+		const queries: GrepQuery[] = [];
+		const tool = createGrepTool(remote, {
+			engine: "js",
+			operations: {
+				isDirectory: (p) => {
+					if (p === remote) return true;
+					if (files.has(p)) return false;
+					throw new Error("missing");
+				},
+				readFile: (p) => {
+					const c = files.get(p);
+					if (c === undefined) throw new Error("missing");
+					return c;
+				},
+				search: async (q) => {
+					queries.push(q);
+					return [{ rel: "src/a.ts", line: 2, text: "needle here" }];
+				},
+			},
+		});
+		expect(text(await run(tool, { pattern: "needle", context: 1, glob: "*.ts" }))).toBe(
+			"src/a.ts-1- one\nsrc/a.ts:2: needle here\nsrc/a.ts-3- three",
+		);
+		expect(queries).toHaveLength(1);
+		expect(queries[0]).toMatchObject({
+			target: remote,
+			targetIsFile: false,
+			pattern: "needle",
+			literal: false,
+			ignoreCase: false,
+			glob: "*.ts",
+			maxMatches: 101,
+		});
+		expect(await runError(tool, { pattern: "x", path: "absent" })).toBe(`Path not found: ${remote}/absent`);
+		expect(queries).toHaveLength(1);
+	});
+
+	it("find checks the root and lists what its operations' search returns", async () => {
+		const queries: FindQuery[] = [];
+		const tool = createFindTool(remote, {
+			engine: "js",
+			operations: {
+				exists: (p) => p === remote || p === `${remote}/src`,
+				search: async (q) => {
+					queries.push(q);
+					return q.root === remote ? ["src/", "src/a.ts", "src/b.ts"] : ["a.ts"];
+				},
+			},
+		});
+		expect(text(await run(tool, { pattern: "*.ts" }))).toBe("src/\nsrc/a.ts\nsrc/b.ts");
+		expect(text(await run(tool, { pattern: "a*", path: "src" }))).toBe("a.ts");
+		expect(queries.map(({ root, pattern }) => ({ root, pattern }))).toEqual([
+			{ root: remote, pattern: "*.ts" },
+			{ root: `${remote}/src`, pattern: "a*" },
+		]);
+		expect(await runError(tool, { pattern: "*", path: "absent" })).toBe(`Path not found: ${remote}/absent`);
+		expect(queries).toHaveLength(2);
 	});
 });
