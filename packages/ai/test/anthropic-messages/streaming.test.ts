@@ -4,6 +4,7 @@ import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Model } from "../../src/types.js";
 import { ANTHROPIC_OVERFLOW_MESSAGE, AnthropicStream, anthropicError } from "../support/fake-provider/anthropic.js";
 import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { describeCommonStreamFaults } from "../support/stream-faults.js";
 import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
@@ -301,57 +302,24 @@ describe("anthropic-messages streaming", () => {
 		expect(message.content).toEqual([{ type: "text", text: "All of it" }]);
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
 	});
+});
 
-	it("slow chunks still arrive in order", async () => {
-		fake.enqueue(
-			new AnthropicStream().start().text("a", "b", "c").delta("end_turn").stop().script({ chunkSize: 64, delayMs: 5 }),
-		);
-		const events = await collect(stream(model, context, key));
-		expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
-		expect(events.at(-1)?.type).toBe("done");
-	});
-
-	it("client abort ends with aborted and the partial", async () => {
-		const script = new AnthropicStream().start().openText("Partial answer").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const controller = new AbortController();
-		const s = stream(model, context, { ...key, signal: controller.signal });
-		const events: Awaited<ReturnType<typeof collect>> = [];
-		for await (const event of s) {
-			events.push(event);
-			if (event.type === "text_delta") controller.abort();
-		}
-		const last = events.at(-1);
-		if (last?.type !== "error") throw new Error("expected error");
-		expect(last.reason).toBe("aborted");
-		expect(last.error.stopReason).toBe("aborted");
-		expect(last.error.content).toEqual([{ type: "text", text: "Partial answer" }]);
-		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
-		const script = new AnthropicStream().start().openText("Slow").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const message = await stream(model, context, { ...key, timeoutMs: 500 }).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
-		expect(message.content).toMatchObject([{ type: "text", text: "Slow" }]);
-	});
-
-	it("an already aborted signal ends with aborted before any content", async () => {
-		const controller = new AbortController();
-		controller.abort();
-		const message = await stream(model, context, { ...key, signal: controller.signal }).result();
-		expect(message.stopReason).toBe("aborted");
-		expect(message.content).toEqual([]);
-		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("an auth failure is a non-retryable auth error", async () => {
-		fake.enqueue(anthropicError(401, "authentication_error", "invalid x-api-key"));
-		const message = await stream(model, context, key).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "auth", status: 401, code: "authentication_error", retryable: false });
-		expect(message.errorMessage).toBe("401 invalid x-api-key");
-	});
+describeCommonStreamFaults("anthropic-messages", {
+	target: () => ({ fake, model }),
+	context,
+	key,
+	openText: (text) => new AnthropicStream().start().openText(text).script(),
+	slowText: (parts) =>
+		new AnthropicStream()
+			.start()
+			.text(...parts)
+			.delta("end_turn")
+			.stop()
+			.script({ chunkSize: 64, delayMs: 5 }),
+	authFailure: {
+		script: anthropicError(401, "authentication_error", "invalid x-api-key"),
+		errorInfo: { kind: "auth", status: 401, code: "authentication_error", retryable: false },
+		errorMessage: "401 invalid x-api-key",
+	},
+	exactContent: true,
 });

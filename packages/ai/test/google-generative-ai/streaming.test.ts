@@ -4,6 +4,7 @@ import { stream } from "../../src/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
 import { GOOGLE_OVERFLOW_MESSAGE, GoogleStream, googleError } from "../support/fake-provider/google.js";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
+import { describeCommonStreamFaults } from "../support/stream-faults.js";
 import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
@@ -250,53 +251,22 @@ describe("google-generative-ai streaming", () => {
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
 	});
+});
 
-	it("slow chunks still arrive in order", async () => {
-		fake.enqueue(new GoogleStream().text("a", "b", "c").finish("STOP").script({ chunkSize: 40, delayMs: 5 }));
-		const events = await collect(stream(model, context, key));
-		expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
-		expect(events.at(-1)?.type).toBe("done");
-	});
-
-	it("client abort ends with aborted and the partial", async () => {
-		const script = new GoogleStream().text("Partial answer").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const controller = new AbortController();
-		const events: AssistantMessageEvent[] = [];
-		for await (const event of stream(model, context, { ...key, signal: controller.signal })) {
-			events.push(event);
-			if (event.type === "text_delta") controller.abort();
-		}
-		const last = events.at(-1);
-		if (last?.type !== "error") throw new Error("expected error");
-		expect(last.reason).toBe("aborted");
-		expect(last.error.content).toEqual([{ type: "text", text: "Partial answer" }]);
-		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
-		const script = new GoogleStream().text("Slow").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const message = await stream(model, context, { ...key, timeoutMs: 500 }).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
-		expect(message.content).toMatchObject([{ type: "text", text: "Slow" }]);
-	});
-
-	it("an already aborted signal ends with aborted before any content", async () => {
-		const controller = new AbortController();
-		controller.abort();
-		const message = await stream(model, context, { ...key, signal: controller.signal }).result();
-		expect(message.stopReason).toBe("aborted");
-		expect(message.content).toEqual([]);
-		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("an auth failure is a non-retryable auth error", async () => {
-		fake.enqueue(googleError(403, "PERMISSION_DENIED", "Method doesn't allow unregistered callers."));
-		const message = await stream(model, context, key).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "auth", status: 403, code: "PERMISSION_DENIED", retryable: false });
-		expect(message.errorMessage).toBe("403 Method doesn't allow unregistered callers.");
-	});
+describeCommonStreamFaults("google-generative-ai", {
+	target: () => ({ fake, model }),
+	context,
+	key,
+	openText: (text) => new GoogleStream().text(text).script(),
+	slowText: (parts) =>
+		new GoogleStream()
+			.text(...parts)
+			.finish("STOP")
+			.script({ chunkSize: 40, delayMs: 5 }),
+	authFailure: {
+		script: googleError(403, "PERMISSION_DENIED", "Method doesn't allow unregistered callers."),
+		errorInfo: { kind: "auth", status: 403, code: "PERMISSION_DENIED", retryable: false },
+		errorMessage: "403 Method doesn't allow unregistered callers.",
+	},
+	exactContent: true,
 });

@@ -4,6 +4,7 @@ import { stream } from "../../src/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
 import { OPENAI_OVERFLOW_MESSAGE, openaiError, ResponsesStream } from "../support/fake-provider/openai-responses.js";
 import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { describeCommonStreamFaults } from "../support/stream-faults.js";
 import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
 let fake: FakeProvider;
@@ -262,59 +263,19 @@ describe("openai-responses streaming", () => {
 		expect(message.content).toMatchObject([{ type: "text", text: "All of it" }]);
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
 	});
+});
 
-	it("slow chunks still arrive in order", async () => {
-		fake.enqueue(
-			new ResponsesStream()
-				.created()
-				.message("msg_1", ["a", "b", "c"])
-				.completed()
-				.script({ chunkSize: 80, delayMs: 3 }),
-		);
-		const events = await collect(stream(model, context, key));
-		expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
-		expect(events.at(-1)?.type).toBe("done");
-	});
-
-	it("client abort ends with aborted and the partial", async () => {
-		const script = new ResponsesStream().created().openMessage("msg_1", "Partial answer").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const controller = new AbortController();
-		const events: AssistantMessageEvent[] = [];
-		for await (const event of stream(model, context, { ...key, signal: controller.signal })) {
-			events.push(event);
-			if (event.type === "text_delta") controller.abort();
-		}
-		const last = events.at(-1);
-		if (last?.type !== "error") throw new Error("expected error");
-		expect(last.reason).toBe("aborted");
-		expect(last.error.content).toMatchObject([{ type: "text", text: "Partial answer" }]);
-		expect(last.error.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
-		const script = new ResponsesStream().created().openMessage("msg_1", "Slow").script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
-		const message = await stream(model, context, { ...key, timeoutMs: 500 }).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
-		expect(message.content).toMatchObject([{ type: "text", text: "Slow" }]);
-	});
-
-	it("an already aborted signal ends with aborted before any content", async () => {
-		const controller = new AbortController();
-		controller.abort();
-		const message = await stream(model, context, { ...key, signal: controller.signal }).result();
-		expect(message.stopReason).toBe("aborted");
-		expect(message.content).toEqual([]);
-		expect(message.errorInfo).toEqual({ kind: "aborted", retryable: false });
-	});
-
-	it("an auth failure is a non-retryable auth error", async () => {
-		fake.enqueue(openaiError(401, "invalid_api_key", "Incorrect API key provided: sk-test-******7890."));
-		const message = await stream(model, context, key).result();
-		expect(message.stopReason).toBe("error");
-		expect(message.errorInfo).toEqual({ kind: "auth", status: 401, code: "invalid_api_key", retryable: false });
-		expect(message.errorMessage).toBe("401 Incorrect API key provided: sk-test-******7890.");
-	});
+describeCommonStreamFaults("openai-responses", {
+	target: () => ({ fake, model }),
+	context,
+	key,
+	openText: (text) => new ResponsesStream().created().openMessage("msg_1", text).script(),
+	slowText: (parts) =>
+		new ResponsesStream().created().message("msg_1", parts).completed().script({ chunkSize: 80, delayMs: 3 }),
+	authFailure: {
+		script: openaiError(401, "invalid_api_key", "Incorrect API key provided: sk-test-******7890."),
+		errorInfo: { kind: "auth", status: 401, code: "invalid_api_key", retryable: false },
+		errorMessage: "401 Incorrect API key provided: sk-test-******7890.",
+	},
+	exactContent: false,
 });
