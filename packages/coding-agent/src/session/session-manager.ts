@@ -12,6 +12,20 @@ import { dirname, join, resolve } from "node:path";
 import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
 import { normalizeContextEdit, relinkWithoutLabels } from "./edits.js";
+import {
+	branchSummaryInit,
+	compactionInit,
+	type EntryInit,
+	isConversation,
+	labelEntry,
+	labelInit,
+	messageInit,
+	newHeader,
+	serialize,
+	sessionInfoInit,
+	usageInit,
+	withEnvelope,
+} from "./entries.js";
 import { type Durability, SessionFile, SessionWriteError } from "./file.js";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
 import {
@@ -51,22 +65,6 @@ export interface SessionManagerOptions {
 	onWarning?: (warning: SessionLoadWarning) => void;
 	/** Open without the writer lock; every append throws. */
 	readOnly?: boolean;
-}
-
-type EntryInit = Omit<SessionEntry, "id" | "parentId" | "timestamp">;
-
-function isConversation(entry: SessionEntry): boolean {
-	return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
-}
-
-function newHeader(id: string, timestamp: string, cwd: string, parentSession?: string): SessionHeader {
-	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
-	if (parentSession) header.parentSession = parentSession;
-	return header;
-}
-
-function serialize(entry: FileEntry): string {
-	return JSON.stringify(entry);
 }
 
 export class SessionManager {
@@ -342,9 +340,7 @@ export class SessionManager {
 		if (this.readOnlyReason) {
 			throw new Error(`Session ${this.sessionFile} is read-only (${this.readOnlyReason}); fork it to continue`);
 		}
-		// Envelope fields first, as every pi writes them (and as the fast paths of readers expect).
-		const { type, ...rest } = init as { type: string };
-		const entry = { type, id, parentId, timestamp, ...rest } as unknown as T;
+		const entry = withEnvelope<T>(init, id, parentId, timestamp);
 		const previousLeaf = this.tree.leafId;
 		this.tree.add(recordFor(entry));
 		try {
@@ -370,11 +366,7 @@ export class SessionManager {
 
 	/** A user/assistant/toolResult/system message, a bash execution or a custom message. Summaries have their own entries. */
 	appendMessage(message: Message | CustomMessage | BashExecutionMessage): string {
-		const role = (message as { role: string }).role;
-		if (role === "compactionSummary" || role === "branchSummary") {
-			throw new Error(`${role} messages are stored as compaction/branch_summary entries, not messages`);
-		}
-		return this.appendEntry({ type: "message", message } as EntryInit).id;
+		return this.appendEntry(messageInit(message)).id;
 	}
 
 	appendThinkingLevelChange(thinkingLevel: string): string {
@@ -386,14 +378,7 @@ export class SessionManager {
 	}
 
 	appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
-		return this.appendEntry<UsageEntry>({
-			type: "usage",
-			kind,
-			provider,
-			model,
-			usage,
-			...(note ? { note } : {}),
-		} as EntryInit);
+		return this.appendEntry<UsageEntry>(usageInit(kind, provider, model, usage, note));
 	}
 
 	/**
@@ -415,17 +400,9 @@ export class SessionManager {
 		const timestamp = new Date().toISOString();
 		const system = getCurrentSystemMessage(this.buildSessionContext().messages);
 		const id = generateEntryId(this.tree.byId);
-		const init: Record<string, unknown> = {
-			type: "compaction",
-			summary,
-			firstKeptEntryId: firstKeptEntryId ?? id,
-			tokensBefore,
-		};
-		if (details !== undefined) init.details = details;
-		if (usage !== undefined) init.usage = usage;
-		if (fromHook !== undefined) init.fromHook = fromHook;
-		if (system) init.systemMessage = { ...system, timestamp: Date.parse(timestamp) };
-		return this.appendEntry(init as EntryInit, this.tree.leafId, id, timestamp).id;
+		const extras = { details, fromHook, usage };
+		const init = compactionInit(summary, firstKeptEntryId ?? id, tokensBefore, extras, system, timestamp);
+		return this.appendEntry(init, this.tree.leafId, id, timestamp).id;
 	}
 
 	appendCustomEntry(customType: string, data?: unknown): string {
@@ -433,7 +410,7 @@ export class SessionManager {
 	}
 
 	appendSessionInfo(name: string): string {
-		return this.appendEntry({ type: "session_info", name: name.replace(/[\r\n]+/g, " ").trim() } as EntryInit).id;
+		return this.appendEntry(sessionInfoInit(name)).id;
 	}
 
 	appendCustomMessageEntry<T = unknown>(
@@ -459,9 +436,7 @@ export class SessionManager {
 	/** Set (non-empty) or clear (undefined/empty) the label of an entry. */
 	appendLabelChange(targetId: string, label: string | undefined): string {
 		if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		const init: Record<string, unknown> = { type: "label", targetId };
-		if (label) init.label = label;
-		return this.appendEntry<LabelEntry>(init as EntryInit).id;
+		return this.appendEntry<LabelEntry>(labelInit(targetId, label)).id;
 	}
 
 	// ---------------------------------------------------------------- navigation
@@ -487,14 +462,11 @@ export class SessionManager {
 	): string {
 		if (branchFromId !== null && !this.tree.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
 		const fromId = this.tree.leafId ?? "root";
-		const init: Record<string, unknown> = { type: "branch_summary", fromId, summary };
-		if (details !== undefined) init.details = details;
-		if (usage !== undefined) init.usage = usage;
-		if (fromHook !== undefined) init.fromHook = fromHook;
+		const init = branchSummaryInit(fromId, summary, { details, fromHook, usage });
 		const previous = this.tree.leafId;
 		this.tree.leafId = branchFromId;
 		try {
-			return this.appendEntry<BranchSummaryEntry>(init as EntryInit, branchFromId).id;
+			return this.appendEntry<BranchSummaryEntry>(init, branchFromId).id;
 		} catch (e) {
 			this.tree.leafId = previous;
 			throw e;
@@ -518,15 +490,8 @@ export class SessionManager {
 		const onPath = new Set(kept.map((e) => e.id));
 		for (const [targetId, { label, timestamp }] of labels) {
 			if (!onPath.has(targetId)) continue;
-			const entry: LabelEntry = {
-				type: "label",
-				id: generateEntryId(this.tree.byId),
-				parentId: this.tree.leafId,
-				timestamp,
-				targetId,
-				label,
-			};
-			this.tree.add(recordFor(entry));
+			const id = generateEntryId(this.tree.byId);
+			this.tree.add(recordFor(labelEntry(id, this.tree.leafId, timestamp, targetId, label)));
 		}
 		if (this.hasConversation()) this.flushNow();
 		return this.sessionFile;
