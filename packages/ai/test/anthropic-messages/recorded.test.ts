@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "../../src/adapters/anthropic-messages-events.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import type { AssistantMessage, Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
-import { type FakeProvider, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import { sse } from "../support/fake-provider/server.js";
 import {
 	decodePieces,
 	everyBoundaryPlans,
@@ -12,36 +13,19 @@ import {
 	projectEvents,
 	splitBytes,
 } from "../support/split-replay.js";
-import { collect, fakeModel } from "../support/stream-helpers.js";
+import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "anthropic-messages";
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "sk-ant-api03-test" };
-let fake: FakeProvider;
-let model: Model;
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({ api: API, provider: "anthropic", id: "claude-fake", baseUrl: fake.url, reasoning: true });
-});
-afterAll(() => fake.close());
-
-/** Event types with runs collapsed: "text_delta:0 x6". */
-function compactTrace(events: AssistantMessageEvent[]): string[] {
-	const out: { label: string; count: number }[] = [];
-	for (const event of events) {
-		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
-		const last = out.at(-1);
-		if (last?.label === label) last.count++;
-		else out.push({ label, count: 1 });
-	}
-	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
-}
-
-function tokens(message: AssistantMessage) {
-	const { cost: _cost, ...rest } = message.usage;
-	return rest;
-}
+const env = useFakeTarget((url) => ({
+	api: API,
+	provider: "anthropic",
+	id: "claude-fake",
+	baseUrl: url,
+	reasoning: true,
+}));
 
 interface Case {
 	name: string;
@@ -61,7 +45,7 @@ const cases: Case[] = [
 					text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
 				},
 			]);
-			expect(tokens(m)).toEqual({ input: 12, output: 30, cacheRead: 0, cacheWrite: 0, totalTokens: 42 });
+			expect(usageTokens(m)).toEqual({ input: 12, output: 30, cacheRead: 0, cacheWrite: 0, totalTokens: 42 });
 			expect(m.responseId).toBe("msg_01QC4g3HwBThD4BaNtBckFDJ");
 			expect(m.responseModel).toBe("claude-sonnet-4-5-20250929");
 		},
@@ -90,7 +74,7 @@ const cases: Case[] = [
 			);
 			expect(thinking?.type === "thinking" && thinking.thinkingSignature?.length).toBe(332);
 			expect(text).toEqual({ type: "text", text: "925 ÷ 5 = 185" });
-			expect(tokens(m)).toEqual({ input: 69, output: 53, cacheRead: 0, cacheWrite: 0, totalTokens: 122 });
+			expect(usageTokens(m)).toEqual({ input: 69, output: 53, cacheRead: 0, cacheWrite: 0, totalTokens: 122 });
 		},
 	},
 	{
@@ -100,7 +84,7 @@ const cases: Case[] = [
 			expect(m.stopReason).toBe("stop");
 			expect(m.content).toHaveLength(1);
 			expect(m.content[0]?.type === "text" && m.content[0].text.length).toBe(440);
-			expect(tokens(m)).toEqual({ input: 859, output: 122, cacheRead: 0, cacheWrite: 0, totalTokens: 981 });
+			expect(usageTokens(m)).toEqual({ input: 859, output: 122, cacheRead: 0, cacheWrite: 0, totalTokens: 981 });
 		},
 	},
 	{
@@ -116,7 +100,7 @@ const cases: Case[] = [
 					arguments: { elements: [{ location: "San Francisco", temperature: 58, condition: "sunny" }] },
 				},
 			]);
-			expect(tokens(m)).toEqual({ input: 849, output: 47, cacheRead: 0, cacheWrite: 0, totalTokens: 896 });
+			expect(usageTokens(m)).toEqual({ input: 849, output: 47, cacheRead: 0, cacheWrite: 0, totalTokens: 896 });
 		},
 	},
 	{
@@ -135,7 +119,7 @@ const cases: Case[] = [
 		trace: ["start", "text_start:0", "text_delta:0 x2", "text_end:0", "done"],
 		check: (m) => {
 			expect(m.content).toEqual([{ type: "text", text: "pong" }]);
-			expect(tokens(m)).toEqual({ input: 61, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 63 });
+			expect(usageTokens(m)).toEqual({ input: 61, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 63 });
 		},
 	},
 	{
@@ -146,15 +130,15 @@ const cases: Case[] = [
 			expect(m.content).toEqual([]);
 			expect(m.errorInfo).toEqual({ kind: "provider", code: "refusal", retryable: false });
 			expect(m.errorMessage).toMatch(/^The model refused to respond: This request triggered restrictions/);
-			expect(tokens(m).input).toBe(18);
+			expect(usageTokens(m).input).toBe(18);
 		},
 	},
 ];
 
 describe("anthropic-messages: recorded streams over HTTP", () => {
 	it.each(cases)("$name", async ({ name, trace, check }) => {
-		fake.enqueue(sse(recordedFrames(API, name, { eventFromType: true })));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(recordedFrames(API, name, { eventFromType: true })));
+		const events = await collect(stream(env.model, context, key));
 		expect(compactTrace(events)).toEqual(trace);
 		const last = events.at(-1);
 		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
@@ -166,7 +150,7 @@ describe("anthropic-messages: recorded streams over HTTP", () => {
 
 /** The adapter's parse path without the request, piece by piece. */
 function decode(pieces: Uint8Array[]): Promise<string[]> {
-	return decodePieces<AnthropicWireEvent>(model, (writer) => new AnthropicEventMapper(writer), pieces);
+	return decodePieces<AnthropicWireEvent>(env.model, (writer) => new AnthropicEventMapper(writer), pieces);
 }
 
 describe("anthropic-messages: byte splits of recorded streams", () => {
@@ -194,14 +178,14 @@ describe("anthropic-messages: byte splits of recorded streams", () => {
 			for (const { name } of cases) {
 				const { bytes } = framedBytes(recordedFrames(API, name, { eventFromType: true }));
 				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(model, context, key)));
+				const whole = projectEvents(await collect(stream(env.model, context, key)));
 				memory.respond(
 					splitBytes(
 						bytes,
 						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
 					),
 				);
-				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
 				expect(bytewise).toEqual(whole);
 				expect(whole.at(-1)).toMatch(/^(done|error):/);
 			}

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, Tool } from "../../src/types.js";
+import { requestSender, useFakeTarget } from "../support/adapter-setup.js";
 import { AnthropicStream } from "../support/fake-provider/anthropic.js";
-import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
+import type { RecordedRequest } from "../support/fake-provider/server.js";
+import { assistantTurn } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const key = { apiKey: "sk-ant-api03-test-key" };
 
 const readTool: Tool = {
@@ -24,35 +23,17 @@ function assistant(content: AssistantMessage["content"], from: Partial<Assistant
 	return assistantTurn({ api: "anthropic-messages", provider: "anthropic", model: "claude-fake" }, content, from);
 }
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: "anthropic-messages",
-		provider: "anthropic",
-		id: "claude-fake",
-		baseUrl: fake.url,
-		reasoning: true,
-		maxTokens: 64_000,
-	});
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
+const env = useFakeTarget((url) => ({
+	api: "anthropic-messages",
+	provider: "anthropic",
+	id: "claude-fake",
+	baseUrl: url,
+	reasoning: true,
+	maxTokens: 64_000,
+}));
 
 /** Sends one request (answered with a minimal stream) and returns what the server received. */
-async function send(
-	context: Context,
-	options: Parameters<typeof stream>[2] = {},
-	target: Model = model,
-): Promise<RecordedRequest> {
-	fake.enqueue(new AnthropicStream().start().text("ok").delta("end_turn").stop().script());
-	const message = await stream(target, context, { ...key, ...options }).result();
-	expect(message.stopReason).toBe("stop");
-	const request = fake.requests.at(-1);
-	if (!request) throw new Error("no request");
-	return request;
-}
+const send = requestSender(env, key, () => new AnthropicStream().start().text("ok").delta("end_turn").stop().script());
 
 type Body = {
 	model: string;
@@ -110,14 +91,14 @@ describe("anthropic-messages request body", () => {
 		const request = await send(
 			{ tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] },
 			{},
-			{ ...model, compat: { supportsEagerToolInputStreaming: false } },
+			{ ...env.model, compat: { supportsEagerToolInputStreaming: false } },
 		);
 		expect(body(request).tools?.[0]).not.toHaveProperty("eager_input_streaming");
 		expect(request.headers["anthropic-beta"]).toBe("fine-grained-tool-streaming-2025-05-14");
 	});
 
 	it("round trip: a streamed turn with signed and redacted thinking and a tool call is sent back intact", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream()
 				.start()
 				.thinking(["Need ", "a file."], "sig-abc")
@@ -128,7 +109,7 @@ describe("anthropic-messages request body", () => {
 				.script(),
 		);
 		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
-		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		const turn = await stream(env.model, first, { ...key, reasoning: "low" }).result();
 		expect(turn.stopReason).toBe("toolUse");
 		const sent = body(
 			await send(
@@ -174,7 +155,7 @@ describe("anthropic-messages request body", () => {
 		const none = await send(context, { cacheRetention: "none" });
 		expect(none.rawBody).not.toContain("cache_control");
 		const unsupported = body(
-			await send(context, { cacheRetention: "long" }, { ...model, compat: { supportsLongCacheRetention: false } }),
+			await send(context, { cacheRetention: "long" }, { ...env.model, compat: { supportsLongCacheRetention: false } }),
 		);
 		expect(unsupported.system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
 	});
@@ -193,7 +174,7 @@ describe("anthropic-messages request body", () => {
 		expect(custom.thinking).toEqual({ type: "enabled", budget_tokens: 10_000 });
 		expect(custom.max_tokens).toBe(64_000);
 
-		const small = body(await send(context, { reasoning: "high" }, { ...model, maxTokens: 8000 }));
+		const small = body(await send(context, { reasoning: "high" }, { ...env.model, maxTokens: 8000 }));
 		expect(small.max_tokens).toBe(8000);
 		expect(small.thinking).toEqual({ type: "enabled", budget_tokens: 6976 });
 
@@ -204,7 +185,7 @@ describe("anthropic-messages request body", () => {
 
 	it("adaptive thinking with an effort level on models that think adaptively", async () => {
 		const context: Context = { messages: [{ role: "user", content: "q", timestamp: 1 }] };
-		const adaptive = { ...model, id: "claude-opus-4-6" };
+		const adaptive = { ...env.model, id: "claude-opus-4-6" };
 		const high = await send(context, { reasoning: "high" }, adaptive);
 		expect(body(high).thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(body(high).output_config).toEqual({ effort: "high" });
@@ -219,7 +200,7 @@ describe("anthropic-messages request body", () => {
 			await send(
 				context,
 				{ reasoning: "xhigh" },
-				{ ...model, id: "claude-opus-5", thinkingLevelMap: { xhigh: "xhigh" } },
+				{ ...env.model, id: "claude-opus-5", thinkingLevelMap: { xhigh: "xhigh" } },
 			),
 		);
 		expect(opus5.thinking).toEqual({ type: "adaptive", display: "summarized" });
@@ -228,15 +209,15 @@ describe("anthropic-messages request body", () => {
 			await send(
 				context,
 				{ reasoning: "low" },
-				{ ...model, id: "my-claude", thinkingLevelMap: { minimal: null, low: "low" } },
+				{ ...env.model, id: "my-claude", thinkingLevelMap: { minimal: null, low: "low" } },
 			),
 		);
 		expect(custom.thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(custom.output_config).toEqual({ effort: "low" });
 		// Sonnet 4.5 and older take a budget; dated ids do not count as minor versions.
-		const older = body(await send(context, { reasoning: "low" }, { ...model, id: "claude-sonnet-4-5-20250929" }));
+		const older = body(await send(context, { reasoning: "low" }, { ...env.model, id: "claude-sonnet-4-5-20250929" }));
 		expect(older.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
-		const legacy = body(await send(context, { reasoning: "low" }, { ...model, id: "claude-3-7-sonnet-20250219" }));
+		const legacy = body(await send(context, { reasoning: "low" }, { ...env.model, id: "claude-3-7-sonnet-20250219" }));
 		expect(legacy.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
 	});
 
@@ -423,15 +404,15 @@ describe("anthropic-messages request body", () => {
 	});
 
 	it("OAuth tokens: Bearer auth, Claude Code identity and tool names, names mapped back", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream().start().toolUse("toolu_1", "Read", ['{"path":"a"}']).delta("tool_use").stop().script(),
 		);
 		const message = await stream(
-			model,
+			env.model,
 			{ systemPrompt: "Mine.", tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] },
 			{ apiKey: "sk-ant-oat01-secret-token" },
 		).result();
-		const request = fake.requests.at(-1) as RecordedRequest;
+		const request = env.fake.requests.at(-1) as RecordedRequest;
 		expect(request.headers.authorization).toBe("Bearer sk-ant-oat01-secret-token");
 		expect(request.headers["x-api-key"]).toBeUndefined();
 		expect(request.headers["anthropic-beta"]).toBe("claude-code-20250219,oauth-2025-04-20");
@@ -465,7 +446,7 @@ describe("anthropic-messages request body", () => {
 				onPayload: (payload) => ({ ...(payload as object), metadata: { user_id: "u1" } }),
 				onResponse: (response) => seen.push(response.status),
 			},
-			{ ...model, headers: { "x-model": "m" } },
+			{ ...env.model, headers: { "x-model": "m" } },
 		);
 		expect(request.headers["x-model"]).toBe("m");
 		expect(request.headers["x-extra"]).toBe("opt");

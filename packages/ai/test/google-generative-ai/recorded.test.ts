@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type GoogleChunk, GoogleEventMapper } from "../../src/adapters/google-generative-ai-events.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model, ToolCall } from "../../src/types.js";
+import type { AssistantMessage, Context, ToolCall } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
-import { type FakeProvider, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import { sse } from "../support/fake-provider/server.js";
 import {
 	decodePieces,
 	everyBoundaryPlans,
@@ -12,41 +13,19 @@ import {
 	projectEvents,
 	splitBytes,
 } from "../support/split-replay.js";
-import { collect, fakeModel } from "../support/stream-helpers.js";
+import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "google-generative-ai";
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "AIza-test" };
-let fake: FakeProvider;
-let model: Model;
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: API,
-		provider: "google",
-		id: "gemini-fake",
-		baseUrl: `${fake.url}/v1beta`,
-		reasoning: true,
-	});
-});
-afterAll(() => fake.close());
-
-function compactTrace(events: AssistantMessageEvent[]): string[] {
-	const out: { label: string; count: number }[] = [];
-	for (const event of events) {
-		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
-		const last = out.at(-1);
-		if (last?.label === label) last.count++;
-		else out.push({ label, count: 1 });
-	}
-	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
-}
-
-function tokens(message: AssistantMessage) {
-	const { cost: _cost, ...rest } = message.usage;
-	return rest;
-}
+const env = useFakeTarget((url) => ({
+	api: API,
+	provider: "google",
+	id: "gemini-fake",
+	baseUrl: `${url}/v1beta`,
+	reasoning: true,
+}));
 
 function calls(message: AssistantMessage): Omit<ToolCall, "thoughtSignature">[] {
 	return message.content
@@ -74,7 +53,7 @@ const cases: Case[] = [
 			// The signature-only final part signs the text block.
 			expect(m.content[0]?.type === "text" && m.content[0].textSignature?.startsWith("EqsFCqgFAb4")).toBe(true);
 			// thoughtsTokenCount (185) counts as output.
-			expect(tokens(m)).toEqual({ input: 9, output: 208, cacheRead: 0, cacheWrite: 0, totalTokens: 217 });
+			expect(usageTokens(m)).toEqual({ input: 9, output: 208, cacheRead: 0, cacheWrite: 0, totalTokens: 217 });
 			expect(m.responseId).toBe("bH6LaZW8Fp_3nsEPqtaSwQ4");
 			expect(m.responseModel).toBe("gemini-3-pro-preview");
 		},
@@ -87,7 +66,7 @@ const cases: Case[] = [
 				type: "text",
 				text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
 			});
-			expect(tokens(m)).toEqual({ input: 9, output: 285, cacheRead: 0, cacheWrite: 0, totalTokens: 294 });
+			expect(usageTokens(m)).toEqual({ input: 9, output: 285, cacheRead: 0, cacheWrite: 0, totalTokens: 294 });
 		},
 	},
 	{
@@ -98,7 +77,7 @@ const cases: Case[] = [
 				type: "text",
 				text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y',
 			});
-			expect(tokens(m)).toEqual({ input: 9, output: 325, cacheRead: 0, cacheWrite: 0, totalTokens: 334 });
+			expect(usageTokens(m)).toEqual({ input: 9, output: 325, cacheRead: 0, cacheWrite: 0, totalTokens: 334 });
 		},
 	},
 	{
@@ -116,7 +95,7 @@ const cases: Case[] = [
 			]);
 			const call = m.content[0];
 			expect(call?.type === "toolCall" && call.thoughtSignature?.startsWith("EqUCCqICAb4")).toBe(true);
-			expect(tokens(m)).toEqual({ input: 29, output: 60, cacheRead: 0, cacheWrite: 0, totalTokens: 89 });
+			expect(usageTokens(m)).toEqual({ input: 29, output: 60, cacheRead: 0, cacheWrite: 0, totalTokens: 89 });
 		},
 	},
 	{
@@ -163,7 +142,7 @@ const cases: Case[] = [
 					arguments: { location: "San Francisco" },
 				},
 			]);
-			expect(tokens(m)).toEqual({ input: 26, output: 155, cacheRead: 0, cacheWrite: 0, totalTokens: 181 });
+			expect(usageTokens(m)).toEqual({ input: 26, output: 155, cacheRead: 0, cacheWrite: 0, totalTokens: 181 });
 		},
 	},
 	{
@@ -199,7 +178,7 @@ const cases: Case[] = [
 				["read_screen", { id: "C" }],
 			]);
 			expect(new Set(calls(m).map((c) => c.id)).size).toBe(4);
-			expect(tokens(m)).toEqual({ input: 249, output: 241, cacheRead: 0, cacheWrite: 0, totalTokens: 490 });
+			expect(usageTokens(m)).toEqual({ input: 249, output: 241, cacheRead: 0, cacheWrite: 0, totalTokens: 490 });
 		},
 	},
 	{
@@ -227,8 +206,8 @@ const cases: Case[] = [
 
 describe("google-generative-ai: recorded streams over HTTP", () => {
 	it.each(cases)("$name", async ({ name, trace, check }) => {
-		fake.enqueue(sse(recordedFrames(API, name)));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(recordedFrames(API, name)));
+		const events = await collect(stream(env.model, context, key));
 		expect(compactTrace(events)).toEqual(trace);
 		const last = events.at(-1);
 		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
@@ -238,8 +217,8 @@ describe("google-generative-ai: recorded streams over HTTP", () => {
 
 	it("the same stream without its finishReason chunk is cut, not done", async () => {
 		const frames = recordedFrames(API, "google-stream-tool-call-array-arguments-missing-terminal-function-call");
-		fake.enqueue(sse(frames.slice(0, -1)));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(sse(frames.slice(0, -1)));
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
 		// The call was still open when the stream ended: its pieces are kept as the partial.
@@ -249,7 +228,7 @@ describe("google-generative-ai: recorded streams over HTTP", () => {
 
 /** The adapter's parse path without the request, piece by piece. */
 function decode(pieces: Uint8Array[]): Promise<string[]> {
-	return decodePieces<GoogleChunk>(model, (writer) => new GoogleEventMapper(writer), pieces);
+	return decodePieces<GoogleChunk>(env.model, (writer) => new GoogleEventMapper(writer), pieces);
 }
 
 describe("google-generative-ai: byte splits of recorded streams", () => {
@@ -281,14 +260,14 @@ describe("google-generative-ai: byte splits of recorded streams", () => {
 			for (const { name } of cases) {
 				const { bytes } = framedBytes(recordedFrames(API, name));
 				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(model, context, key)));
+				const whole = projectEvents(await collect(stream(env.model, context, key)));
 				memory.respond(
 					splitBytes(
 						bytes,
 						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
 					),
 				);
-				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
 				// Ids are derived from the responseId, so they match across runs.
 				expect(bytewise).toEqual(whole);
 				expect(whole.at(-1)).toMatch(/^done:/);

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
+import { requestSender, useFakeTarget } from "../support/adapter-setup.js";
 import { GoogleStream } from "../support/fake-provider/google.js";
-import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
+import type { RecordedRequest } from "../support/fake-provider/server.js";
+import { assistantTurn } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const key = { apiKey: "AIza-test" };
 const readTool: Tool = {
 	name: "read",
@@ -18,33 +17,15 @@ function assistant(content: AssistantMessage["content"], from: Partial<Assistant
 	return assistantTurn({ api: "google-generative-ai", provider: "google", model: "gemini-2.5-flash" }, content, from);
 }
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: "google-generative-ai",
-		provider: "google",
-		id: "gemini-2.5-flash",
-		baseUrl: `${fake.url}/v1beta`,
-		reasoning: true,
-	});
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
+const env = useFakeTarget((url) => ({
+	api: "google-generative-ai",
+	provider: "google",
+	id: "gemini-2.5-flash",
+	baseUrl: `${url}/v1beta`,
+	reasoning: true,
+}));
 
-async function send(
-	context: Context,
-	options: Parameters<typeof stream>[2] = {},
-	target: Model = model,
-): Promise<RecordedRequest> {
-	fake.enqueue(new GoogleStream().text("ok").finish("STOP").script());
-	const message = await stream(target, context, { ...key, ...options }).result();
-	expect(message.stopReason).toBe("stop");
-	const request = fake.requests.at(-1);
-	if (!request) throw new Error("no request");
-	return request;
-}
+const send = requestSender(env, key, () => new GoogleStream().text("ok").finish("STOP").script());
 
 type Body = {
 	contents: { role: string; parts: Record<string, unknown>[] }[];
@@ -137,7 +118,7 @@ describe("google-generative-ai request body", () => {
 	});
 
 	it("round trip: streamed thoughts, signed text and signed calls go back with their signatures", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new GoogleStream()
 				.thought("Think.")
 				.signature("sig-thought")
@@ -146,7 +127,7 @@ describe("google-generative-ai request body", () => {
 				.script(),
 		);
 		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
-		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		const turn = await stream(env.model, first, { ...key, reasoning: "low" }).result();
 		expect(turn.stopReason).toBe("toolUse");
 		const call = turn.content[1];
 		if (call?.type !== "toolCall") throw new Error("expected a call");
@@ -188,16 +169,16 @@ describe("google-generative-ai request body", () => {
 			thinkingConfig: { includeThoughts: true, thinkingBudget: 3000 },
 		});
 		expect(body(await send(question, {})).generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
-		const pro = { ...model, id: "gemini-2.5-pro" };
+		const pro = { ...env.model, id: "gemini-2.5-pro" };
 		// (the SDK always sends a generationConfig object)
 		expect(body(await send(question, { reasoning: "off" }, pro)).generationConfig).toEqual({});
-		const plain = { ...model, reasoning: false };
+		const plain = { ...env.model, reasoning: false };
 		expect(body(await send(question, { reasoning: "high" }, plain)).generationConfig).toEqual({});
 	});
 
 	it("Gemini 3 models take a thinking level", async () => {
-		const pro = { ...model, id: "gemini-3-pro-preview" };
-		const flash = { ...model, id: "gemini-3-flash-preview" };
+		const pro = { ...env.model, id: "gemini-3-pro-preview" };
+		const flash = { ...env.model, id: "gemini-3-flash-preview" };
 		const level = async (target: Model, reasoning?: "off" | "minimal" | "low" | "medium" | "high") =>
 			body(await send(question, reasoning ? { reasoning } : {}, target)).generationConfig?.thinkingConfig;
 		expect(await level(pro, "high")).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
@@ -229,7 +210,7 @@ describe("google-generative-ai request body", () => {
 				},
 			],
 		};
-		const gemini3 = { ...model, id: "gemini-3-pro-preview" };
+		const gemini3 = { ...env.model, id: "gemini-3-pro-preview" };
 		const sent = body(await send(context, {}, gemini3));
 		expect(sent.contents[1]).toEqual({
 			role: "model",
@@ -262,7 +243,7 @@ describe("google-generative-ai request body", () => {
 			question,
 			{ headers: { "x-extra": "opt" }, onResponse: (r) => seen.push(r.status) },
 			{
-				...model,
+				...env.model,
 				headers: { "x-model": "m" },
 			},
 		);

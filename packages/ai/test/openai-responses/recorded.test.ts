@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "../../src/adapters/openai-responses-events.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import type { AssistantMessage, Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
-import { type FakeProvider, type SseFrame, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import { type SseFrame, sse } from "../support/fake-provider/server.js";
 import {
 	decodePieces,
 	everyBoundaryPlans,
@@ -12,35 +13,13 @@ import {
 	projectEvents,
 	splitBytes,
 } from "../support/split-replay.js";
-import { collect, fakeModel } from "../support/stream-helpers.js";
+import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "openai-responses";
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "sk-test" };
-let fake: FakeProvider;
-let model: Model;
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({ api: API, id: "gpt-fake", baseUrl: `${fake.url}/v1`, reasoning: true });
-});
-afterAll(() => fake.close());
-
-function compactTrace(events: AssistantMessageEvent[]): string[] {
-	const out: { label: string; count: number }[] = [];
-	for (const event of events) {
-		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
-		const last = out.at(-1);
-		if (last?.label === label) last.count++;
-		else out.push({ label, count: 1 });
-	}
-	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
-}
-
-function tokens(message: AssistantMessage) {
-	const { cost: _cost, ...rest } = message.usage;
-	return rest;
-}
+const env = useFakeTarget((url) => ({ api: API, id: "gpt-fake", baseUrl: `${url}/v1`, reasoning: true }));
 
 /** A recording may hold several responses of one agent loop; each starts with response.created. */
 function responses(name: string): SseFrame[][] {
@@ -91,7 +70,7 @@ const cases: Case[] = [
 				name: "calculator",
 				arguments: { a: 12, b: 7, op: "add" },
 			});
-			expect(tokens(m)).toEqual({ input: 134, output: 28, cacheRead: 0, cacheWrite: 0, totalTokens: 162 });
+			expect(usageTokens(m)).toEqual({ input: 134, output: 28, cacheRead: 0, cacheWrite: 0, totalTokens: 162 });
 			expect(m.responseModel).toBe("gpt-5.1-codex-max");
 		},
 	},
@@ -123,7 +102,7 @@ const cases: Case[] = [
 					textSignature: '{"v":1,"id":"msg_01830d662ab3856501693c32183a488190a612c410a0a39823"}',
 				},
 			]);
-			expect(tokens(m)).toEqual({ input: 299, output: 12, cacheRead: 0, cacheWrite: 0, totalTokens: 311 });
+			expect(usageTokens(m)).toEqual({ input: 299, output: 12, cacheRead: 0, cacheWrite: 0, totalTokens: 311 });
 		},
 	},
 	{
@@ -168,7 +147,7 @@ const cases: Case[] = [
 			});
 			expect(answer.text).toHaveLength(1485);
 			expect(JSON.parse(answer.textSignature ?? "")).toMatchObject({ phase: "final_answer" });
-			expect(tokens(m)).toEqual({ input: 4040, output: 463, cacheRead: 3072, cacheWrite: 0, totalTokens: 7575 });
+			expect(usageTokens(m)).toEqual({ input: 4040, output: 463, cacheRead: 3072, cacheWrite: 0, totalTokens: 7575 });
 		},
 	},
 	{
@@ -187,8 +166,8 @@ describe("openai-responses: recorded streams over HTTP", () => {
 	it.each(cases)("$name (response $part)", async ({ name, part, trace, check }) => {
 		const frames = responses(name)[part];
 		if (!frames) throw new Error("no such response");
-		fake.enqueue(sse(frames));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(frames));
+		const events = await collect(stream(env.model, context, key));
 		expect(compactTrace(events)).toEqual(trace);
 		const last = events.at(-1);
 		const message = last?.type === "done" ? last.message : last?.type === "error" ? last.error : undefined;
@@ -199,7 +178,7 @@ describe("openai-responses: recorded streams over HTTP", () => {
 
 /** The adapter's parse path without the request, piece by piece. */
 function decode(pieces: Uint8Array[]): Promise<string[]> {
-	return decodePieces<ResponsesWireEvent>(model, (writer) => new ResponsesEventMapper(writer), pieces);
+	return decodePieces<ResponsesWireEvent>(env.model, (writer) => new ResponsesEventMapper(writer), pieces);
 }
 
 const splitCases = [
@@ -237,14 +216,14 @@ describe("openai-responses: byte splits of recorded streams", () => {
 			for (const { name, part } of splitCases) {
 				const { bytes } = framedBytes(responses(name)[part] ?? []);
 				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(model, context, key)));
+				const whole = projectEvents(await collect(stream(env.model, context, key)));
 				memory.respond(
 					splitBytes(
 						bytes,
 						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
 					),
 				);
-				const bytewise = projectEvents(await collect(stream(model, context, key)));
+				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
 				expect(bytewise).toEqual(whole);
 				expect(whole.at(-1)).toMatch(/^(done|error):/);
 			}

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normalizeResponsesToolCallId } from "../../src/adapters/openai-responses-request.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, Tool } from "../../src/types.js";
+import { requestSender, useFakeTarget } from "../support/adapter-setup.js";
 import { ResponsesStream } from "../support/fake-provider/openai-responses.js";
-import { type FakeProvider, type RecordedRequest, startFakeProvider } from "../support/fake-provider/server.js";
-import { assistantTurn, fakeModel } from "../support/stream-helpers.js";
+import type { RecordedRequest } from "../support/fake-provider/server.js";
+import { assistantTurn } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const key = { apiKey: "sk-test" };
 const readTool: Tool = {
 	name: "read",
@@ -25,33 +24,17 @@ function assistant(content: AssistantMessage["content"], from: Partial<Assistant
 	return assistantTurn({ api: "openai-responses", provider: "openai", model: "gpt-fake" }, content, from);
 }
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: "openai-responses",
-		provider: "openai",
-		id: "gpt-fake",
-		baseUrl: `${fake.url}/v1`,
-		reasoning: true,
-	});
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
+const env = useFakeTarget((url) => ({
+	api: "openai-responses",
+	provider: "openai",
+	id: "gpt-fake",
+	baseUrl: `${url}/v1`,
+	reasoning: true,
+}));
 
-async function send(
-	context: Context,
-	options: Parameters<typeof stream>[2] = {},
-	target: Model = model,
-): Promise<RecordedRequest> {
-	fake.enqueue(new ResponsesStream().created().message("msg_ok", ["ok"]).completed().script());
-	const message = await stream(target, context, { ...key, ...options }).result();
-	expect(message.stopReason).toBe("stop");
-	const request = fake.requests.at(-1);
-	if (!request) throw new Error("no request");
-	return request;
-}
+const send = requestSender(env, key, () =>
+	new ResponsesStream().created().message("msg_ok", ["ok"]).completed().script(),
+);
 
 type Body = Record<string, unknown> & { input: Record<string, unknown>[] };
 const body = (request: RecordedRequest) => request.body as Body;
@@ -107,7 +90,7 @@ describe("openai-responses request body", () => {
 			summary: "auto",
 		});
 		expect(body(await send(question, { reasoning: "xhigh" })).reasoning).toEqual({ effort: "high", summary: "auto" });
-		const mapped = { ...model, thinkingLevelMap: { xhigh: "xhigh" } };
+		const mapped = { ...env.model, thinkingLevelMap: { xhigh: "xhigh" } };
 		expect(body(await send(question, { reasoning: "xhigh" }, mapped)).reasoning).toEqual({
 			effort: "xhigh",
 			summary: "auto",
@@ -116,9 +99,9 @@ describe("openai-responses request body", () => {
 		expect(off.reasoning).toBeUndefined();
 		expect(off.include).toEqual(["reasoning.encrypted_content"]);
 		// A model that names its "off" effort gets it; one that cannot switch off gets its lowest level.
-		const gpt51 = { ...model, thinkingLevelMap: { off: "none", minimal: null } };
+		const gpt51 = { ...env.model, thinkingLevelMap: { off: "none", minimal: null } };
 		expect(body(await send(question, { reasoning: "off" }, gpt51)).reasoning).toEqual({ effort: "none" });
-		const gpt5 = { ...model, thinkingLevelMap: { off: null } };
+		const gpt5 = { ...env.model, thinkingLevelMap: { off: null } };
 		expect(body(await send(question, { reasoning: "off" }, gpt5)).reasoning).toEqual({
 			effort: "minimal",
 			summary: "auto",
@@ -127,7 +110,7 @@ describe("openai-responses request body", () => {
 			await send(
 				{ ...question, systemPrompt: "S" },
 				{ reasoning: "high", temperature: 0.2 },
-				{ ...model, reasoning: false },
+				{ ...env.model, reasoning: false },
 			),
 		);
 		expect(plain.reasoning).toBeUndefined();
@@ -140,7 +123,11 @@ describe("openai-responses request body", () => {
 		expect(body(await send(question, { sessionId: "s1", cacheRetention: "long" })).prompt_cache_retention).toBe("24h");
 		const none = body(await send(question, { sessionId: "s1", cacheRetention: "none" }));
 		expect(none.prompt_cache_key).toBeUndefined();
-		const withHeader = await send(question, { sessionId: "s1" }, { ...model, compat: { sendSessionIdHeader: true } });
+		const withHeader = await send(
+			question,
+			{ sessionId: "s1" },
+			{ ...env.model, compat: { sendSessionIdHeader: true } },
+		);
 		expect(withHeader.headers.session_id).toBe("s1");
 	});
 
@@ -202,7 +189,7 @@ describe("openai-responses request body", () => {
 	});
 
 	it("round trip: a streamed turn's reasoning item, message and call are replayed as items", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ResponsesStream()
 				.created()
 				.reasoning("rs_77", [["Plan."]], "gAAAA-77")
@@ -212,7 +199,7 @@ describe("openai-responses request body", () => {
 				.script(),
 		);
 		const first: Context = { tools: [readTool], messages: [{ role: "user", content: "q", timestamp: 1 }] };
-		const turn = await stream(model, first, { ...key, reasoning: "low" }).result();
+		const turn = await stream(env.model, first, { ...key, reasoning: "low" }).result();
 		expect(turn.stopReason).toBe("toolUse");
 		const sent = body(
 			await send({
@@ -394,7 +381,7 @@ describe("openai-responses request body", () => {
 				onPayload: (payload) => ({ ...(payload as object), service_tier: "flex" }),
 				onResponse: (response) => seen.push(response.status),
 			},
-			{ ...model, headers: { "x-model": "m" } },
+			{ ...env.model, headers: { "x-model": "m" } },
 		);
 		expect(request.headers["x-model"]).toBe("m");
 		expect(request.headers["x-extra"]).toBe("opt");

@@ -69,3 +69,21 @@ export function assistantTurn(
 		...over,
 	};
 }
+
+/** Event types with runs collapsed: "text_delta:0 x6". */
+export function compactTrace(events: AssistantMessageEvent[]): string[] {
+	const out: { label: string; count: number }[] = [];
+	for (const event of events) {
+		const label = "contentIndex" in event ? `${event.type}:${event.contentIndex}` : event.type;
+		const last = out.at(-1);
+		if (last?.label === label) last.count++;
+		else out.push({ label, count: 1 });
+	}
+	return out.map(({ label, count }) => (count > 1 ? `${label} x${count}` : label));
+}
+
+/** A message's token counts without the cost. */
+export function usageTokens(message: AssistantMessage): Omit<AssistantMessage["usage"], "cost"> {
+	const { cost: _cost, ...rest } = message.usage;
+	return rest;
+}
