@@ -1,43 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Model } from "../../src/types.js";
+import type { AssistantMessage, Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { ANTHROPIC_OVERFLOW_MESSAGE, AnthropicStream, anthropicError } from "../support/fake-provider/anthropic.js";
-import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { frameEnds } from "../support/fake-provider/server.js";
 import { describeCommonStreamFaults } from "../support/stream-faults.js";
-import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
+import { collect, deltas, errorOf, eventTrace, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "sk-ant-api03-test-key-1234567890" };
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: "anthropic-messages",
-		provider: "anthropic",
-		id: "claude-fake",
-		baseUrl: fake.url,
-		reasoning: true,
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		maxTokens: 64_000,
-	});
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
-
-async function failure(events: Awaited<ReturnType<typeof collect>>): Promise<AssistantMessage> {
-	const last = events.at(-1);
-	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
-	return last.error;
-}
+const env = useFakeTarget((url) => ({
+	api: "anthropic-messages",
+	provider: "anthropic",
+	id: "claude-fake",
+	baseUrl: url,
+	reasoning: true,
+	cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+	maxTokens: 64_000,
+}));
 
 describe("anthropic-messages streaming", () => {
 	it("streams text with pings, finishes with usage and cost", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream()
 				.start({ input_tokens: 1000, output_tokens: 1, cache_read_input_tokens: 200, cache_creation_input_tokens: 100 })
 				.ping()
@@ -47,7 +33,7 @@ describe("anthropic-messages streaming", () => {
 				.stop()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
 		const done = events.at(-1);
 		if (done?.type !== "done") throw new Error("expected done");
@@ -61,11 +47,11 @@ describe("anthropic-messages streaming", () => {
 		expect(cost.cacheRead).toBeCloseTo(0.00006, 12);
 		expect(cost.cacheWrite).toBeCloseTo(0.000375, 12);
 		expect(cost.total).toBeCloseTo(0.010935, 12);
-		expect(fake.requests[0]?.path).toBe("/v1/messages");
+		expect(env.fake.requests[0]?.path).toBe("/v1/messages");
 	});
 
 	it("streams thinking with its signature, then text", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream()
 				.start()
 				.thinking(["Let me ", "think."], "c2lnbmF0dXJl")
@@ -74,7 +60,7 @@ describe("anthropic-messages streaming", () => {
 				.stop()
 				.script(),
 		);
-		const events = await collect(stream(model, context, { ...key, reasoning: "medium" }));
+		const events = await collect(stream(env.model, context, { ...key, reasoning: "medium" }));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"thinking_start:0",
@@ -94,10 +80,10 @@ describe("anthropic-messages streaming", () => {
 	});
 
 	it("keeps redacted thinking as an opaque signature", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream().start().redactedThinking("ENCRYPTED==").text("ok").delta("end_turn").stop().script(),
 		);
-		const message = await stream(model, context, { ...key, reasoning: "low" }).result();
+		const message = await stream(env.model, context, { ...key, reasoning: "low" }).result();
 		expect(message.content[0]).toEqual({
 			type: "thinking",
 			thinking: "[Reasoning redacted]",
@@ -107,7 +93,7 @@ describe("anthropic-messages streaming", () => {
 	});
 
 	it("streams several tool calls with arguments split across chunks", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream()
 				.start()
 				.text("Reading.")
@@ -117,7 +103,7 @@ describe("anthropic-messages streaming", () => {
 				.stop()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"text_start:0",
@@ -152,8 +138,8 @@ describe("anthropic-messages streaming", () => {
 		["max_tokens", "length"],
 		["tool_use", "toolUse"],
 	] as const)("maps stop_reason %s to %s", async (wire, unified) => {
-		fake.enqueue(new AnthropicStream().start().text("x").delta(wire).stop().script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new AnthropicStream().start().text("x").delta(wire).stop().script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe(unified);
 	});
 
@@ -164,8 +150,8 @@ describe("anthropic-messages streaming", () => {
 			.delta("tool_use")
 			.stop()
 			.script({ delayMs: 5 });
-		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
-		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
+		env.fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
+		expect(await partialArgumentsPerDelta(stream(env.model, context, key))).toEqual([
 			{},
 			{ path: "src/" },
 			{ path: "src/a.ts" },
@@ -174,15 +160,15 @@ describe("anthropic-messages streaming", () => {
 	});
 
 	it("ends a refusal with an error naming it", async () => {
-		fake.enqueue(new AnthropicStream().start().delta("refusal").stop().script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new AnthropicStream().start().delta("refusal").stop().script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("The model refused to respond");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "refusal", retryable: false });
 	});
 
 	it("reads input tokens reported late in message_delta", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream()
 				.start({ input_tokens: 0, output_tokens: 1 })
 				.text("p")
@@ -190,7 +176,7 @@ describe("anthropic-messages streaming", () => {
 				.stop()
 				.script(),
 		);
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.usage.input).toBe(61);
 		expect(message.usage.output).toBe(2);
 		expect(message.usage.totalTokens).toBe(63);
@@ -200,29 +186,29 @@ describe("anthropic-messages streaming", () => {
 		const { sse } = await import("../support/fake-provider/server.js");
 		const frames = new AnthropicStream().start().openText("ok").sseFrames;
 		frames.push({ event: "content_block_delta", data: "{not json" });
-		fake.enqueue(sse(frames));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(sse(frames));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_event", retryable: true });
 		expect(message.content).toEqual([{ type: "text", text: "ok" }]);
 	});
 
 	it("ignores pings and unknown event types", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream().start().ping().unknown().text("a").ping().unknown().delta("end_turn").stop().script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
 	});
 
 	it("429 with retry-after becomes a retryable rate_limit error", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			anthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", {
 				"retry-after": "7",
 			}),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "error"]);
-		const message = await failure(events);
+		const message = errorOf(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({
 			kind: "rate_limit",
@@ -236,33 +222,33 @@ describe("anthropic-messages streaming", () => {
 	});
 
 	it("500 becomes a retryable server error", async () => {
-		fake.enqueue(anthropicError(500, "api_error", "Internal server error"));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(anthropicError(500, "api_error", "Internal server error"));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "api_error", retryable: true });
 	});
 
 	it("529 overloaded over HTTP is retryable", async () => {
-		fake.enqueue(anthropicError(529, "overloaded_error", "Overloaded"));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(anthropicError(529, "overloaded_error", "Overloaded"));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 529, code: "overloaded_error", retryable: true });
 		expect(message.errorMessage).toBe("529 Overloaded");
 	});
 
 	it("event: error (overloaded) mid-stream ends with error, keeping the partial", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new AnthropicStream().start().openText("Par", "tial").error("overloaded_error", "Overloaded").script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
-		const message = await failure(events);
+		const message = errorOf(events);
 		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
 		expect(message.errorMessage).toBe("overloaded_error: Overloaded");
 		expect(message.errorInfo).toEqual({ kind: "overloaded", code: "overloaded_error", retryable: true });
 	});
 
 	it("recognises the overflow error body", async () => {
-		fake.enqueue(anthropicError(400, "invalid_request_error", ANTHROPIC_OVERFLOW_MESSAGE));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(anthropicError(400, "invalid_request_error", ANTHROPIC_OVERFLOW_MESSAGE));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toMatchObject({ kind: "overflow", status: 400, retryable: false });
 		expect(isContextOverflow(message)).toBe(true);
 	});
@@ -270,9 +256,9 @@ describe("anthropic-messages streaming", () => {
 	it("a stream cut mid-way ends with error and the partial content", async () => {
 		const script = new AnthropicStream().start().text("Hello there").delta("end_turn").stop().script();
 		const cutAt = script.bytes.indexOf("content_block_stop");
-		fake.enqueue({ ...script, cutAfterBytes: cutAt });
-		const events = await collect(stream(model, context, key));
-		const message = await failure(events);
+		env.fake.enqueue({ ...script, cutAfterBytes: cutAt });
+		const events = await collect(stream(env.model, context, key));
+		const message = errorOf(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
 		expect(message.errorInfo?.retryable).toBe(true);
@@ -287,8 +273,8 @@ describe("anthropic-messages streaming", () => {
 			.delta("end_turn")
 			.stop()
 			.script();
-		fake.enqueue({ ...script, cutAfterBytes: script.bytes.indexOf("content_block_stop") });
-		const message = await failure(await collect(stream(model, context, key)));
+		env.fake.enqueue({ ...script, cutAfterBytes: script.bytes.indexOf("content_block_stop") });
+		const message = errorOf(await collect(stream(env.model, context, key)));
 		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
 		expect(message.usage.input).toBe(1000);
 		expect(message.usage.output).toBe(1);
@@ -296,16 +282,16 @@ describe("anthropic-messages streaming", () => {
 	});
 
 	it("a clean end without message_stop is an error, never done", async () => {
-		fake.enqueue(new AnthropicStream().start().text("All of it").delta("end_turn").script());
-		const events = await collect(stream(model, context, key));
-		const message = await failure(events);
+		env.fake.enqueue(new AnthropicStream().start().text("All of it").delta("end_turn").script());
+		const events = await collect(stream(env.model, context, key));
+		const message = errorOf(events);
 		expect(message.content).toEqual([{ type: "text", text: "All of it" }]);
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
 	});
 });
 
 describeCommonStreamFaults("anthropic-messages", {
-	target: () => ({ fake, model }),
+	env,
 	context,
 	key,
 	openText: (text) => new AnthropicStream().start().openText(text).script(),

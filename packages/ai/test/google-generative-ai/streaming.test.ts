@@ -1,42 +1,27 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import type { Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { GOOGLE_OVERFLOW_MESSAGE, GoogleStream, googleError } from "../support/fake-provider/google.js";
-import { type FakeProvider, startFakeProvider } from "../support/fake-provider/server.js";
 import { describeCommonStreamFaults } from "../support/stream-faults.js";
-import { collect, deltas, eventTrace, fakeModel } from "../support/stream-helpers.js";
+import { collect, deltas, errorOf, eventTrace } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "AIza-test-key-1234567890" };
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({
-		api: "google-generative-ai",
-		provider: "google",
-		id: "gemini-2.5-flash",
-		baseUrl: `${fake.url}/v1beta`,
-		reasoning: true,
-		cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
-	});
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
-
-function errorOf(events: AssistantMessageEvent[]): AssistantMessage {
-	const last = events.at(-1);
-	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
-	return last.error;
-}
+const env = useFakeTarget((url) => ({
+	api: "google-generative-ai",
+	provider: "google",
+	id: "gemini-2.5-flash",
+	baseUrl: `${url}/v1beta`,
+	reasoning: true,
+	cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
+}));
 
 describe("google-generative-ai streaming", () => {
 	it("streams text and finishes with usage and cost", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new GoogleStream()
 				.text("Hel", "lo")
 				.finish("STOP", {
@@ -48,7 +33,7 @@ describe("google-generative-ai streaming", () => {
 				})
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
 		const done = events.at(-1);
 		if (done?.type !== "done") throw new Error("expected done");
@@ -62,15 +47,15 @@ describe("google-generative-ai streaming", () => {
 		expect(cost.output).toBeCloseTo(0.00125, 12);
 		expect(cost.cacheRead).toBeCloseTo(0.000015, 12);
 		expect(cost.total).toBeCloseTo(0.001505, 12);
-		expect(fake.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
-		expect(fake.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-test-key-1234567890");
+		expect(env.fake.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+		expect(env.fake.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-test-key-1234567890");
 	});
 
 	it("streams thoughts with their signature, then text", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new GoogleStream().thought("Let me ", "think.").signature("c2ln").text("Answer.").finish("STOP").script(),
 		);
-		const events = await collect(stream(model, context, { ...key, reasoning: "medium" }));
+		const events = await collect(stream(env.model, context, { ...key, reasoning: "medium" }));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"thinking_start:0",
@@ -82,7 +67,7 @@ describe("google-generative-ai streaming", () => {
 			"text_end:1",
 			"done",
 		]);
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error"); // nothing queued: the fake answers 500
 		const done = events.at(-1);
 		if (done?.type !== "done") throw new Error("expected done");
@@ -93,7 +78,7 @@ describe("google-generative-ai streaming", () => {
 	});
 
 	it("emits each function call with one delta holding its whole JSON, ids generated", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new GoogleStream()
 				.text("Reading.")
 				.call("read", { path: "src/a.ts" }, "sig-1")
@@ -101,7 +86,7 @@ describe("google-generative-ai streaming", () => {
 				.finish("STOP")
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"text_start:0",
@@ -135,16 +120,16 @@ describe("google-generative-ai streaming", () => {
 		["STOP", "stop"],
 		["MAX_TOKENS", "length"],
 	] as const)("maps finishReason %s to %s", async (wire, unified) => {
-		fake.enqueue(new GoogleStream().text("x").finish(wire).script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new GoogleStream().text("x").finish(wire).script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe(unified);
 	});
 
 	it.each(["SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL"])(
 		"finishReason %s ends with a provider error",
 		async (wire) => {
-			fake.enqueue(new GoogleStream().text("x").finish(wire).script());
-			const message = await stream(model, context, key).result();
+			env.fake.enqueue(new GoogleStream().text("x").finish(wire).script());
+			const message = await stream(env.model, context, key).result();
 			expect(message.stopReason).toBe("error");
 			expect(message.errorMessage).toBe(`Google stopped the response: ${wire}`);
 			expect(message.errorInfo).toEqual({ kind: "provider", code: wire, retryable: false });
@@ -156,18 +141,18 @@ describe("google-generative-ai streaming", () => {
 		const frames = new GoogleStream().text("a").finish("STOP").sseFrames;
 		frames.splice(1, 0, { comment: "keep-alive" }, { data: { somethingNew: true } });
 		const { sse } = await import("../support/fake-provider/server.js");
-		fake.enqueue(sse(frames));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(frames));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
 	});
 
 	it("429 with retry info becomes a retryable rate_limit error", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			googleError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", [
 				{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "12s" },
 			]),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "error"]);
 		const message = errorOf(events);
 		expect(message.errorInfo).toEqual({
@@ -178,19 +163,19 @@ describe("google-generative-ai streaming", () => {
 			retryAfterMs: 12000,
 		});
 		expect(isContextOverflow(message)).toBe(false);
-		expect(fake.requests).toHaveLength(1); // the SDK made one attempt only
+		expect(env.fake.requests).toHaveLength(1); // the SDK made one attempt only
 	});
 
 	it("500 becomes a retryable server error", async () => {
-		fake.enqueue(googleError(500, "INTERNAL", "An internal error has occurred."));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(googleError(500, "INTERNAL", "An internal error has occurred."));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "INTERNAL", retryable: true });
-		expect(fake.requests).toHaveLength(1);
+		expect(env.fake.requests).toHaveLength(1);
 	});
 
 	it("503 overloaded is retryable", async () => {
-		fake.enqueue(googleError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(googleError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 503, code: "UNAVAILABLE", retryable: true });
 	});
 
@@ -198,8 +183,8 @@ describe("google-generative-ai streaming", () => {
 		const frames = new GoogleStream().text("Par", "tial").sseFrames;
 		frames.push({ data: { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } } });
 		const { sse } = await import("../support/fake-provider/server.js");
-		fake.enqueue(sse(frames));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(frames));
+		const events = await collect(stream(env.model, context, key));
 		const message = errorOf(events);
 		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
 		expect(message.errorInfo).toEqual({ kind: "overloaded", status: 503, code: "UNAVAILABLE", retryable: true });
@@ -208,7 +193,7 @@ describe("google-generative-ai streaming", () => {
 
 	it("a blocked prompt (promptFeedback without candidates) ends with a provider error", async () => {
 		const { sse } = await import("../support/fake-provider/server.js");
-		fake.enqueue(
+		env.fake.enqueue(
 			sse([
 				{
 					data: {
@@ -218,7 +203,7 @@ describe("google-generative-ai streaming", () => {
 				},
 			]),
 		);
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("The prompt was blocked (PROHIBITED_CONTENT)");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "PROHIBITED_CONTENT", retryable: false });
@@ -226,8 +211,8 @@ describe("google-generative-ai streaming", () => {
 	});
 
 	it("recognises the overflow error body", async () => {
-		fake.enqueue(googleError(400, "INVALID_ARGUMENT", GOOGLE_OVERFLOW_MESSAGE));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(googleError(400, "INVALID_ARGUMENT", GOOGLE_OVERFLOW_MESSAGE));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toMatchObject({ kind: "overflow", status: 400, retryable: false });
 		expect(isContextOverflow(message)).toBe(true);
 	});
@@ -235,8 +220,8 @@ describe("google-generative-ai streaming", () => {
 	it("a stream cut mid-way ends with error and the partial content", async () => {
 		const script = new GoogleStream().text("Hello ", "there").finish("STOP").script();
 		const cutAt = script.bytes.indexOf('"finishReason"');
-		fake.enqueue({ ...script, cutAfterBytes: cutAt });
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue({ ...script, cutAfterBytes: cutAt });
+		const events = await collect(stream(env.model, context, key));
 		const message = errorOf(events);
 		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
 		expect(message.errorInfo?.retryable).toBe(true);
@@ -244,8 +229,8 @@ describe("google-generative-ai streaming", () => {
 	});
 
 	it("a clean end without a finishReason is an error, never done", async () => {
-		fake.enqueue(new GoogleStream().text("All ", "of it").script());
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(new GoogleStream().text("All ", "of it").script());
+		const events = await collect(stream(env.model, context, key));
 		const message = errorOf(events);
 		expect(message.content).toEqual([{ type: "text", text: "All of it" }]);
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
@@ -254,7 +239,7 @@ describe("google-generative-ai streaming", () => {
 });
 
 describeCommonStreamFaults("google-generative-ai", {
-	target: () => ({ fake, model }),
+	env,
 	context,
 	key,
 	openText: (text) => new GoogleStream().text(text).script(),

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
-import type { Context, Model } from "../../src/types.js";
+import type { Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { ChatStream, chatError } from "../support/fake-provider/openai-chat.js";
-import { type FakeProvider, frameEnds, json, sse, startFakeProvider } from "../support/fake-provider/server.js";
-import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
+import { frameEnds, json, sse, startFakeProvider } from "../support/fake-provider/server.js";
+import { collect, deltas, eventTrace, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "sk-test-key-1234567890" };
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({ api: "openai-completions", baseUrl: `${fake.url}/v1` });
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
+const env = useFakeTarget((url) => ({ api: "openai-completions", baseUrl: `${url}/v1` }));
 
 describe("openai-completions streaming", () => {
 	it("streams text and finishes with usage and cost", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ChatStream()
 				.role()
 				.text("Hel", "lo")
@@ -31,7 +23,7 @@ describe("openai-completions streaming", () => {
 				.done()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
 		const done = events.at(-1);
 		expect(done?.type).toBe("done");
@@ -46,12 +38,12 @@ describe("openai-completions streaming", () => {
 		expect(cost.cacheRead).toBeCloseTo(0.0001, 12);
 		expect(cost.cacheWrite).toBe(0);
 		expect(cost.total).toBeCloseTo(0.0057, 12);
-		expect(fake.requests[0].path).toBe("/v1/chat/completions");
-		expect(fake.requests[0].headers.authorization).toBe("Bearer sk-test-key-1234567890");
+		expect(env.fake.requests[0].path).toBe("/v1/chat/completions");
+		expect(env.fake.requests[0].headers.authorization).toBe("Bearer sk-test-key-1234567890");
 	});
 
 	it("streams reasoning_content as thinking, then text", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ChatStream()
 				.reasoning("reasoning_content", "Let me ", "think.")
 				.text("Answer.")
@@ -59,7 +51,7 @@ describe("openai-completions streaming", () => {
 				.done()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"thinking_start:0",
@@ -71,7 +63,7 @@ describe("openai-completions streaming", () => {
 			"text_end:1",
 			"done",
 		]);
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error"); // nothing queued: the fake answers 500
 		const done = events.at(-1);
 		if (done?.type !== "done") throw new Error("expected done");
@@ -82,14 +74,14 @@ describe("openai-completions streaming", () => {
 	});
 
 	it.each(["reasoning", "reasoning_details"] as const)("reads reasoning from the %s field", async (field) => {
-		fake.enqueue(new ChatStream().reasoning(field, "a", "b").text("c").finish("stop").done().script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ChatStream().reasoning(field, "a", "b").text("c").finish("stop").done().script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.content[0]).toMatchObject({ type: "thinking", thinking: "ab" });
 		expect(message.content[1]).toEqual({ type: "text", text: "c" });
 	});
 
 	it("streams several tool calls with arguments split across chunks", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ChatStream()
 				.text("Reading.")
 				.toolCall(0, "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
@@ -99,7 +91,7 @@ describe("openai-completions streaming", () => {
 				.done()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"text_start:0",
@@ -123,8 +115,8 @@ describe("openai-completions streaming", () => {
 			.finish("tool_calls")
 			.done()
 			.script({ delayMs: 5 });
-		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
-		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
+		env.fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
+		expect(await partialArgumentsPerDelta(stream(env.model, context, key))).toEqual([
 			{},
 			{ path: "src/" },
 			{ path: "src/a.ts" },
@@ -146,22 +138,22 @@ describe("openai-completions streaming", () => {
 		["length", "length"],
 		["tool_calls", "toolUse"],
 	] as const)("maps finish_reason %s to %s", async (wire, reason) => {
-		fake.enqueue(new ChatStream().text("x").finish(wire).done().script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ChatStream().text("x").finish(wire).done().script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe(reason);
 	});
 
 	it("ends content_filter with an error", async () => {
-		fake.enqueue(new ChatStream().text("x").finish("content_filter").done().script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ChatStream().text("x").finish("content_filter").done().script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "content_filter", retryable: false });
 		expect(message.content).toEqual([{ type: "text", text: "x" }]);
 	});
 
 	it("treats [DONE] without a finish reason as a cut stream", async () => {
-		fake.enqueue(new ChatStream().text("partial").done().script());
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(new ChatStream().text("partial").done().script());
+		const events = await collect(stream(env.model, context, key));
 		const last = events.at(-1);
 		expect(last?.type).toBe("error");
 		if (last?.type !== "error") return;
@@ -171,8 +163,8 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("treats a clean end of body without [DONE] or finish reason as an error", async () => {
-		fake.enqueue(new ChatStream().text("partial").script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ChatStream().text("partial").script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo?.kind).toBe("stream_cut");
 	});
@@ -180,8 +172,8 @@ describe("openai-completions streaming", () => {
 	it("keeps the partial content when the connection is cut mid-stream", async () => {
 		const script = new ChatStream().text("one ", "two ", "three").finish("stop").done().script();
 		const firstTwo = script.bytes.indexOf("three") - 40;
-		fake.enqueue({ ...script, cutAfterBytes: firstTwo });
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue({ ...script, cutAfterBytes: firstTwo });
+		const events = await collect(stream(env.model, context, key));
 		const last = events.at(-1);
 		if (last?.type !== "error") throw new Error(`expected error, got ${last?.type}`);
 		expect(last.error.content).toEqual([{ type: "text", text: "one two " }]);
@@ -190,9 +182,9 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("handles slow chunks", async () => {
-		fake.enqueue(new ChatStream().text("a", "b", "c").finish("stop").done().script({ chunkSize: 40, delayMs: 15 }));
+		env.fake.enqueue(new ChatStream().text("a", "b", "c").finish("stop").done().script({ chunkSize: 40, delayMs: 15 }));
 		const started = Date.now();
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.content).toEqual([{ type: "text", text: "abc" }]);
 		expect(message.stopReason).toBe("stop");
 		expect(Date.now() - started).toBeGreaterThanOrEqual(50);
@@ -200,10 +192,10 @@ describe("openai-completions streaming", () => {
 
 	it("aborts mid-stream with the partial message", async () => {
 		const script = new ChatStream().text("before ").text("after").finish("stop").done().script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.indexOf("after") - 60 });
+		env.fake.enqueue({ ...script, hangAfterBytes: script.bytes.indexOf("after") - 60 });
 		const controller = new AbortController();
 		const events: string[] = [];
-		const s = stream(model, context, { ...key, signal: controller.signal });
+		const s = stream(env.model, context, { ...key, signal: controller.signal });
 		for await (const e of s) {
 			events.push(e.type);
 			if (e.type === "text_delta") controller.abort();
@@ -218,14 +210,14 @@ describe("openai-completions streaming", () => {
 	it("aborts a request that was aborted before it started", async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const message = await stream(model, context, { ...key, signal: controller.signal }).result();
+		const message = await stream(env.model, context, { ...key, signal: controller.signal }).result();
 		expect(message.stopReason).toBe("aborted");
 	});
 
 	it("fails with a timeout when no byte arrives for timeoutMs", async () => {
 		const script = new ChatStream().text("a").text("b").finish("stop").done().script();
-		fake.enqueue({ ...script, hangAfterBytes: script.bytes.indexOf('"b"') - 60 });
-		const message = await stream(model, context, { ...key, timeoutMs: 100 }).result();
+		env.fake.enqueue({ ...script, hangAfterBytes: script.bytes.indexOf('"b"') - 60 });
+		const message = await stream(env.model, context, { ...key, timeoutMs: 100 }).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({ kind: "network", code: "timeout", retryable: true });
 		expect(message.content).toEqual([{ type: "text", text: "a" }]);
@@ -234,14 +226,14 @@ describe("openai-completions streaming", () => {
 
 describe("openai-completions errors", () => {
 	it("maps 429 with retry-after to a retryable rate limit", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			chatError(429, "Rate limit reached for requests", {
 				type: "requests",
 				code: "rate_limit_exceeded",
 				headers: { "retry-after": "7" },
 			}),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "error"]);
 		const message = events.at(-1);
 		if (message?.type !== "error") throw new Error("expected error");
@@ -256,33 +248,33 @@ describe("openai-completions errors", () => {
 	});
 
 	it("prefers retry-after-ms", async () => {
-		fake.enqueue(chatError(429, "slow down", { headers: { "retry-after-ms": "1500", "retry-after": "9" } }));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(chatError(429, "slow down", { headers: { "retry-after-ms": "1500", "retry-after": "9" } }));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo?.retryAfterMs).toBe(1500);
 	});
 
 	it("maps 500 to a retryable server error", async () => {
-		fake.enqueue(chatError(500, "The server had an error", { type: "server_error" }));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(chatError(500, "The server had an error", { type: "server_error" }));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "server_error", retryable: true });
 	});
 
 	it("maps 401 to auth and never leaks the key", async () => {
-		fake.enqueue(chatError(401, `Incorrect API key provided: ${key.apiKey}`, { code: "invalid_api_key" }));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(chatError(401, `Incorrect API key provided: ${key.apiKey}`, { code: "invalid_api_key" }));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toMatchObject({ kind: "auth", status: 401, retryable: false });
 		expect(message.errorMessage).not.toContain(key.apiKey);
 	});
 
 	it("classifies the context-length error as overflow", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			chatError(
 				400,
 				"This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
 				{ code: "context_length_exceeded" },
 			),
 		);
-		const message = await stream(model, context, key).result();
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({
 			kind: "overflow",
 			status: 400,
@@ -293,15 +285,15 @@ describe("openai-completions errors", () => {
 	});
 
 	it("classifies a bare 413 as overflow", async () => {
-		fake.enqueue({ kind: "json", status: 413, bodyText: "" });
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue({ kind: "json", status: 413, bodyText: "" });
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo?.kind).toBe("overflow");
 		expect(isContextOverflow(message)).toBe(true);
 	});
 
 	it("turns an error object inside the stream into an error event", async () => {
-		fake.enqueue(new ChatStream().text("so far").error("Upstream overloaded", "overloaded").script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ChatStream().text("so far").error("Upstream overloaded", "overloaded").script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("Upstream overloaded");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "overloaded", retryable: true });
@@ -316,10 +308,10 @@ describe("openai-completions errors", () => {
 			{ event: "error", data: { error: { message: "Internal error upstream", code: 502 } } },
 			...new ChatStream().text("never").finish("stop").done().build(),
 		];
-		fake.enqueue(sse(frames));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(sse(frames));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
-		const message = await stream(model, context, key).result(); // nothing queued: 500
+		const message = await stream(env.model, context, key).result(); // nothing queued: 500
 		expect(message.errorInfo?.status).toBe(500);
 		const last = events.at(-1);
 		if (last?.type !== "error") throw new Error("expected error");
@@ -329,8 +321,8 @@ describe("openai-completions errors", () => {
 	});
 
 	it("reports a malformed chunk as a provider error with the partial content", async () => {
-		fake.enqueue(sse([...new ChatStream().text("ok").build(), { data: "{not json" }]));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(sse([...new ChatStream().text("ok").build(), { data: "{not json" }]));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_chunk", retryable: true });
 		expect(message.content).toEqual([{ type: "text", text: "ok" }]);
 	});
@@ -339,7 +331,7 @@ describe("openai-completions errors", () => {
 		const closed = await startFakeProvider();
 		const url = closed.url;
 		await closed.close();
-		const message = await stream({ ...model, baseUrl: `${url}/v1` }, context, key).result();
+		const message = await stream({ ...env.model, baseUrl: `${url}/v1` }, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toMatchObject({ kind: "network", retryable: true });
 	});
@@ -348,7 +340,7 @@ describe("openai-completions errors", () => {
 		const saved = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
 		try {
-			const remote = { ...model, baseUrl: "https://api.openai.com/v1" };
+			const remote = { ...env.model, baseUrl: "https://api.openai.com/v1" };
 			const events = await collect(stream(remote, context));
 			expect(eventTrace(events)).toEqual(["start", "error"]);
 			const message = await stream(remote, context).result();
@@ -363,18 +355,18 @@ describe("openai-completions errors", () => {
 		const saved = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
 		try {
-			fake.enqueue(new ChatStream().text("local").finish("stop").done().script());
-			const message = await stream({ ...model, provider: "ollama" }, context).result();
+			env.fake.enqueue(new ChatStream().text("local").finish("stop").done().script());
+			const message = await stream({ ...env.model, provider: "ollama" }, context).result();
 			expect(message.stopReason).toBe("stop");
-			expect(fake.requests[0].headers.authorization).toBe("Bearer local");
+			expect(env.fake.requests[0].headers.authorization).toBe("Bearer local");
 		} finally {
 			if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
 		}
 	});
 
 	it("answers 500 when nothing is scripted (fake server sanity)", async () => {
-		fake.enqueue(json(503, { error: { message: "busy" } }));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(json(503, { error: { message: "busy" } }));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toMatchObject({ kind: "overloaded", status: 503, retryable: true });
 	});
 });

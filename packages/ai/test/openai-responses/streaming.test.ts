@@ -1,35 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "../../src/overflow.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../src/types.js";
+import type { Context } from "../../src/types.js";
+import { useFakeTarget } from "../support/adapter-setup.js";
 import { OPENAI_OVERFLOW_MESSAGE, openaiError, ResponsesStream } from "../support/fake-provider/openai-responses.js";
-import { type FakeProvider, frameEnds, startFakeProvider } from "../support/fake-provider/server.js";
+import { frameEnds } from "../support/fake-provider/server.js";
 import { describeCommonStreamFaults } from "../support/stream-faults.js";
-import { collect, deltas, eventTrace, fakeModel, partialArgumentsPerDelta } from "../support/stream-helpers.js";
+import { collect, deltas, errorOf, eventTrace, partialArgumentsPerDelta } from "../support/stream-helpers.js";
 
-let fake: FakeProvider;
-let model: Model;
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const key = { apiKey: "sk-test-key-1234567890" };
 
-beforeAll(async () => {
-	fake = await startFakeProvider();
-	model = fakeModel({ api: "openai-responses", id: "gpt-fake", baseUrl: `${fake.url}/v1`, reasoning: true });
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-	fake.requests.length = 0;
-});
-
-function errorOf(events: AssistantMessageEvent[]): AssistantMessage {
-	const last = events.at(-1);
-	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
-	return last.error;
-}
+const env = useFakeTarget((url) => ({
+	api: "openai-responses",
+	id: "gpt-fake",
+	baseUrl: `${url}/v1`,
+	reasoning: true,
+}));
 
 describe("openai-responses streaming", () => {
 	it("streams text and finishes with usage and cost", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ResponsesStream()
 				.created()
 				.message("msg_1", ["Hel", "lo"])
@@ -41,7 +32,7 @@ describe("openai-responses streaming", () => {
 				})
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
 		const done = events.at(-1);
 		if (done?.type !== "done") throw new Error("expected done");
@@ -54,12 +45,12 @@ describe("openai-responses streaming", () => {
 		expect(cost.output).toBeCloseTo(0.004, 12);
 		expect(cost.cacheRead).toBeCloseTo(0.0001, 12);
 		expect(cost.total).toBeCloseTo(0.0057, 12);
-		expect(fake.requests[0]?.path).toBe("/v1/responses");
-		expect(fake.requests[0]?.headers.authorization).toBe("Bearer sk-test-key-1234567890");
+		expect(env.fake.requests[0]?.path).toBe("/v1/responses");
+		expect(env.fake.requests[0]?.headers.authorization).toBe("Bearer sk-test-key-1234567890");
 	});
 
 	it("streams reasoning summaries as thinking; the whole item is the signature", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ResponsesStream()
 				.created()
 				.reasoning("rs_1", [["Plan", "ning"], ["Check"]], "gAAAA-encrypted")
@@ -67,7 +58,7 @@ describe("openai-responses streaming", () => {
 				.completed()
 				.script(),
 		);
-		const events = await collect(stream(model, context, { ...key, reasoning: "high" }));
+		const events = await collect(stream(env.model, context, { ...key, reasoning: "high" }));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"thinking_start:0",
@@ -99,7 +90,7 @@ describe("openai-responses streaming", () => {
 	});
 
 	it("streams several function calls with arguments split across chunks", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ResponsesStream()
 				.created()
 				.functionCall("fc_a", "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
@@ -107,7 +98,7 @@ describe("openai-responses streaming", () => {
 				.completed()
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual([
 			"start",
 			"toolcall_start:0",
@@ -137,8 +128,8 @@ describe("openai-responses streaming", () => {
 			.functionCall("fc_a", "call_a", "read", ['{"pa', 'th": "src/', 'a.ts"', "}"])
 			.completed()
 			.script({ delayMs: 5 });
-		fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
-		expect(await partialArgumentsPerDelta(stream(model, context, key))).toEqual([
+		env.fake.enqueue({ ...script, splitAt: frameEnds(script.bytes) });
+		expect(await partialArgumentsPerDelta(stream(env.model, context, key))).toEqual([
 			{},
 			{ path: "src/" },
 			{ path: "src/a.ts" },
@@ -147,36 +138,38 @@ describe("openai-responses streaming", () => {
 	});
 
 	it("response.incomplete (max_output_tokens) ends with length", async () => {
-		fake.enqueue(new ResponsesStream().created().message("msg_1", ["trunc"]).incomplete("max_output_tokens").script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(
+			new ResponsesStream().created().message("msg_1", ["trunc"]).incomplete("max_output_tokens").script(),
+		);
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("length");
 		expect(message.content).toMatchObject([{ type: "text", text: "trunc" }]);
 	});
 
 	it("response.incomplete (content_filter) ends with a provider error", async () => {
-		fake.enqueue(new ResponsesStream().created().message("msg_1", ["x"]).incomplete("content_filter").script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ResponsesStream().created().message("msg_1", ["x"]).incomplete("content_filter").script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "content_filter", retryable: false });
 	});
 
 	it("response.failed ends with error and its code", async () => {
-		fake.enqueue(new ResponsesStream().created().failed("server_error", "The server had an error").script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(new ResponsesStream().created().failed("server_error", "The server had an error").script());
+		const message = await stream(env.model, context, key).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("server_error: The server had an error");
 		expect(message.errorInfo).toEqual({ kind: "server", code: "server_error", retryable: true });
 	});
 
 	it("an error event mid-stream ends with error, keeping the partial", async () => {
-		fake.enqueue(
+		env.fake.enqueue(
 			new ResponsesStream()
 				.created()
 				.openMessage("msg_1", "Par", "tial")
 				.error("rate_limit_exceeded", "Rate limit reached")
 				.script(),
 		);
-		const events = await collect(stream(model, context, key));
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
 		const message = errorOf(events);
 		expect(message.content).toMatchObject([{ type: "text", text: "Partial" }]);
@@ -187,8 +180,8 @@ describe("openai-responses streaming", () => {
 		const { sse } = await import("../support/fake-provider/server.js");
 		const frames = new ResponsesStream().created().sseFrames;
 		frames.push({ event: "error", data: { type: "error", code: "server_error", message: "boom", param: null } });
-		fake.enqueue(sse(frames));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(sse(frames));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorMessage).toBe("server_error: boom");
 		expect(message.errorInfo).toEqual({ kind: "server", code: "server_error", retryable: true });
 	});
@@ -197,21 +190,23 @@ describe("openai-responses streaming", () => {
 		const { sse } = await import("../support/fake-provider/server.js");
 		const frames = new ResponsesStream().created().openMessage("msg_1", "ok").sseFrames;
 		frames.push({ event: "response.output_text.delta", data: "{not json" });
-		fake.enqueue(sse(frames));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(sse(frames));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "provider", code: "malformed_event", retryable: true });
 		expect(message.content).toMatchObject([{ type: "text", text: "ok" }]);
 	});
 
 	it("ignores unknown event types", async () => {
-		fake.enqueue(new ResponsesStream().created().unknown().message("msg_1", ["a"]).unknown().completed().script());
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(new ResponsesStream().created().unknown().message("msg_1", ["a"]).unknown().completed().script());
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
 	});
 
 	it("429 with retry-after becomes a retryable rate_limit error", async () => {
-		fake.enqueue(openaiError(429, "rate_limit_exceeded", "Rate limit reached for requests", { "retry-after": "3" }));
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(
+			openaiError(429, "rate_limit_exceeded", "Rate limit reached for requests", { "retry-after": "3" }),
+		);
+		const events = await collect(stream(env.model, context, key));
 		expect(eventTrace(events)).toEqual(["start", "error"]);
 		const message = errorOf(events);
 		expect(message.errorInfo).toEqual({
@@ -221,26 +216,28 @@ describe("openai-responses streaming", () => {
 			retryable: true,
 			retryAfterMs: 3000,
 		});
-		expect(fake.requests).toHaveLength(1);
+		expect(env.fake.requests).toHaveLength(1);
 	});
 
 	it("500 becomes a retryable server error", async () => {
-		fake.enqueue(openaiError(500, "server_error", "The server had an error while processing your request."));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(openaiError(500, "server_error", "The server had an error while processing your request."));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "server", status: 500, code: "server_error", retryable: true });
-		expect(fake.requests).toHaveLength(1);
+		expect(env.fake.requests).toHaveLength(1);
 	});
 
 	it("recognises the overflow error body", async () => {
-		fake.enqueue(openaiError(400, "context_length_exceeded", OPENAI_OVERFLOW_MESSAGE));
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(openaiError(400, "context_length_exceeded", OPENAI_OVERFLOW_MESSAGE));
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toMatchObject({ kind: "overflow", status: 400, retryable: false });
 		expect(isContextOverflow(message)).toBe(true);
 	});
 
 	it("recognises overflow reported inside the stream (response.failed)", async () => {
-		fake.enqueue(new ResponsesStream().created().failed("context_length_exceeded", OPENAI_OVERFLOW_MESSAGE).script());
-		const message = await stream(model, context, key).result();
+		env.fake.enqueue(
+			new ResponsesStream().created().failed("context_length_exceeded", OPENAI_OVERFLOW_MESSAGE).script(),
+		);
+		const message = await stream(env.model, context, key).result();
 		expect(message.errorInfo).toEqual({ kind: "overflow", code: "context_length_exceeded", retryable: false });
 		expect(isContextOverflow(message)).toBe(true);
 	});
@@ -248,8 +245,8 @@ describe("openai-responses streaming", () => {
 	it("a stream cut mid-way ends with error and the partial content", async () => {
 		const script = new ResponsesStream().created().message("msg_1", ["Hello ", "there"]).completed().script();
 		const cutAt = script.bytes.indexOf("response.output_text.done");
-		fake.enqueue({ ...script, cutAfterBytes: cutAt });
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue({ ...script, cutAfterBytes: cutAt });
+		const events = await collect(stream(env.model, context, key));
 		const message = errorOf(events);
 		expect(message.content).toMatchObject([{ type: "text", text: "Hello there" }]);
 		expect(message.errorInfo?.retryable).toBe(true);
@@ -257,8 +254,8 @@ describe("openai-responses streaming", () => {
 	});
 
 	it("a clean end without response.completed is an error, never done", async () => {
-		fake.enqueue(new ResponsesStream().created().message("msg_1", ["All ", "of it"]).script());
-		const events = await collect(stream(model, context, key));
+		env.fake.enqueue(new ResponsesStream().created().message("msg_1", ["All ", "of it"]).script());
+		const events = await collect(stream(env.model, context, key));
 		const message = errorOf(events);
 		expect(message.content).toMatchObject([{ type: "text", text: "All of it" }]);
 		expect(message.errorInfo).toEqual({ kind: "stream_cut", retryable: true });
@@ -266,7 +263,7 @@ describe("openai-responses streaming", () => {
 });
 
 describeCommonStreamFaults("openai-responses", {
-	target: () => ({ fake, model }),
+	env,
 	context,
 	key,
 	openText: (text) => new ResponsesStream().created().openMessage("msg_1", text).script(),

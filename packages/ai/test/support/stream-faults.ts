@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessageEvent, Context, Model, ProviderErrorInfo } from "../../src/types.js";
-import type { FakeProvider, Script, SseScript } from "./fake-provider/server.js";
+import type { AssistantMessageEvent, Context, ProviderErrorInfo } from "../../src/types.js";
+import type { FakeTarget } from "./adapter-setup.js";
+import type { Script, SseScript } from "./fake-provider/server.js";
 import { collect, deltas } from "./stream-helpers.js";
 
 export interface StreamFaultKit {
-	/** Read lazily: the fake server and model are made in the adapter file's beforeAll. */
-	target: () => { fake: FakeProvider; model: Model };
+	/** From useFakeTarget; read inside tests only (filled in beforeAll). */
+	env: FakeTarget;
 	context: Context;
 	key: { apiKey: string };
 	/** A stream that opened one text block holding `text`, then says nothing more. */
@@ -33,12 +34,12 @@ export function describeCommonStreamFaults(name: string, kit: StreamFaultKit): v
 	/** The open text stream, kept open after its last byte until the client goes away. */
 	const enqueueHanging = (text: string) => {
 		const script = kit.openText(text);
-		kit.target().fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
+		kit.env.fake.enqueue({ ...script, hangAfterBytes: script.bytes.length });
 	};
 
 	describe(`${name} common stream faults`, () => {
 		it("slow chunks still arrive in order", async () => {
-			const { fake, model } = kit.target();
+			const { fake, model } = kit.env;
 			fake.enqueue(kit.slowText(["a", "b", "c"]));
 			const events = await collect(stream(model, context, key));
 			expect(deltas(events, "text_delta")).toEqual(["a", "b", "c"]);
@@ -46,7 +47,7 @@ export function describeCommonStreamFaults(name: string, kit: StreamFaultKit): v
 		});
 
 		it("client abort ends with aborted and the partial", async () => {
-			const { model } = kit.target();
+			const { model } = kit.env;
 			enqueueHanging("Partial answer");
 			const controller = new AbortController();
 			const events: AssistantMessageEvent[] = [];
@@ -63,7 +64,7 @@ export function describeCommonStreamFaults(name: string, kit: StreamFaultKit): v
 		});
 
 		it("no byte for timeoutMs ends with a retryable network timeout, keeping the partial", async () => {
-			const { model } = kit.target();
+			const { model } = kit.env;
 			enqueueHanging("Slow");
 			const message = await stream(model, context, { ...key, timeoutMs: 500 }).result();
 			expect(message.stopReason).toBe("error");
@@ -72,7 +73,7 @@ export function describeCommonStreamFaults(name: string, kit: StreamFaultKit): v
 		});
 
 		it("an already aborted signal ends with aborted before any content", async () => {
-			const { model } = kit.target();
+			const { model } = kit.env;
 			const controller = new AbortController();
 			controller.abort();
 			const message = await stream(model, context, { ...key, signal: controller.signal }).result();
@@ -82,7 +83,7 @@ export function describeCommonStreamFaults(name: string, kit: StreamFaultKit): v
 		});
 
 		it("an auth failure is a non-retryable auth error", async () => {
-			const { fake, model } = kit.target();
+			const { fake, model } = kit.env;
 			fake.enqueue(kit.authFailure.script);
 			const message = await stream(model, context, key).result();
 			expect(message.stopReason).toBe("error");

@@ -87,3 +87,10 @@ export function usageTokens(message: AssistantMessage): Omit<AssistantMessage["u
 	const { cost: _cost, ...rest } = message.usage;
 	return rest;
 }
+
+/** The message of the final `error` event; throws when the stream ended any other way. */
+export function errorOf(events: AssistantMessageEvent[]): AssistantMessage {
+	const last = events.at(-1);
+	if (last?.type !== "error") throw new Error(`expected an error event, got ${last?.type}`);
+	return last.error;
+}
