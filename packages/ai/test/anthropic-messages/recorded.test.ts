@@ -1,18 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "../../src/adapters/anthropic-messages-events.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context } from "../../src/types.js";
 import { useFakeTarget } from "../support/adapter-setup.js";
+import { describeByteSplits } from "../support/byte-splits.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
 import { sse } from "../support/fake-provider/server.js";
-import {
-	decodePieces,
-	everyBoundaryPlans,
-	framedBytes,
-	installMemoryFetch,
-	projectEvents,
-	splitBytes,
-} from "../support/split-replay.js";
+import { decodePieces } from "../support/split-replay.js";
 import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "anthropic-messages";
@@ -153,44 +147,14 @@ function decode(pieces: Uint8Array[]): Promise<string[]> {
 	return decodePieces<AnthropicWireEvent>(env.model, (writer) => new AnthropicEventMapper(writer), pieces);
 }
 
-describe("anthropic-messages: byte splits of recorded streams", () => {
-	const counts: Record<string, string> = {};
-	afterAll(() => {
-		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
-	});
-
-	it.each(cases.map((c) => c.name))("%s: every byte boundary gives identical events", async (name) => {
-		const { bytes, ranges } = framedBytes(recordedFrames(API, name, { eventFromType: true }));
-		const baseline = await decode([bytes]);
-		expect(baseline.at(-1)).toMatch(/^(done|error):/);
-		const plans = everyBoundaryPlans(ranges, 4096);
-		for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
-		// Every byte its own piece.
-		const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-		expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
-		counts[name] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
-		expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
-	});
-
-	it("the full adapter (SDK client included) agrees when every byte arrives alone", async () => {
-		const memory = installMemoryFetch();
-		try {
-			for (const { name } of cases) {
-				const { bytes } = framedBytes(recordedFrames(API, name, { eventFromType: true }));
-				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(env.model, context, key)));
-				memory.respond(
-					splitBytes(
-						bytes,
-						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
-					),
-				);
-				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
-				expect(bytewise).toEqual(whole);
-				expect(whole.at(-1)).toMatch(/^(done|error):/);
-			}
-		} finally {
-			memory.restore();
-		}
-	});
+describeByteSplits({
+	api: API,
+	env,
+	context,
+	key,
+	streams: cases.map(({ name }) => ({ label: name, frames: () => recordedFrames(API, name, { eventFromType: true }) })),
+	decode,
+	period: 4096,
+	terminal: /^(done|error):/,
+	fullAdapterTitle: "the full adapter (SDK client included) agrees when every byte arrives alone",
 });

@@ -1,18 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type GoogleChunk, GoogleEventMapper } from "../../src/adapters/google-generative-ai-events.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, ToolCall } from "../../src/types.js";
 import { useFakeTarget } from "../support/adapter-setup.js";
+import { describeByteSplits } from "../support/byte-splits.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
 import { sse } from "../support/fake-provider/server.js";
-import {
-	decodePieces,
-	everyBoundaryPlans,
-	framedBytes,
-	installMemoryFetch,
-	projectEvents,
-	splitBytes,
-} from "../support/split-replay.js";
+import { decodePieces } from "../support/split-replay.js";
 import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "google-generative-ai";
@@ -231,49 +225,16 @@ function decode(pieces: Uint8Array[]): Promise<string[]> {
 	return decodePieces<GoogleChunk>(env.model, (writer) => new GoogleEventMapper(writer), pieces);
 }
 
-describe("google-generative-ai: byte splits of recorded streams", () => {
-	const counts: Record<string, string> = {};
-	afterAll(() => {
-		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
-	});
-
-	it.each(cases.map((c) => c.name))(
-		"%s: every byte boundary gives identical events",
-		async (name) => {
-			const { bytes, ranges } = framedBytes(recordedFrames(API, name));
-			const baseline = await decode([bytes]);
-			expect(baseline.at(-1)).toMatch(/^done:/);
-			// Frames carry signatures of up to ~6 KB: cutting each frame every 1000 bytes keeps runs bounded.
-			const plans = everyBoundaryPlans(ranges, 1000);
-			for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
-			const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-			expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
-			counts[name] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
-			expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
-		},
-		30_000,
-	);
-
-	it("the full adapter agrees when every byte arrives alone", async () => {
-		const memory = installMemoryFetch();
-		try {
-			for (const { name } of cases) {
-				const { bytes } = framedBytes(recordedFrames(API, name));
-				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(env.model, context, key)));
-				memory.respond(
-					splitBytes(
-						bytes,
-						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
-					),
-				);
-				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
-				// Ids are derived from the responseId, so they match across runs.
-				expect(bytewise).toEqual(whole);
-				expect(whole.at(-1)).toMatch(/^done:/);
-			}
-		} finally {
-			memory.restore();
-		}
-	});
+// Frames carry signatures of up to ~6 KB: cutting each frame every 1000 bytes keeps runs bounded.
+// Ids are derived from the responseId, so they match across runs.
+describeByteSplits({
+	api: API,
+	env,
+	context,
+	key,
+	streams: cases.map(({ name }) => ({ label: name, frames: () => recordedFrames(API, name) })),
+	decode,
+	period: 1000,
+	terminal: /^done:/,
+	timeoutMs: 30_000,
 });

@@ -1,18 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "../../src/adapters/openai-responses-events.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context } from "../../src/types.js";
 import { useFakeTarget } from "../support/adapter-setup.js";
+import { describeByteSplits } from "../support/byte-splits.js";
 import { recordedFrames } from "../support/fake-provider/recorded.js";
 import { type SseFrame, sse } from "../support/fake-provider/server.js";
-import {
-	decodePieces,
-	everyBoundaryPlans,
-	framedBytes,
-	installMemoryFetch,
-	projectEvents,
-	splitBytes,
-} from "../support/split-replay.js";
+import { decodePieces } from "../support/split-replay.js";
 import { collect, compactTrace, usageTokens } from "../support/stream-helpers.js";
 
 const API = "openai-responses";
@@ -188,47 +182,17 @@ const splitCases = [
 	{ name: "openai-error.1", part: 0 },
 ];
 
-describe("openai-responses: byte splits of recorded streams", () => {
-	const counts: Record<string, string> = {};
-	afterAll(() => {
-		console.info(`[byte-splits] ${API}: ${JSON.stringify(counts)}`);
-	});
-
-	it.each(splitCases)(
-		"$name (response $part): every byte boundary gives identical events",
-		async ({ name, part }) => {
-			const { bytes, ranges } = framedBytes(responses(name)[part] ?? []);
-			const baseline = await decode([bytes]);
-			expect(baseline.at(-1)).toMatch(/^(done|error):/);
-			const plans = everyBoundaryPlans(ranges, 1000);
-			for (const cuts of plans) expect(await decode(splitBytes(bytes, cuts))).toEqual(baseline);
-			const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-			expect(await decode(splitBytes(bytes, single))).toEqual(baseline);
-			counts[`${name}#${part}`] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
-			expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
-		},
-		30_000,
-	);
-
-	it("the full adapter agrees when every byte arrives alone", async () => {
-		const memory = installMemoryFetch();
-		try {
-			for (const { name, part } of splitCases) {
-				const { bytes } = framedBytes(responses(name)[part] ?? []);
-				memory.respond([bytes]);
-				const whole = projectEvents(await collect(stream(env.model, context, key)));
-				memory.respond(
-					splitBytes(
-						bytes,
-						Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
-					),
-				);
-				const bytewise = projectEvents(await collect(stream(env.model, context, key)));
-				expect(bytewise).toEqual(whole);
-				expect(whole.at(-1)).toMatch(/^(done|error):/);
-			}
-		} finally {
-			memory.restore();
-		}
-	});
+describeByteSplits({
+	api: API,
+	env,
+	context,
+	key,
+	streams: splitCases.map(({ name, part }) => ({
+		label: `${name} (response ${part})`,
+		frames: () => responses(name)[part] ?? [],
+	})),
+	decode,
+	period: 1000,
+	terminal: /^(done|error):/,
+	timeoutMs: 30_000,
 });
