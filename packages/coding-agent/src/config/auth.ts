@@ -112,6 +112,9 @@ export class AuthStorage {
 		else if (read.kind === "malformed") {
 			this.data = {};
 			this.loadWarning = `Warning: could not parse ${this.file} at line ${read.error.line}, column ${read.error.column}: ${read.error.reason}. Stored credentials are ignored until it is fixed.`;
+		} else if (read.kind === "unusable") {
+			this.data = {};
+			this.loadWarning = `Warning: ${this.file} ${read.reason}. Stored credentials are ignored until it is fixed.`;
 		} else if (!isPlainObject(read.value)) {
 			this.data = {};
 			this.loadWarning = `Warning: ${this.file} must contain a JSON object. Stored credentials are ignored until it is fixed.`;
@@ -261,6 +264,7 @@ export class AuthStorage {
 		if (!this.file) return {};
 		const read = readJsonFile(this.file);
 		if (read.kind === "missing") return {};
+		if (read.kind === "unusable") throw new AuthError(`${this.file} ${read.reason}; not changing it.`);
 		if (read.kind === "malformed" || !isPlainObject(read.value)) {
 			throw new AuthError(`${this.file} is malformed; not changing it. Fix or remove it first.`);
 		}

@@ -2,7 +2,18 @@
 // Parse errors name file, line and column; writes go to a temp file in the same
 // directory and are renamed over the target, so a crash leaves old or new.
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+	chmodSync,
+	closeSync,
+	constants,
+	fstatSync,
+	fsyncSync,
+	openSync,
+	readSync,
+	renameSync,
+	rmSync,
+	writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export class JsonFileError extends Error {
@@ -20,25 +31,113 @@ export class JsonFileError extends Error {
 export type JsonReadResult =
 	| { kind: "missing" }
 	| { kind: "ok"; value: unknown; text: string }
-	| { kind: "malformed"; error: JsonFileError };
+	| { kind: "malformed"; error: JsonFileError }
+	/** The path exists but cannot be a config file (a directory, a device, too big, unreadable); `reason` says why. */
+	| { kind: "unusable"; file: string; reason: string };
 
-/** Reads and parses a JSON file; a missing file and malformed JSON are results, other I/O errors throw. */
-export function readJsonFile(file: string): JsonReadResult {
-	let text: string;
+/** Config files are small; anything past this is refused before it is read, so a huge file cannot exhaust memory. */
+export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+/** Deeper nesting than any real config: refused before parsing, so neither the parser nor later merges overflow the stack. */
+export const MAX_CONFIG_DEPTH = 128;
+
+export type ConfigTextResult =
+	| { kind: "missing" }
+	| { kind: "ok"; text: string }
+	| { kind: "unusable"; file: string; reason: string };
+
+function sizeText(bytes: number): string {
+	if (bytes >= 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
+	if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+	return `${bytes} bytes`;
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+	EACCES: "permission denied",
+	EPERM: "operation not permitted",
+	EISDIR: "it is a directory, not a file",
+	ELOOP: "too many symbolic links",
+	ENOTDIR: "a parent of it is not a directory",
+	EIO: "input/output error",
+};
+
+/**
+ * Reads a config file as UTF-8 text, bounded: a missing file is a result, and
+ * so is anything that cannot be a config file (a directory, a FIFO or device,
+ * a file over `maxBytes`, an unreadable file). Never throws for I/O.
+ */
+export function readConfigText(file: string, maxBytes = MAX_CONFIG_FILE_BYTES): ConfigTextResult {
+	let fd: number;
 	try {
-		text = readFileSync(file, "utf8");
+		// O_NONBLOCK: opening a FIFO with no writer must not hang start-up.
+		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-		throw error;
+		const code = (error as NodeJS.ErrnoException).code ?? "";
+		if (code === "ENOENT") return { kind: "missing" };
+		return { kind: "unusable", file, reason: `could not be read: ${ERRNO_TEXT[code] ?? (code || String(error))}` };
 	}
-	const parsed = parseJsonWithPosition(text, file);
-	return parsed instanceof JsonFileError ? { kind: "malformed", error: parsed } : { kind: "ok", value: parsed, text };
+	try {
+		const st = fstatSync(fd);
+		if (st.isDirectory()) return { kind: "unusable", file, reason: "is a directory, not a file" };
+		if (!st.isFile()) return { kind: "unusable", file, reason: "is not a regular file (a device, FIFO or socket)" };
+		if (st.size > maxBytes) {
+			return {
+				kind: "unusable",
+				file,
+				reason: `is ${sizeText(st.size)}, more than the ${sizeText(maxBytes)} a config file may be`,
+			};
+		}
+		const buf = Buffer.alloc(st.size);
+		let filled = 0;
+		while (filled < buf.length) {
+			const n = readSync(fd, buf, filled, buf.length - filled, filled);
+			if (n === 0) break;
+			filled += n;
+		}
+		return { kind: "ok", text: buf.subarray(0, filled).toString("utf8") };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? "";
+		return { kind: "unusable", file, reason: `could not be read: ${ERRNO_TEXT[code] ?? (code || String(error))}` };
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Reads and parses a JSON file; a missing, unusable or malformed file is a result, never a throw. */
+export function readJsonFile(file: string): JsonReadResult {
+	const read = readConfigText(file);
+	if (read.kind !== "ok") return read;
+	const parsed = parseJsonWithPosition(read.text, file);
+	return parsed instanceof JsonFileError
+		? { kind: "malformed", error: parsed }
+		: { kind: "ok", value: parsed, text: read.text };
+}
+
+/** Offset where nesting first exceeds `max` ([ and { outside strings), or -1. Linear, no recursion. */
+export function findExcessiveNesting(text: string, max = MAX_CONFIG_DEPTH): number {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 0x5c) i++;
+			else if (c === 0x22) inString = false;
+		} else if (c === 0x22) inString = true;
+		else if (c === 0x5b || c === 0x7b) {
+			if (++depth > max) return i;
+		} else if (c === 0x5d || c === 0x7d) depth--;
+	}
+	return -1;
 }
 
 /** JSON.parse, but a failure comes back as a JsonFileError with 1-based line and column. */
 export function parseJsonWithPosition(text: string, file: string): unknown | JsonFileError {
 	const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 	if (body.trim() === "") return new JsonFileError(file, 1, 1, "empty file, expected a JSON value");
+	const deep = findExcessiveNesting(body);
+	if (deep >= 0) {
+		const { line, column } = lineColumn(body, deep);
+		return new JsonFileError(file, line, column, `nested more than ${MAX_CONFIG_DEPTH} levels deep`);
+	}
 	try {
 		return JSON.parse(body);
 	} catch {

@@ -3,10 +3,10 @@
 // values may be literal, an env var name or `!command`; they are resolved
 // only when a request is made. Keys live in the AuthStorage; the registry
 // hands it the models.json keys as the last source in the lookup order.
-import { readFileSync } from "node:fs";
 import { formatModelsConfigIssue, getAllModels, loadModelsJson, type Model, type ModelsConfigProvider } from "@pi/ai";
 import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
+import { readConfigText } from "./json-file.js";
 import { agentPaths, getAgentDir } from "./paths.js";
 
 export interface ModelRegistryOptions {
@@ -70,14 +70,9 @@ export class ModelRegistry {
 	}
 
 	private readText(file: string): string | undefined {
-		try {
-			return readFileSync(file, "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-				this.errors.push(`Could not read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-			}
-			return undefined;
-		}
+		const read = readConfigText(file);
+		if (read.kind === "unusable") this.errors.push(`${file} ${read.reason}; using the built-in models only.`);
+		return read.kind === "ok" ? read.text : undefined;
 	}
 
 	private resolve(value: string, label: string): Promise<string> {

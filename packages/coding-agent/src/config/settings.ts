@@ -25,6 +25,7 @@ import {
 	type TerminalSettings,
 	type Transport,
 } from "./settings-schema.js";
+import { dropInvalidSettings } from "./settings-validate.js";
 
 export * from "./settings-schema.js";
 
@@ -137,6 +138,14 @@ export class SettingsManager {
 					file: state.file,
 					message: `Warning: could not parse ${read.error.file} at line ${read.error.line}, column ${read.error.column}: ${read.error.reason}. Using default settings for it; the file will not be changed.`,
 				});
+			} else if (read.kind === "unusable") {
+				state.data = {};
+				state.malformed = true;
+				this.warnings.push({
+					scope,
+					file: state.file,
+					message: `Warning: ${state.file} ${read.reason}. Using default settings for it; the file will not be changed.`,
+				});
 			} else if (!isPlainObject(read.value)) {
 				state.data = {};
 				state.malformed = true;
@@ -145,7 +154,16 @@ export class SettingsManager {
 					file: state.file,
 					message: `Warning: ${state.file} must contain a JSON object. Using default settings for it; the file will not be changed.`,
 				});
-			} else state.data = read.value;
+			} else {
+				state.data = read.value;
+				for (const problem of dropInvalidSettings(state.data)) {
+					this.warnings.push({
+						scope,
+						file: state.file,
+						message: `Warning: ${state.file}: ${problem}; using the default for it.`,
+					});
+				}
+			}
 			state.dirty.clear();
 		}
 		this.remerge();
@@ -228,7 +246,11 @@ export class SettingsManager {
 		try {
 			await withFileLock(file, () => {
 				const current = readJsonFile(file);
-				if (current.kind === "malformed" || (current.kind === "ok" && !isPlainObject(current.value))) {
+				if (
+					current.kind === "malformed" ||
+					current.kind === "unusable" ||
+					(current.kind === "ok" && !isPlainObject(current.value))
+				) {
 					// Someone broke the file since we read it: leave it alone.
 					state.malformed = true;
 					const where =
