@@ -57,7 +57,10 @@ export interface ParsedArgs {
 	messages: string[];
 	/** `@file` arguments, without the `@`. */
 	fileArgs: string[];
-	/** Flags we do not know, kept for extensions: `--x=v`, `--x v`, or `--x` (true). */
+	/**
+	 * Long flags that are not built in: `--x=v`, `--x v`, or `--x` (true). They
+	 * are legal only if an extension registers them: see `unknownFlagErrors`.
+	 */
 	unknownFlags: Map<string, string | boolean>;
 	diagnostics: Diagnostic[];
 }
@@ -227,7 +230,22 @@ function addPositional(r: ParsedArgs, arg: string): void {
 	else r.messages.push(arg);
 }
 
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+/**
+ * How an extension-registered long flag takes its value: a `boolean` flag never
+ * consumes the next argument (`pi --plan "msg"` keeps "msg" as the message);
+ * a `string` flag always does.
+ */
+export type ExtensionFlagKind = "boolean" | "string";
+
+/**
+ * Parses the command line. Long flags that are not built in go to
+ * `unknownFlags`; with `extensionFlags` (known once extensions are loaded) the
+ * registered ones are parsed by their kind, so parse again with them.
+ */
+export function parseArgs(
+	argv: readonly string[],
+	extensionFlags: ReadonlyMap<string, ExtensionFlagKind> = new Map(),
+): ParsedArgs {
 	const r: ParsedArgs = { messages: [], fileArgs: [], unknownFlags: new Map(), diagnostics: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const raw = argv[i];
@@ -261,8 +279,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 			}
 		} else if (arg.startsWith("--") && arg.length > 2) {
 			const eq = arg.indexOf("=");
+			const kind = extensionFlags.get(arg.slice(2));
 			if (eq > 2) r.unknownFlags.set(arg.slice(2, eq), arg.slice(eq + 1));
-			else if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
+			else if (kind === "boolean") r.unknownFlags.set(arg.slice(2), true);
+			else if (kind === "string") {
+				if (next === undefined) r.diagnostics.push({ type: "error", message: `${raw} requires a value` });
+				else {
+					r.unknownFlags.set(arg.slice(2), next);
+					i++;
+				}
+			} else if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
 				r.unknownFlags.set(arg.slice(2), next);
 				i++;
 			} else r.unknownFlags.set(arg.slice(2), true);
@@ -273,6 +299,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 		}
 	}
 	return r;
+}
+
+/**
+ * `Unknown option: --x` for every long flag that is neither built in nor in
+ * `registered` (the flag names extensions registered). Run it once extensions
+ * are loaded; until then every unknown long flag is an error.
+ */
+export function unknownFlagErrors(args: ParsedArgs, registered: ReadonlySet<string> = new Set()): Diagnostic[] {
+	return [...args.unknownFlags.keys()]
+		.filter((name) => !registered.has(name))
+		.map((name) => ({ type: "error", message: `Unknown option: --${name}` }));
 }
 
 /** Interactive, print, json or rpc, from the flags and whether stdin is a terminal. */

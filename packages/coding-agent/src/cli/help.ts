@@ -1,4 +1,5 @@
 // `pi --help`. Plain text only: printing help must not load anything heavy.
+import { subcommandHelp } from "./subcommands.js";
 
 export interface ExtensionFlagHelp {
 	name: string;
@@ -68,6 +69,10 @@ export function formatHelp(version: string, extensionFlags: ExtensionFlagHelp[] 
 		"",
 		"Usage:",
 		"  pi [options] [@files...] [messages...]",
+		"  pi <command> [args...]",
+		"",
+		"Commands:",
+		table(subcommandHelp(), 32),
 		"",
 		"Options:",
 		table(OPTIONS, 32),

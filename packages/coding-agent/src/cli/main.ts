@@ -3,9 +3,22 @@
 // with import() only when a run needs it, so start-up stays fast.
 import { type Diagnostic, parseArgs } from "./args.js";
 import { formatHelp } from "./help.js";
+import { findSubcommand, runSubcommand } from "./subcommands.js";
 import { VERSION } from "./version.js";
 
 export async function main(argv: string[]): Promise<number> {
+	// `pi install …`, `pi auth …`: commands, never prompts (see subcommands.ts).
+	const sub = findSubcommand(argv);
+	if (sub) {
+		process.title = "pi";
+		return runSubcommand(sub.name, sub.command, argv.slice(1), {
+			stdin: process.stdin,
+			stdout: process.stdout,
+			stderr: process.stderr,
+			env: process.env,
+			cwd: process.cwd(),
+		});
+	}
 	const args = parseArgs(argv);
 	if (args.version) {
 		process.stdout.write(`${VERSION}\n`);

@@ -13,7 +13,7 @@ import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import type { ParsedArgs } from "./args.js";
-import { resolveMode } from "./args.js";
+import { resolveMode, unknownFlagErrors } from "./args.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
@@ -85,6 +85,28 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (authWarning) err(authWarning);
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });
 	for (const e of registry.getErrors()) err(`Warning: ${e}`);
+	const resources = new DefaultResourceLoader({
+		cwd,
+		agentDir,
+		systemPrompt: args.systemPrompt,
+		appendSystemPrompt: args.appendSystemPrompt,
+		noContextFiles: args.noContextFiles,
+		loadProjectResources: trust.trusted,
+	});
+	await resources.reload();
+
+	// -- unknown long flags ------------------------------------------------------
+	// Legal only when an extension registers them, so this runs once resources
+	// (and, with extension support, extensions) are loaded and before anything is
+	// sent. The extension loader passes its flag names here; when a boolean flag
+	// was given as `--flag word`, re-parse with `parseArgs(argv, kinds)` so the
+	// word stays a message.
+	const extensionFlagNames = new Set<string>();
+	const flagErrors = unknownFlagErrors(args, extensionFlagNames);
+	if (flagErrors.length > 0) {
+		for (const d of flagErrors) err(`Error: ${d.message}`);
+		return 1;
+	}
 
 	if (args.listModels !== undefined) {
 		const models = filterModels(registry.getAvailable(), args.listModels === true ? undefined : args.listModels);
@@ -131,15 +153,6 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		sessionDir: explicitDir ?? getDefaultSessionDir(cwd, agentDir),
 		customSessionDir: explicitDir !== undefined,
 	});
-	const resources = new DefaultResourceLoader({
-		cwd,
-		agentDir,
-		systemPrompt: args.systemPrompt,
-		appendSystemPrompt: args.appendSystemPrompt,
-		noContextFiles: args.noContextFiles,
-		loadProjectResources: trust.trusted,
-	});
-	await resources.reload();
 
 	const { session, modelFallbackMessage, warnings } = await createAgentSession({
 		cwd,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ParsedArgs, parseArgs, resolveMode } from "../../src/cli/args.js";
+import { type ParsedArgs, parseArgs, resolveMode, unknownFlagErrors } from "../../src/cli/args.js";
 
 const base = (): ParsedArgs => ({ messages: [], fileArgs: [], unknownFlags: new Map(), diagnostics: [] });
 
@@ -49,6 +49,32 @@ describe("parseArgs", () => {
 		]);
 		expect(r.messages).toEqual(["msg"]);
 		expect(r.print).toBe(true);
+	});
+
+	it("unknown long flags are errors unless an extension registers them", () => {
+		const r = parseArgs(["--frobnicate", "--plan", "-p", "msg"]);
+		expect(unknownFlagErrors(r)).toEqual([
+			{ type: "error", message: "Unknown option: --frobnicate" },
+			{ type: "error", message: "Unknown option: --plan" },
+		]);
+		expect(unknownFlagErrors(r, new Set(["plan"]))).toEqual([
+			{ type: "error", message: "Unknown option: --frobnicate" },
+		]);
+		expect(unknownFlagErrors(parseArgs(["-p", "x"]))).toEqual([]);
+	});
+
+	it("registered extension flags parse by kind: a boolean flag leaves the next word as the message", () => {
+		const kinds = new Map([
+			["plan", "boolean" as const],
+			["depth", "string" as const],
+		]);
+		const r = parseArgs(["--plan", "do it", "--depth", "-3", "--plan=no"], kinds);
+		expect(r.messages).toEqual(["do it"]);
+		expect([...r.unknownFlags]).toEqual([
+			["plan", "no"],
+			["depth", "-3"],
+		]);
+		expect(parseArgs(["--depth"], kinds).diagnostics).toEqual([{ type: "error", message: "--depth requires a value" }]);
 	});
 
 	it("unknown short flags, bad values and missing values are diagnostics", () => {
