@@ -4,6 +4,7 @@
 // by the caller (in-memory session, custom tools, custom resource loader).
 import { Agent, type AgentTool, type StreamFn } from "@pi/agent-core";
 import type { Model, ThinkingLevel } from "@pi/ai";
+import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { type ScopedModel, selectInitialModel } from "../config/model-resolver.js";
@@ -98,7 +99,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
 	const settings = options.settingsManager ?? SettingsManager.create({ cwd, agentDir });
 	if (!options.settingsManager) warnings.push(...settings.getWarnings().map((w) => w.message));
-	const auth = options.authStorage ?? AuthStorage.create(paths.auth);
+	const auth = options.authStorage ?? AuthStorage.create(paths.auth, withLoginFlows());
 	const authWarning = auth.getLoadWarning();
 	if (!options.authStorage && authWarning) warnings.push(authWarning);
 	const registry = options.modelRegistry ?? ModelRegistry.create(auth, paths.models);

@@ -10,6 +10,7 @@ import type { ModelRegistry } from "../config/model-registry.js";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionManager } from "../session/session-manager.js";
+import { withLoginCredentials } from "./login-requests.js";
 
 export interface ModelCycleResult {
 	model: Model;
@@ -37,8 +38,11 @@ export class ModelRuntime {
 
 	constructor(private readonly o: ModelRuntimeOptions) {
 		this.scopedModels = o.scopedModels ?? [];
-		o.agent.getApiKey = (provider) => o.registry.getApiKey({ provider });
-		o.agent.streamFn = this.streamWithConfiguredHeaders;
+		// Stored account logins resolve their key per request (withLoginCredentials), so a failed
+		// refresh is an error event of that request rather than a failed loop hook.
+		o.agent.getApiKey = (provider) =>
+			o.registry.auth.usesOAuth(provider) ? undefined : o.registry.getApiKey({ provider });
+		o.agent.streamFn = withLoginCredentials(() => this.streamWithConfiguredHeaders, o.registry.auth);
 	}
 
 	get model(): Model | undefined {

@@ -3,6 +3,7 @@
 // `--help` never pay for it.
 
 import { createAgentSession } from "../agent-session/create-agent-session.js";
+import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { ModelRegistry } from "../config/model-registry.js";
@@ -80,7 +81,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		err("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
 	}
 	for (const w of settings.getWarnings()) err(w.message);
-	const auth = AuthStorage.create(paths.auth, { env: io.env, shell: settings.getShellPath() });
+	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
 	if (authWarning) err(authWarning);
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });

@@ -54,6 +54,14 @@ export interface AuthStorageOptions {
 	refreshOAuth?: OAuthRefresher;
 	/** Clock for expiry checks (tests). */
 	now?: () => number;
+	/** Account-specific endpoint and headers for requests made with a stored OAuth login (Copilot). */
+	oauthRequest?: (provider: string, credential: OAuthCredential) => OAuthRequestExtras | undefined;
+}
+
+/** What a stored OAuth login adds to a request besides its key. */
+export interface OAuthRequestExtras {
+	baseUrl?: string;
+	headers?: Record<string, string>;
 }
 
 type AuthData = Record<string, AuthCredential>;
@@ -210,6 +218,41 @@ export class AuthStorage {
 		return this.fallback?.get(provider);
 	}
 
+	/**
+	 * Endpoint and headers the stored OAuth login of `provider` needs (after
+	 * `getApiKey` has refreshed it); undefined for API keys and unknown logins.
+	 */
+	getRequestExtras(provider: string): OAuthRequestExtras | undefined {
+		if (this.runtimeKeys.has(provider)) return undefined;
+		const stored = this.data[provider];
+		if (stored?.type !== "oauth") return undefined;
+		return this.options.oauthRequest?.(provider, stored);
+	}
+
+	/** Whether the key for `provider` comes from a stored OAuth login (which a refresh may renew). */
+	usesOAuth(provider: string): boolean {
+		return !this.runtimeKeys.has(provider) && this.data[provider]?.type === "oauth";
+	}
+
+	/**
+	 * The provider rejected `rejectedAccess` before it expired (revoked, rotated):
+	 * refresh once, under the lock. When another process already stored a
+	 * different token, that one is taken instead. Returns the new access token.
+	 */
+	async refreshAfterRejection(provider: string, rejectedAccess: string): Promise<string> {
+		const stored = this.data[provider];
+		if (stored?.type !== "oauth") throw new AuthError(`No OAuth login is stored for "${provider}"`);
+		if (stored.access !== rejectedAccess && this.now() < stored.expires) return stored.access;
+		// Treat the rejected token as expired, so refreshOnce refreshes unless the disk has a newer one.
+		const forced: OAuthCredential = { ...stored, expires: 0 };
+		let pending = this.refreshing.get(provider);
+		if (!pending) {
+			pending = this.refreshOnce(provider, forced, rejectedAccess).finally(() => this.refreshing.delete(provider));
+			this.refreshing.set(provider, pending);
+		}
+		return (await pending).access;
+	}
+
 	private async freshOAuth(provider: string, credential: OAuthCredential): Promise<OAuthCredential> {
 		if (this.now() < credential.expires) return credential;
 		let pending = this.refreshing.get(provider);
@@ -220,7 +263,11 @@ export class AuthStorage {
 		return pending;
 	}
 
-	private async refreshOnce(provider: string, credential: OAuthCredential): Promise<OAuthCredential> {
+	private async refreshOnce(
+		provider: string,
+		credential: OAuthCredential,
+		rejectedAccess?: string,
+	): Promise<OAuthCredential> {
 		const refresher = this.refreshers.get(provider) ?? this.options.refreshOAuth;
 		if (!refresher) {
 			throw new AuthError(`The OAuth login for "${provider}" has expired and cannot be refreshed here; log in again.`);
@@ -246,7 +293,7 @@ export class AuthStorage {
 				// Another process may have refreshed while we waited for the lock.
 				const onDisk = this.readDisk();
 				const latest = onDisk[provider];
-				if (latest?.type === "oauth" && this.now() < latest.expires) {
+				if (latest?.type === "oauth" && this.now() < latest.expires && latest.access !== rejectedAccess) {
 					this.data[provider] = latest;
 					return latest;
 				}
