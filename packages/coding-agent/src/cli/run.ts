@@ -12,6 +12,7 @@ import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import { resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
+import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import type { ParsedArgs } from "./args.js";
 import { resolveMode, unknownFlagErrors } from "./args.js";
@@ -153,6 +154,8 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		agentDir,
 		sessionDir: explicitDir ?? getDefaultSessionDir(cwd, agentDir),
 		customSessionDir: explicitDir !== undefined,
+		// Print, json and rpc have no screen: damaged-file warnings go to stderr as they are found.
+		onWarning: mode === "interactive" ? undefined : (w) => err(formatLoadWarning(w)),
 	});
 
 	const { session, modelFallbackMessage, warnings } = await createAgentSession({

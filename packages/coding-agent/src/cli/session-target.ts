@@ -4,7 +4,8 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { findSessionsByIdPrefix } from "../session/listing.js";
 import { getSessionsRoot, sessionIdFromFileName } from "../session/paths.js";
-import { SessionManager } from "../session/session-manager.js";
+import { SessionManager, type SessionManagerOptions } from "../session/session-manager.js";
+import type { SessionLoadWarning } from "../session/types.js";
 import type { ParsedArgs } from "./args.js";
 
 export class CliUsageError extends Error {
@@ -50,9 +51,12 @@ export interface SessionTargetOptions {
 	sessionDir: string;
 	/** True when the directory was chosen explicitly (not the per-cwd default). */
 	customSessionDir: boolean;
+	/** Told about every load warning of the session (torn, glued, invalid lines), as found. */
+	onWarning?: (warning: SessionLoadWarning) => void;
 }
 
 export function openSessionTarget(args: ParsedArgs, o: SessionTargetOptions): SessionManager {
+	const managerOptions: SessionManagerOptions = o.onWarning ? { onWarning: o.onWarning } : {};
 	if (args.fork) {
 		for (const [flag, set] of [
 			["--session", args.session],
@@ -65,14 +69,16 @@ export function openSessionTarget(args: ParsedArgs, o: SessionTargetOptions): Se
 		const source = looksLikePath(args.fork)
 			? resolve(o.cwd, args.fork)
 			: findById(args.fork, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
-		return SessionManager.forkFrom(source, o.cwd, o.sessionDir);
+		return SessionManager.forkFrom(source, o.cwd, o.sessionDir, {}, managerOptions);
 	}
 	if (args.noSession) return SessionManager.inMemory(o.cwd);
 	if (args.session) {
-		if (looksLikePath(args.session)) return SessionManager.open(resolve(o.cwd, args.session), o.sessionDir);
+		if (looksLikePath(args.session)) {
+			return SessionManager.open(resolve(o.cwd, args.session), o.sessionDir, undefined, managerOptions);
+		}
 		const found = findById(args.session, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
-		return SessionManager.open(found, undefined);
+		return SessionManager.open(found, undefined, undefined, managerOptions);
 	}
-	if (args.continue) return SessionManager.continueRecent(o.cwd, o.sessionDir);
-	return SessionManager.create(o.cwd, o.sessionDir);
+	if (args.continue) return SessionManager.continueRecent(o.cwd, o.sessionDir, managerOptions);
+	return SessionManager.create(o.cwd, o.sessionDir, {}, managerOptions);
 }

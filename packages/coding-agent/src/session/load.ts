@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
+import { entryProblem, invalidEntryStandIn } from "./validate.js";
 
 /** Entries whose line is longer than this are dropped from memory after indexing and re-read when needed. */
 const KEEP_IN_MEMORY_BYTES = 256;
@@ -24,6 +25,12 @@ export interface LoadState {
 	/** Id as written in the file → id in memory, for ids renamed as duplicates. */
 	aliases: Map<string, string>;
 	lastV1Id: string | null;
+	/** Id of a damaged (unrecoverable) entry → its parent, so its children keep their chain. */
+	tornParents: Map<string, string | null>;
+	/** The leaf before the latest damaged line (undefined while no damage was seen). */
+	damageLeaf: string | null | undefined;
+	/** Some entry named a parent not loaded before it (only then can the file hold a cycle). */
+	unresolvedParents: boolean;
 	/** Reads bytes of the file being loaded (to compare duplicated entries). */
 	readRange?: (offset: number, length: number) => string;
 }
@@ -39,6 +46,9 @@ export function newLoadState(file: string): LoadState {
 		duplicates: new Map(),
 		aliases: new Map(),
 		lastV1Id: null,
+		tornParents: new Map(),
+		damageLeaf: undefined,
+		unresolvedParents: false,
 	};
 }
 
@@ -51,13 +61,56 @@ function positionalId(index: number): string {
 	return index.toString(16).padStart(8, "0");
 }
 
+/**
+ * The parent an entry gets in memory: renamed duplicates resolved, and a
+ * parent lost in a damaged line replaced by that entry's own parent (or, when
+ * the damage hid its id, by the entry before the damage), so one torn line
+ * never cuts the context before it.
+ */
+function resolveParent(
+	state: LoadState,
+	tree: SessionTree,
+	parentId: string | null,
+	warn: (message: string) => void,
+): string | null {
+	if (parentId === null) return null;
+	const named = state.aliases.get(parentId) ?? parentId;
+	let p: string | null = named;
+	for (let hops = 0; p !== null && !tree.byId.has(p) && state.tornParents.has(p) && hops < 1000; hops++) {
+		p = state.tornParents.get(p) ?? null;
+	}
+	if (p !== named) warn(`parent ${parentId} was lost in a damaged line; attached to its parent ${p ?? "(none)"}`);
+	if (p !== null && !tree.byId.has(p) && state.damageLeaf !== undefined) {
+		warn(`parent ${parentId} was lost in a damaged line; attached to ${state.damageLeaf ?? "the root"}`);
+		p = state.damageLeaf;
+	}
+	if (p !== null && !tree.byId.has(p)) state.unresolvedParents = true;
+	return p;
+}
+
+/** One line for a person: file, line and byte offset first, as every load warning must name them. */
+export function formatLoadWarning(w: SessionLoadWarning): string {
+	return `Warning: session ${w.file}, line ${w.line} (byte ${w.byteOffset}): ${w.message}`;
+}
+
 /** Feed one scanned object into the tree. */
 export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedObject, firstObject: boolean): void {
+	const warnAt = (message: string) =>
+		state.warnings.push({ file: state.file, line: obj.line, byteOffset: obj.offset, message });
+	if (obj.torn) {
+		// A damaged entry: nothing to add, but remember where its children belong.
+		const { id, parentId } = obj.torn;
+		if (id !== undefined && !tree.byId.has(id)) {
+			state.tornParents.set(id, parentId == null ? null : (state.aliases.get(parentId) ?? parentId));
+		}
+		state.damageLeaf = tree.leafId;
+		return;
+	}
 	if (obj.envelope) {
 		const env = obj.envelope;
 		if (!tree.byId.has(env.id)) {
 			state.objectCount++;
-			const parentId = env.parentId === null ? null : (state.aliases.get(env.parentId) ?? env.parentId);
+			const parentId = resolveParent(state, tree, env.parentId, warnAt);
 			const rec = newRecord(env.id, parentId, env.type, env.timestamp, obj.offset, obj.length, obj.line);
 			rec.role = env.role;
 			rec.provider = env.provider;
@@ -82,8 +135,7 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	}
 	const v = obj.value as Record<string, unknown>;
 	const index = state.objectCount++;
-	const warn = (message: string) =>
-		state.warnings.push({ file: state.file, line: obj.line, byteOffset: obj.offset, message });
+	const warn = warnAt;
 	if (firstObject) {
 		if (isHeader(v)) {
 			state.header = v as unknown as SessionHeader;
@@ -111,8 +163,13 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	}
 	if (v.parentId === undefined) v.parentId = null;
 	if (typeof v.timestamp !== "string") v.timestamp = new Date(0).toISOString();
-	const entry = v as unknown as SessionEntry;
-	if (typeof entry.parentId === "string") entry.parentId = state.aliases.get(entry.parentId) ?? entry.parentId;
+	let entry = v as unknown as SessionEntry;
+	if (typeof entry.parentId === "string") entry.parentId = resolveParent(state, tree, entry.parentId, warn);
+	const problem = entryProblem(entry);
+	if (problem) {
+		warn(`invalid ${entry.type} entry ${entry.id} skipped (${problem}); it stays in the file`);
+		entry = invalidEntryStandIn(entry, problem);
+	}
 	let renamed = false;
 	const existing = tree.byId.get(entry.id);
 	if (existing) {
@@ -173,6 +230,47 @@ function migrateLegacyEntry(state: LoadState, v: Record<string, unknown>, index:
 	}
 }
 
+/**
+ * Cuts every parentId cycle (a hand edit or a damaged id can make one; the
+ * writer never does): in each cycle the link that points forward in the file
+ * is removed, so that entry becomes a root. Linear in the number of entries.
+ */
+export function breakParentCycles(state: LoadState, tree: SessionTree): void {
+	const index = new Map<string, number>();
+	if (!state.unresolvedParents) return; // every parent came before its child: no cycle possible
+	state.unresolvedParents = false;
+	for (let i = 0; i < tree.records.length; i++) index.set(tree.records[i].id, i);
+	const DONE = -1;
+	const mark = new Map<string, number>(); // id → walk number while on the current walk, DONE after
+	let walk = 0;
+	for (const start of tree.records) {
+		if (mark.has(start.id)) continue;
+		walk++;
+		const chain: EntryRecord[] = [];
+		let cur: EntryRecord | undefined = start;
+		while (cur && !mark.has(cur.id)) {
+			mark.set(cur.id, walk);
+			chain.push(cur);
+			cur = cur.parentId ? tree.byId.get(cur.parentId) : undefined;
+		}
+		if (cur && mark.get(cur.id) === walk) {
+			// `cur` is on this walk: the chain from it onwards is a cycle.
+			const cycle = chain.slice(chain.indexOf(cur));
+			const cut =
+				cycle.find((r) => (index.get(r.parentId ?? "") ?? -1) >= (index.get(r.id) ?? 0)) ?? (cycle[0] as EntryRecord);
+			state.warnings.push({
+				file: state.file,
+				line: cut.line ?? 0,
+				byteOffset: cut.offset,
+				message: `parentId cycle through ${cycle.length} entr${cycle.length === 1 ? "y" : "ies"}: entry ${cut.id} (parent ${cut.parentId}) made a root`,
+			});
+			cut.parentId = null;
+			if (cut.value) cut.value.parentId = null;
+		}
+		for (const r of chain) mark.set(r.id, DONE);
+	}
+}
+
 export interface FileLoadResult {
 	size: number;
 	endsWithNewline: boolean;
@@ -198,7 +296,7 @@ export function loadFromFd(
 		state.file,
 		(obj) => {
 			ingestObject(state, tree, obj, first);
-			first = false;
+			if (!obj.torn) first = false;
 		},
 		(w) => state.warnings.push(w),
 		fromOffset,
@@ -208,6 +306,7 @@ export function loadFromFd(
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;
 	}
+	breakParentCycles(state, tree);
 	return summary;
 }
 
@@ -233,9 +332,10 @@ export function loadFromText(text: string, state: LoadState, tree: SessionTree):
 		text,
 		(obj) => {
 			ingestObject(state, tree, { ...obj, length: 0, offset: -1 }, first);
-			first = false;
+			if (!obj.torn) first = false;
 		},
 		(w) => state.warnings.push(w),
 		state.file,
 	);
+	breakParentCycles(state, tree);
 }

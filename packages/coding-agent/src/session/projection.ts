@@ -21,6 +21,7 @@ import type {
 	SessionModelRef,
 	SessionProjection,
 } from "./types.js";
+import { withoutUnknownBlocks } from "./validate.js";
 
 /** What one entry contributes to the context, before edits. */
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
@@ -32,11 +33,22 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
 			if ((m.role === "user" || m.role === "assistant" || m.role === "toolResult") && m.content == null) {
 				return [{ ...m, content: [] } as AgentMessage];
 			}
+			if (m.role === "user" || m.role === "assistant" || m.role === "toolResult") {
+				// Blocks of a newer version stay on disk but are not sent.
+				const content = withoutUnknownBlocks(m.role, m.content);
+				if (content !== m.content) return [{ ...m, content } as AgentMessage];
+			}
 			return [m];
 		}
 		case "custom_message":
 			return [
-				createCustomMessage(entry.customType, entry.content ?? [], entry.display, entry.details, entry.timestamp),
+				createCustomMessage(
+					entry.customType,
+					withoutUnknownBlocks("custom", entry.content ?? []),
+					entry.display,
+					entry.details,
+					entry.timestamp,
+				),
 			];
 		case "branch_summary":
 			return entry.summary ? [createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp)] : [];

@@ -30,6 +30,12 @@ export interface ScannedObject {
 	length: number;
 	/** Recovered from a damaged line; its bytes are not a whole line. */
 	recovered: boolean;
+	/**
+	 * Set (with no value or envelope) for a damaged entry that could not be
+	 * recovered: its id and parent when its first bytes still show them, so
+	 * entries that name it as their parent can be attached to its parent.
+	 */
+	torn?: { id?: string; parentId?: string | null };
 }
 
 export interface ScanSummary {
@@ -118,6 +124,14 @@ export function recoverObjects(text: string): { value: Record<string, unknown>; 
 	return found;
 }
 
+/** The id and parent a damaged entry's first bytes still show (every pi writes them first). */
+const TORN_HEAD = /^\s*\{"type":"[^"\\]{1,64}","id":"([^"\\]{1,128})","parentId":(?:null|"([^"\\]{1,128})")/;
+
+function tornHead(text: string): { id?: string; parentId?: string | null } {
+	const m = TORN_HEAD.exec(text.length > 1024 ? text.slice(0, 1024) : text);
+	return m ? { id: m[1], parentId: m[2] ?? null } : {};
+}
+
 export type ObjectSink = (obj: ScannedObject) => void;
 export type WarningSink = (w: SessionLoadWarning) => void;
 
@@ -144,6 +158,10 @@ function parseLineText(
 		// fall through to recovery
 	}
 	const parts = recoverObjects(text);
+	if (parts.length === 0 || parts[0].start > 0) {
+		// The damaged entry at the start of the line: tell the loader what it was.
+		emit({ torn: tornHead(text), line, offset, length: 0, recovered: true });
+	}
 	if (parts.length === 0) {
 		return isLastUnterminated
 			? `incomplete last line (${byteLength} bytes, no trailing newline) skipped; the bytes stay in the file`
@@ -172,7 +190,6 @@ const CHUNK = 4 * 1024 * 1024;
 
 /** Lines at least this long may be indexed without parsing (see `envelopeOf`). */
 const FAST_PATH_MIN_BYTES = 512;
-const GLUE = Buffer.from('}{"type":"');
 const K_TYPE = Buffer.from('{"type":"');
 const K_ID = Buffer.from(',"id":"');
 const K_PARENT = Buffer.from(',"parentId":');
@@ -181,6 +198,20 @@ const K_TIMESTAMP = Buffer.from(',"timestamp":"');
 const K_ROLE = Buffer.from(',"message":{"role":"');
 const K_PROVIDER = Buffer.from(',"provider":"');
 const K_MODEL = Buffer.from(',"model":"');
+/**
+ * Offset of the next `{"type":"<entry type>"` at or after `from` (a second
+ * entry inside one line: glued after a torn write), or -1. Content blocks
+ * use other type names, so they do not count.
+ */
+function nextEntryMarker(buf: Buffer, from: number): number {
+	for (let i = buf.indexOf(K_TYPE, from); i >= 0; i = buf.indexOf(K_TYPE, i + 1)) {
+		const at = i + K_TYPE.length;
+		const close = buf.indexOf(34, at);
+		if (close > at && close - at <= 24 && ENTRY_TYPES.has(buf.toString("latin1", at, close))) return i;
+	}
+	return -1;
+}
+
 /** Types whose large lines need nothing beyond the envelope until used. */
 const LAZY_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "custom", "usage"]);
 
@@ -218,7 +249,7 @@ function stringEnd(buf: Buffer, at: number, end: number): number {
 function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): Envelope | undefined {
 	let last = end - 1;
 	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
-	if (buf[last] !== 125 /* } */ || (nextGlue >= start && nextGlue < end)) return undefined;
+	if (buf[last] !== 125 /* } */ || (nextGlue > start && nextGlue < end)) return undefined;
 	const head = Math.min(end, start + 512);
 	let i = start;
 	if (!hasAt(buf, i, K_TYPE)) return undefined;
@@ -309,8 +340,8 @@ export function scanFd(
 		let s = start;
 		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
 		if (end - s >= FAST_PATH_MIN_BYTES && !unterminated && allowFastPath()) {
-			if (nextGlue >= 0 && nextGlue < s) nextGlue = -1;
-			if (nextGlue < 0) nextGlue = view.indexOf(GLUE, s);
+			if (nextGlue >= 0 && nextGlue <= s) nextGlue = -1;
+			if (nextGlue < 0) nextGlue = nextEntryMarker(view, s + 1);
 			if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
 			const envelope = envelopeOf(buf, s, end, nextGlue);
 			if (envelope) {
@@ -321,8 +352,11 @@ export function scanFd(
 		}
 		if (!isBlank(buf, s, end)) {
 			const text = buf.toString("utf8", s, end);
-			const problem = parseLineText(text, line, bufStart + s, end - s, unterminated, emit);
+			// The line's warning first, then what was recovered from it (whose own warnings refer to it).
+			const found: ScannedObject[] = [];
+			const problem = parseLineText(text, line, bufStart + s, end - s, unterminated, (o) => found.push(o));
 			if (problem) warn({ file, line, byteOffset: lineOffset, message: problem });
+			for (const o of found) emit(o);
 		}
 		line++;
 	};
@@ -365,8 +399,10 @@ export function scanSessionText(text: string, emit: ObjectSink, warn: WarningSin
 		const bytes = Buffer.byteLength(raw);
 		const unterminated = i === lines.length - 1;
 		if (raw.trim()) {
-			const problem = parseLineText(raw, i + 1, offset, bytes, unterminated, emit);
+			const found: ScannedObject[] = [];
+			const problem = parseLineText(raw, i + 1, offset, bytes, unterminated, (o) => found.push(o));
 			if (problem) warn({ file, line: i + 1, byteOffset: offset, message: problem });
+			for (const o of found) emit(o);
 		}
 		offset += bytes + 1;
 	}

@@ -173,7 +173,7 @@ export class SessionManager {
 			if (src.tree.size === 0) throw new Error(`Cannot fork ${source}: it holds no entries`);
 			const entries = src.tree.all();
 			const sm = SessionManager.create(targetCwd, sessionDir, { ...options, parentSession: source }, managerOptions);
-			sm.warnings.push(...src.warnings);
+			for (const w of src.warnings) sm.warn(w);
 			for (const e of entries) sm.tree.add(recordFor(e));
 			if (entries.length > 0) sm.flushNow();
 			return sm;

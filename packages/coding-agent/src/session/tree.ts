@@ -4,6 +4,7 @@
 // file on demand for large loaded ones, so opening a 100 MB session costs an
 // index, not a copy of the file.
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
+import { entryProblem, invalidEntryStandIn } from "./validate.js";
 
 export interface EntryRecord {
 	id: string;
@@ -159,6 +160,13 @@ export class SessionTree {
 				customType: "pi.unreadable-entry",
 				data: { offset: rec.offset, length: rec.length, type: rec.type },
 			};
+			rec.type = "custom";
+			rec.role = undefined;
+		}
+		const problem = rec.type === "custom" ? undefined : entryProblem(value);
+		if (problem) {
+			this.onUnreadable?.(rec, `invalid ${rec.type} entry ${rec.id} skipped (${problem}); it stays in the file`);
+			value = invalidEntryStandIn(value, problem);
 			rec.type = "custom";
 			rec.role = undefined;
 		}
