@@ -46,7 +46,11 @@ import type {
 } from "./types.js";
 
 /** The event without the chained prompt (the runner fills it in per handler). */
-export type BeforeAgentStartBase = BeforeAgentStartEvent extends infer E ? (E extends unknown ? Omit<E, "systemPrompt"> : never) : never;
+export type BeforeAgentStartBase = BeforeAgentStartEvent extends infer E
+	? E extends unknown
+		? Omit<E, "systemPrompt">
+		: never
+	: never;
 
 type Outcome<T> = { ok: true; value: T | undefined } | { ok: false; error: ExtensionError };
 export type ExtensionErrorListener = (error: ExtensionError) => void;
