@@ -1,6 +1,9 @@
 // Enforces the import directions of DESIGN.md §1 and §1.4:
 //   ai <- agent <- coding-agent -> tui, no cycles, no self-barrel imports,
-//   and only cli/ and modes/ may import modes/ inside pi-coding-agent.
+//   only cli/ and modes/ may import modes/ inside pi-coding-agent (so
+//   extensions/ defines the UI contract modes implement, never the reverse,
+//   and input/ stays mode-neutral), and builtins/ reaches the rest of the
+//   package only through the public extension API.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -97,6 +100,41 @@ describe("architecture", () => {
 				if (spec.startsWith(".") && resolveRelative(file, spec).startsWith(modes)) {
 					violations.push(`${relative(root, file)} imports ${spec}`);
 				}
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("extensions/ and input/ never import modes/ (modes implement their contracts)", () => {
+		const src = join(root, "packages", "coding-agent", "src");
+		const modes = join(src, "modes");
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			if (pkg !== "coding-agent") continue;
+			if (!file.startsWith(join(src, "extensions")) && !file.startsWith(join(src, "input"))) continue;
+			for (const spec of importsOf(file)) {
+				if (spec.startsWith(".") && resolveRelative(file, spec).startsWith(modes)) {
+					violations.push(`${relative(root, file)} imports ${spec}`);
+				}
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("builtins/ imports only the public extension API, its own files and other packages", () => {
+		// Vacuous while builtins/ does not exist yet; the rule holds from its first file on.
+		const src = join(root, "packages", "coding-agent", "src");
+		const builtins = join(src, "builtins");
+		const publicApi = [join(src, "extensions", "types.ts")];
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			if (pkg !== "coding-agent" || !file.startsWith(`${builtins}/`)) continue;
+			for (const spec of importsOf(file)) {
+				if (!spec.startsWith(".")) continue;
+				const target = resolveRelative(file, spec);
+				const path = target.endsWith(".ts") ? target : `${target}.ts`;
+				if (path.startsWith(`${builtins}/`) || publicApi.includes(path)) continue;
+				violations.push(`${relative(root, file)} imports ${spec}`);
 			}
 		}
 		expect(violations).toEqual([]);

@@ -5,7 +5,6 @@ export * from "./agent-session/events.js";
 export type { ModelCycleResult } from "./agent-session/model-runtime.js";
 export * from "./agent-session/retry/index.js";
 export * from "./agent-session/session-stats.js";
-export * from "./agent-session/tool-hooks.js";
 export { type ParsedArgs, parseArgs } from "./cli/args.js";
 export { main } from "./cli/main.js";
 export * from "./config/auth.js";
@@ -15,10 +14,12 @@ export * from "./config/model-registry.js";
 export * from "./config/model-resolver.js";
 export * from "./config/paths.js";
 export * from "./config/settings.js";
+export type * from "./extensions/session-hooks.js";
+export * from "./extensions/tool-hooks.js";
+export type * from "./extensions/ui-types.js";
 export * from "./messages.js";
 export * from "./modes/print-mode.js";
 export {
-	type ExtensionUIDialogOptions,
 	RpcExtensionUI,
 	type RpcExtensionUIOptions,
 	type SendUIRequest,

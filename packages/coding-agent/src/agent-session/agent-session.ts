@@ -13,6 +13,8 @@ import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core"
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
+import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
+import { ToolHooks } from "../extensions/tool-hooks.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
 import type { Compactor } from "./compaction/compactor.js";
@@ -34,7 +36,6 @@ import {
 	startNewSession,
 	switchToSession,
 } from "./session-switch.js";
-import { ToolHooks } from "./tool-hooks.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
@@ -94,6 +95,8 @@ export class AgentSession {
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
 	private lastQueue = { steering: [] as string[], followUp: [] as string[] };
+	/** Compaction and tree hooks (the extension runner installs them); none by default. */
+	private lifecycleHooks: SessionLifecycleHooks = {};
 	/** Compaction (threshold, overflow, manual) and branch summaries. */
 	readonly compactor: Compactor;
 	/** Post-run recovery: auto-retry, overflow compaction, queued messages, `agent_settled`. */
@@ -122,6 +125,7 @@ export class AgentSession {
 			getThinkingLevel: () => this.models.thinkingLevel,
 			emit: (event) => this.emit(event),
 			timers: o.timers,
+			getHooks: () => this.lifecycleHooks,
 		});
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
@@ -297,6 +301,7 @@ export class AgentSession {
 			{
 				sessionManager: this.sessionManager,
 				compactor: this.compactor,
+				hooks: this.lifecycleHooks,
 				onContextChanged: () => this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages),
 			},
 			targetId,
@@ -306,6 +311,14 @@ export class AgentSession {
 
 	abortBranchSummary(): void {
 		this.compactor.abortBranchSummary();
+	}
+
+	/** Installs the compaction/tree hooks (`session_before_compact` …); returns the function that removes them. */
+	setLifecycleHooks(hooks: SessionLifecycleHooks): () => void {
+		this.lifecycleHooks = hooks;
+		return () => {
+			if (this.lifecycleHooks === hooks) this.lifecycleHooks = {};
+		};
 	}
 
 	private userMessage(text: string, images?: ImageContent[]): UserMessage {

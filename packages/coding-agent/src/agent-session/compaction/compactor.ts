@@ -5,6 +5,7 @@
 import type { StreamFn } from "@pi/agent-core";
 import type { Model, ThinkingLevel } from "@pi/ai";
 import type { BranchSummarySettings, CompactionSettings } from "../../config/settings-schema.js";
+import type { SessionLifecycleHooks } from "../../extensions/session-hooks.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import type { CompactionEntry, SessionEntry } from "../../session/types.js";
 import type { AgentSessionEvent, CompactionReason } from "../events.js";
@@ -17,22 +18,6 @@ import {
 	estimateTokens,
 	shouldCompact,
 } from "./token-estimate.js";
-
-/** What `session_before_compact` handlers receive. */
-export interface BeforeCompactEvent {
-	preparation: CompactionPreparation;
-	branchEntries: SessionEntry[];
-	customInstructions?: string;
-	reason: CompactionReason;
-	willRetry: boolean;
-	signal: AbortSignal;
-}
-
-/** A handler may cancel the compaction or supply the summary itself. */
-export interface BeforeCompactResult {
-	cancel?: boolean;
-	compaction?: CompactionResult;
-}
 
 export interface CompactorHost {
 	readonly sessionManager: SessionManager;
@@ -48,10 +33,8 @@ export interface CompactorHost {
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** The projected context changed (compaction stored, leaf moved): refresh caches such as the Agent's transcript. */
 	onContextChanged?(): void;
-	/** Extension seam: `session_before_compact`. */
-	beforeCompact?(event: BeforeCompactEvent): Promise<BeforeCompactResult | undefined> | BeforeCompactResult | undefined;
-	/** Extension seam: `session_compact`. */
-	afterCompact?(entry: CompactionEntry, fromExtension: boolean): Promise<void> | void;
+	/** Extension seams `session_before_compact` / `session_compact` (read at each compaction). */
+	getHooks?(): Pick<SessionLifecycleHooks, "beforeCompact" | "afterCompact">;
 }
 
 export interface CompactionOutcome {
@@ -204,8 +187,9 @@ export class Compactor {
 		const sm = this.host.sessionManager;
 		let result: CompactionResult | undefined;
 		let fromExtension = false;
-		if (this.host.beforeCompact) {
-			const hook = await this.host.beforeCompact({
+		const hooks = this.host.getHooks?.() ?? {};
+		if (hooks.beforeCompact) {
+			const hook = await hooks.beforeCompact({
 				preparation: prep,
 				branchEntries: sm.getBranch(),
 				customInstructions: options.customInstructions,
@@ -235,7 +219,7 @@ export class Compactor {
 		stored.firstKeptEntryId = entry.firstKeptEntryId;
 		stored.estimatedTokensAfter = this.estimate().tokens;
 		this.host.onContextChanged?.();
-		await this.host.afterCompact?.(entry, fromExtension);
+		await hooks.afterCompact?.(entry, fromExtension);
 		return stored;
 	}
 

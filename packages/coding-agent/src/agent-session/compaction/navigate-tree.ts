@@ -2,8 +2,9 @@
 // carrying a summary of the path being left. Choosing a user (or custom)
 // message puts the leaf on its parent and hands the text back for editing,
 // so the next prompt replaces it; any other entry becomes the leaf itself.
+import type { SessionLifecycleHooks } from "../../extensions/session-hooks.js";
 import type { SessionManager } from "../../session/session-manager.js";
-import type { BranchSummaryEntry, SessionEntry } from "../../session/types.js";
+import type { BranchSummaryEntry } from "../../session/types.js";
 import type { BranchSummaryResult } from "./branch-summary.js";
 import { collectEntriesForBranchSummary } from "./branch-summary.js";
 import type { Compactor } from "./compactor.js";
@@ -27,38 +28,11 @@ export interface NavigateTreeResult {
 	summaryEntry?: BranchSummaryEntry;
 }
 
-/** What `session_before_tree` handlers receive. */
-export interface TreePreparation {
-	targetId: string;
-	oldLeafId: string | null;
-	commonAncestorId: string | null;
-	entriesToSummarize: SessionEntry[];
-	userWantsSummary: boolean;
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
-export interface BeforeTreeResult {
-	cancel?: boolean;
-	summary?: { summary: string; details?: unknown };
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
 export interface NavigateTreeHost {
 	readonly sessionManager: SessionManager;
 	readonly compactor: Compactor;
-	/** Extension seam: `session_before_tree`. */
-	beforeTree?(preparation: TreePreparation): Promise<BeforeTreeResult | undefined> | BeforeTreeResult | undefined;
-	/** Extension seam: `session_tree`. */
-	afterTree?(event: {
-		newLeafId: string | null;
-		oldLeafId: string | null;
-		summaryEntry?: BranchSummaryEntry;
-		fromExtension?: boolean;
-	}): Promise<void> | void;
+	/** Extension seams `session_before_tree` / `session_tree`. */
+	hooks?: Pick<SessionLifecycleHooks, "beforeTree" | "afterTree">;
 	onContextChanged?(): void;
 }
 
@@ -97,8 +71,9 @@ export async function navigateTree(
 	let replaceInstructions = options.replaceInstructions;
 	let label = options.label;
 	let provided: { summary: string; details?: unknown } | undefined;
-	if (host.beforeTree) {
-		const hook = await host.beforeTree({
+	const hooks = host.hooks ?? {};
+	if (hooks.beforeTree) {
+		const hook = await hooks.beforeTree({
 			targetId,
 			oldLeafId,
 			commonAncestorId,
@@ -146,7 +121,7 @@ export async function navigateTree(
 		if (labelTarget) sm.appendLabelChange(labelTarget, label);
 	}
 	host.onContextChanged?.();
-	await host.afterTree?.({
+	await hooks.afterTree?.({
 		newLeafId: sm.getLeafId(),
 		oldLeafId,
 		...(summaryEntry ? { summaryEntry, fromExtension: provided !== undefined } : {}),

@@ -20,9 +20,8 @@ export interface RecoveryParts {
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** Backoff timers (tests); default the real ones. */
 	timers?: Timers;
-	/** Extension seams for compaction (session_before_compact / session_compact). */
-	beforeCompact?: CompactorHost["beforeCompact"];
-	afterCompact?: CompactorHost["afterCompact"];
+	/** Extension seams for compaction (session_before_compact / session_compact), read at each compaction. */
+	getHooks?: CompactorHost["getHooks"];
 }
 
 /** Default cap on any retry wait when settings do not name one. */
@@ -54,8 +53,7 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 		getRetry: () => (retry ? { settings: retryPolicySettings(p.settings), timers: retry.timers } : undefined),
 		emit: p.emit,
 		onContextChanged: () => agent.replaceMessages(sessionManager.buildSessionContext().messages),
-		beforeCompact: p.beforeCompact,
-		afterCompact: p.afterCompact,
+		getHooks: p.getHooks,
 	});
 	retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
 	const recovery = new RunRecovery({ agent, sessionManager, getModel: p.getModel, emit: p.emit }, compactor, retry);

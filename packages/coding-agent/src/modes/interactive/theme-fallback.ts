@@ -3,90 +3,13 @@
 // live reload) supplies other `AppTheme` objects through
 // `InteractiveContext.setTheme`; components never hold colours themselves,
 // they ask the current theme at render time.
-import {
-	createCodeHighlighter,
-	type EditorTheme,
-	type MarkdownTheme,
-	type SelectListTheme,
-	type SettingsListTheme,
-} from "@pi/tui";
+import { createCodeHighlighter, type SelectListTheme } from "@pi/tui";
+import type { ExtensionTheme, ThemeBg, ThemeColor, ThinkingLevelName } from "../../extensions/ui-types.js";
 
-/** Foreground colour tokens (the reference theme files' names). */
-export type ThemeColor =
-	| "accent"
-	| "border"
-	| "borderAccent"
-	| "borderMuted"
-	| "success"
-	| "error"
-	| "warning"
-	| "muted"
-	| "dim"
-	| "text"
-	| "thinkingText"
-	| "userMessageText"
-	| "customMessageText"
-	| "customMessageLabel"
-	| "toolTitle"
-	| "toolOutput"
-	| "mdHeading"
-	| "mdLink"
-	| "mdLinkUrl"
-	| "mdCode"
-	| "mdCodeBlock"
-	| "mdCodeBlockBorder"
-	| "mdQuote"
-	| "mdQuoteBorder"
-	| "mdHr"
-	| "mdListBullet"
-	| "toolDiffAdded"
-	| "toolDiffRemoved"
-	| "toolDiffContext"
-	| "syntaxComment"
-	| "syntaxKeyword"
-	| "syntaxFunction"
-	| "syntaxVariable"
-	| "syntaxString"
-	| "syntaxNumber"
-	| "syntaxType"
-	| "syntaxOperator"
-	| "syntaxPunctuation"
-	| "thinkingOff"
-	| "thinkingMinimal"
-	| "thinkingLow"
-	| "thinkingMedium"
-	| "thinkingHigh"
-	| "thinkingXhigh"
-	| "bashMode";
-
-/** Background colour tokens. */
-export type ThemeBg =
-	| "selectedBg"
-	| "userMessageBg"
-	| "customMessageBg"
-	| "toolPendingBg"
-	| "toolSuccessBg"
-	| "toolErrorBg";
-
-export type ThinkingLevelName = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
-
-/** What components need from a theme. */
-export interface AppTheme {
-	readonly name: string;
-	fg(color: ThemeColor, text: string): string;
-	bg(color: ThemeBg, text: string): string;
-	bold(text: string): string;
-	italic(text: string): string;
-	underline(text: string): string;
-	strikethrough(text: string): string;
-	inverse(text: string): string;
-	getThinkingBorderColor(level: ThinkingLevelName): (text: string) => string;
-	getBashModeBorderColor(): (text: string) => string;
-	getMarkdownTheme(): MarkdownTheme;
-	getEditorTheme(): EditorTheme;
-	getSelectListTheme(): SelectListTheme;
-	getSettingsListTheme(): SettingsListTheme;
-}
+// The theme contract lives with the extension API (extensions implement
+// against it too); the interactive app calls it AppTheme.
+export type { ThemeBg, ThemeColor, ThinkingLevelName } from "../../extensions/ui-types.js";
+export type AppTheme = ExtensionTheme;
 
 type Rgb = readonly [number, number, number];
 

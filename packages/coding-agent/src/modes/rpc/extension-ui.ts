@@ -7,15 +7,17 @@
 // same value a `cancelled` response gives.
 // Features that need a real terminal (custom components, themes, footers) are
 // inert here, with the documented degraded results.
+// The contract (ExtensionUIContext) is defined under extensions/; this class
+// implements it for the wire.
 import { randomUUID } from "node:crypto";
-import type { RpcExtensionUIRequest, RpcExtensionUIResponse, WidgetPlacement } from "./rpc-types.js";
-
-export interface ExtensionUIDialogOptions {
-	/** Dismisses the dialog when aborted. */
-	signal?: AbortSignal;
-	/** Milliseconds until the dialog is dismissed (sent to the client as `timeout`). */
-	timeout?: number;
-}
+import { plainExtensionTheme } from "../../extensions/plain-theme.js";
+import type {
+	ExtensionTheme,
+	ExtensionUIContext,
+	ExtensionUIDialogOptions,
+	ExtensionWidgetOptions,
+} from "../../extensions/ui-types.js";
+import type { RpcExtensionUIRequest, RpcExtensionUIResponse } from "./rpc-types.js";
 
 /** Distributes a request record; a promise means "written, but the stream wants the writer to wait". */
 export type SendUIRequest = (request: RpcExtensionUIRequest) => void | Promise<void>;
@@ -25,6 +27,8 @@ export interface RpcExtensionUIOptions {
 	createId?: () => string;
 	setTimeout?: (fn: () => void, ms: number) => unknown;
 	clearTimeout?: (handle: unknown) => void;
+	/** What `theme` returns (styling has no effect on the wire); default a plain theme. */
+	theme?: ExtensionTheme;
 }
 
 interface PendingDialog {
@@ -35,13 +39,14 @@ interface PendingDialog {
 type DialogRequest = Extract<RpcExtensionUIRequest, { method: "select" | "confirm" | "input" | "editor" }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Structurally the reference's `ExtensionUIContext`, as far as RPC mode can honour it. */
-export class RpcExtensionUI {
+/** `ctx.ui` over the RPC sub-protocol, as far as a client without a terminal can honour it. */
+export class RpcExtensionUI implements ExtensionUIContext {
 	private readonly pending = new Map<string, PendingDialog>();
 	private readonly createId: () => string;
 	private readonly setTimer: (fn: () => void, ms: number) => unknown;
 	private readonly clearTimer: (handle: unknown) => void;
 	private closed = false;
+	readonly theme: ExtensionTheme;
 
 	constructor(
 		private readonly send: SendUIRequest,
@@ -50,6 +55,7 @@ export class RpcExtensionUI {
 		this.createId = options.createId ?? randomUUID;
 		this.setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
 		this.clearTimer = options.clearTimeout ?? ((h) => clearTimeout(h as NodeJS.Timeout));
+		this.theme = options.theme ?? plainExtensionTheme;
 	}
 
 	// -- dialogs ----------------------------------------------------------------------
@@ -84,7 +90,7 @@ export class RpcExtensionUI {
 	}
 
 	/** Only line arrays cross the wire; component factories (terminal only) are ignored. */
-	setWidget(key: string, content: unknown, options: { placement?: WidgetPlacement } = {}): void {
+	setWidget(key: string, content: unknown, options: ExtensionWidgetOptions = {}): void {
 		if (content !== undefined && !isStringArray(content)) return;
 		this.fire({
 			method: "setWidget",

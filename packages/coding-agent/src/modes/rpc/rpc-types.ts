@@ -8,6 +8,7 @@ import type { ImageContent, Model, ThinkingLevel } from "@pi/ai";
 import type { CompactionResult } from "../../agent-session/compaction/summarize.js";
 import type { SessionStats } from "../../agent-session/session-stats.js";
 import type { QueueMode } from "../../config/settings.js";
+import type { WidgetPlacement } from "../../extensions/ui-types.js";
 import type { SessionEntry, SessionTreeNode } from "../../session/types.js";
 import type { JsonAgentSessionEvent } from "./wire-event.js";
 
@@ -169,7 +170,7 @@ export type RpcExtensionUIRequest =
 	| UiReq<"setTitle", { title: string }>
 	| UiReq<"set_editor_text", { text: string }>;
 
-export type WidgetPlacement = "aboveEditor" | "belowEditor";
+export type { WidgetPlacement };
 
 export type RpcExtensionUIResponse =
 	| { type: "extension_ui_response"; id: string; value: string }

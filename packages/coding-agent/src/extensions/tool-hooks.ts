@@ -1,6 +1,9 @@
-// The seams extensions use around tool calls. Handlers run in registration
-// order: for `before`, the first that blocks wins and argument rewrites chain;
-// for `after`, each handler sees the result as rewritten by the previous ones.
+// The seams extensions use around tool calls (`tool_call` / `tool_result`),
+// installed by AgentSession as agent-core's beforeToolCall/afterToolCall.
+// Handlers run in registration order: for `before`, the first that blocks wins
+// and argument rewrites chain; for `after`, each handler sees the result as
+// rewritten by the previous ones. A handler that throws rejects the tool call
+// (agent-core turns that into an error result): tool hooks fail closed.
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
