@@ -5,58 +5,26 @@
 // The extension runner installs one SessionLifecycleHooks object on the
 // session (`AgentSession.setLifecycleHooks`); with none installed every hook
 // is a no-op and compaction/navigation behave as without extensions.
-import type { CompactionPreparation } from "../agent-session/compaction/prepare.js";
-import type { CompactionResult } from "../agent-session/compaction/summarize.js";
-import type { CompactionReason } from "../agent-session/events.js";
-import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+import type { CompactionEntry } from "../session/types.js";
+import type {
+	SessionBeforeCompactEvent,
+	SessionBeforeCompactResult,
+	SessionBeforeTreeResult,
+	SessionTreeEvent,
+	TreePreparation,
+} from "./events.js";
 
 type Awaitable<T> = T | Promise<T>;
 
-/** What `session_before_compact` handlers receive. */
-export interface BeforeCompactEvent {
-	preparation: CompactionPreparation;
-	branchEntries: SessionEntry[];
-	customInstructions?: string;
-	reason: CompactionReason;
-	willRetry: boolean;
-	signal: AbortSignal;
-}
-
+/** What `session_before_compact` handlers receive (without the event's `type`). */
+export type BeforeCompactEvent = Omit<SessionBeforeCompactEvent, "type">;
 /** A handler may cancel the compaction or supply the summary itself (first such answer wins). */
-export interface BeforeCompactResult {
-	cancel?: boolean;
-	compaction?: CompactionResult;
-}
-
-/** What `session_before_tree` handlers receive. */
-export interface TreePreparation {
-	targetId: string;
-	oldLeafId: string | null;
-	commonAncestorId: string | null;
-	entriesToSummarize: SessionEntry[];
-	userWantsSummary: boolean;
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
+export type BeforeCompactResult = SessionBeforeCompactResult;
+export type { TreePreparation };
 /** A handler may cancel the move, supply the summary, or change instructions and label. */
-export interface BeforeTreeResult {
-	cancel?: boolean;
-	summary?: { summary: string; details?: unknown };
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
-/** What `session_tree` handlers receive after the leaf moved. */
-export interface TreeChangedEvent {
-	newLeafId: string | null;
-	oldLeafId: string | null;
-	summaryEntry?: BranchSummaryEntry;
-	/** The summary came from a `session_before_tree` handler. */
-	fromExtension?: boolean;
-}
+export type BeforeTreeResult = SessionBeforeTreeResult;
+/** What `session_tree` handlers receive after the leaf moved (without the event's `type`). */
+export type TreeChangedEvent = Omit<SessionTreeEvent, "type">;
 
 export interface SessionLifecycleHooks {
 	/** `session_before_compact`. */
