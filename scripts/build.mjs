@@ -2,8 +2,25 @@
 // the CLI bundles the workspace packages (from source) so start-up reads few files,
 // and code splitting keeps lazily imported modules (provider adapters, TUI) in
 // their own chunks so they load only when used.
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { build } from "esbuild";
+
+// `import text from "./file?raw"` inlines a file's contents as a string (the
+// HTML export's template, styles and page script); Vite reads the same form in tests.
+const rawText = {
+	name: "raw-text",
+	setup(b) {
+		b.onResolve({ filter: /\?raw$/ }, (args) => ({
+			path: resolve(args.resolveDir, args.path.slice(0, -"?raw".length)),
+			namespace: "raw-text",
+		}));
+		b.onLoad({ filter: /.*/, namespace: "raw-text" }, (args) => ({
+			contents: readFileSync(args.path, "utf8"),
+			loader: "text",
+		}));
+	},
+};
 
 const common = {
 	platform: "node",
@@ -15,6 +32,7 @@ const common = {
 	logLevel: "warning",
 	legalComments: "none",
 	conditions: ["development"],
+	plugins: [rawText],
 };
 
 // Imported by a library's code but shipped in another package: stay external.
@@ -52,6 +70,7 @@ await build({
 	entryNames: "[name]",
 	chunkNames: "chunks/[name]-[hash]",
 	plugins: [
+		rawText,
 		{
 			name: "externalize-npm-deps",
 			setup(b) {

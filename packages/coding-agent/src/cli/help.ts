@@ -38,7 +38,7 @@ const OPTIONS: [string, string][] = [
 	["--no-themes", "Do not discover themes"],
 	["--no-context-files, -nc", "Do not load AGENTS.md / CLAUDE.md"],
 	["--approve, --no-approve", "Trust (or not) this project's .pi/ resources for this run"],
-	["--export <file> [out]", "Export a session to HTML (not available yet: exits with an error)"],
+	["--export <file|id> [out]", "Export a session to one self-contained HTML file and exit"],
 	["--list-models [search]", "List models with credentials (optionally filtered)"],
 	["--verbose", "Verbose startup"],
 	["--offline", "No startup network activity (same as PI_OFFLINE=1)"],

@@ -61,7 +61,10 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 				"Use --continue for the most recent session, or --session <path|id> for a specific one.",
 		);
 	}
-	if (args.export) throw new CliUsageError("--export is not available in this build yet.");
+	if (args.export) {
+		const { runExport } = await import("./export-command.js");
+		return runExport(args, io, err);
+	}
 	if (mode === "rpc" && (args.messages.length > 0 || args.fileArgs.length > 0)) {
 		throw new CliUsageError("RPC mode takes prompts as `prompt` commands on stdin, not as arguments or @files.");
 	}

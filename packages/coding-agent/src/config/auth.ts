@@ -147,6 +147,11 @@ export class AuthStorage {
 		this.runtimeKeys.delete(provider);
 	}
 
+	/** The --api-key / runtime override values (for redacting them from exports). */
+	getRuntimeApiKeys(): string[] {
+		return [...this.runtimeKeys.values()];
+	}
+
 	setFallbackKeySource(source: FallbackKeySource | undefined): void {
 		this.fallback = source;
 	}

@@ -1,6 +1,7 @@
 // The built `pi --mode rpc`: model and thinking changes, session commands
 // (fork, clone, switch, new, entries, tree), bash, stats and names.
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RpcClient, RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
 import { assertBuilt, createSandbox, type Sandbox, startClient, textReply } from "./support.js";
@@ -135,7 +136,15 @@ describe("pi --mode rpc: sessions", () => {
 		});
 		expect(stats).not.toHaveProperty("sessionFile");
 		expect((await client.getState()).sessionName).toBe("my work");
-		await expect(client.exportHtml()).rejects.toThrow(/export_html is not available/);
+		// export_html: the default name in the working directory, or the given path.
+		const exported = await client.exportHtml();
+		expect(exported.path).toBe(join(sb.cwd, `pi-session-${(await client.getState()).sessionId}.html`));
+		expect(readFileSync(exported.path, "utf8")).toContain("question");
+		const named2 = await client.exportHtml(join(sb.cwd, "named.html"));
+		expect(named2.path).toBe(join(sb.cwd, "named.html"));
+		await expect(client.exportHtml(join(sb.cwd, "missing-dir", "x.html"))).rejects.toThrow(
+			`Cannot write ${join(sb.cwd, "missing-dir", "x.html")}: directory ${join(sb.cwd, "missing-dir")} does not exist`,
+		);
 		expect(await client.getCommands()).toEqual([]);
 	});
 });

@@ -148,8 +148,10 @@ export const handlers: HandlerTable = {
 				: {}),
 		};
 	},
-	export_html: () => {
-		throw new Error("export_html is not available in this build yet");
+	export_html: async (c, { session }) => {
+		const { exportLiveSession } = await import("../../export/live-session.js");
+		const result = exportLiveSession(session, c.outputPath, { cwd: process.cwd(), format: "html" });
+		return { path: result.path };
 	},
 	switch_session: async (c, { session }) => {
 		await session.switchSession(c.sessionPath);

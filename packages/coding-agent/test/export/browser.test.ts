@@ -1,0 +1,149 @@
+// The exported page in headless Chromium: built with the BUILT `pi --export`,
+// opened from disk with every outgoing request intercepted. Screenshots in
+// light and dark are kept in test-artifacts/export/ (gitignored).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, CLI } from "../cli/support.js";
+import { type BrowserHandle, hasChromium, launchBrowser } from "./browser.js";
+import {
+	ANSWER,
+	BASH_OUTPUT,
+	BRANCH_SUMMARY,
+	COMPACTION_SUMMARY,
+	INJECT_PROMPT,
+	LABEL,
+	MODEL_HTML,
+	OTHER_BRANCH_ANSWER,
+	PROMPT,
+	QUOTED_FILE,
+	SESSION_NAME,
+	THINKING,
+	writeSessionFile,
+} from "./fixtures.js";
+
+/** Evaluates an expression in the page (a string: the test code has no DOM types). */
+const js = <T>(page: Page, expression: string) => page.evaluate(expression) as Promise<T>;
+
+const ARTEFACTS = resolve(__dirname, "../../../../test-artifacts/export");
+
+if (!hasChromium) console.warn("export browser tests skipped: no chromium at /usr/bin/chromium (set PI_TEST_CHROMIUM)");
+
+describe.skipIf(!hasChromium)("exported page in Chromium", () => {
+	let dir: string;
+	let html: string;
+	let browser: BrowserHandle;
+
+	beforeAll(async () => {
+		assertBuilt();
+		dir = mkdtempSync(join(tmpdir(), "pi-export-browser-"));
+		const session = join(dir, "2026-11-30T10-00-00-000Z_0190f000.jsonl");
+		writeSessionFile(session);
+		const r = spawnSync(process.execPath, [CLI, "--export", session], {
+			cwd: dir,
+			env: { PATH: process.env.PATH, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "agent") },
+			encoding: "utf8",
+		});
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		html = join(dir, "pi-session-2026-11-30T10-00-00-000Z_0190f000.html");
+		expect(r.stdout.trim()).toBe(`Exported to: ${html}`);
+		mkdirSync(ARTEFACTS, { recursive: true });
+		browser = await launchBrowser();
+	}, 60_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("shows prompt, answer, tool content, summaries and names; no errors, no requests, nothing injected", async () => {
+		const { page, requests, errors } = await browser.open(html);
+		const text = await js<string>(page, "document.body.innerText");
+		for (const s of [
+			PROMPT,
+			ANSWER,
+			BASH_OUTPUT,
+			COMPACTION_SUMMARY,
+			BRANCH_SUMMARY,
+			SESSION_NAME,
+			LABEL,
+			"fake/fake-model",
+		]) {
+			expect(text).toContain(s);
+		}
+		// Injection cases are visible as text…
+		expect(text).toContain(INJECT_PROMPT);
+		expect(text).toContain(MODEL_HTML);
+		expect(text).toContain(QUOTED_FILE);
+		// …and none of them became markup or ran.
+		const dom = await js<{
+			pwned: number | null;
+			iframes: number;
+			scripts: number;
+			onclick: number;
+			title: string;
+			images: string[];
+			diffAdd: string[];
+			thinkingOpen: boolean;
+		}>(
+			page,
+			`({
+				pwned: window.__pwned ?? null,
+				iframes: document.querySelectorAll("iframe").length,
+				scripts: document.querySelectorAll("script").length,
+				onclick: document.querySelectorAll("[onclick],[onerror]").length,
+				title: document.title,
+				images: [...document.querySelectorAll("img")].map((i) => i.src.slice(0, 22)),
+				diffAdd: [...document.querySelectorAll(".diff .add")].map((e) => e.textContent),
+				thinkingOpen: [...document.querySelectorAll("details")].some((d) => d.textContent.includes("tokenizer") && d.open),
+			})`,
+		);
+		expect(dom.pwned).toBeNull();
+		expect(dom.iframes).toBe(0);
+		expect(dom.scripts).toBe(4); // the exporter's own: meta, entries, index, page script
+		expect(dom.onclick).toBe(0);
+		expect(dom.title).toBe(`${SESSION_NAME} · Pi session`);
+		expect(dom.images.length).toBeGreaterThanOrEqual(2);
+		for (const src of dom.images) expect(src.startsWith("data:image/png;base64")).toBe(true);
+		expect(dom.diffAdd).toContain("+const depth = stack.length;");
+		// Thinking is collapsed but present.
+		expect(dom.thinkingOpen).toBe(false);
+		expect(await js<string>(page, "document.body.textContent")).toContain(THINKING);
+		// The abandoned branch's answer is in the tree, not in the active view.
+		const answers = await page.$$eval("#messages .entry.assistant", (els) => els.map((e) => e.textContent ?? ""));
+		expect(answers.join("\n")).toContain(ANSWER);
+		expect(answers.join("\n")).not.toContain(OTHER_BRANCH_ANSWER);
+		expect(errors).toEqual([]);
+		expect(requests).toEqual([]);
+		await page.screenshot({ path: join(ARTEFACTS, "export-light.png") });
+		await page.close();
+	}, 60_000);
+
+	it("clicking a branch in the tree shows it", async () => {
+		const { page, requests, errors } = await browser.open(html, { dark: true });
+		expect(await js<string>(page, "document.documentElement.dataset.theme")).toBe("dark");
+		await page.screenshot({ path: join(ARTEFACTS, "export-dark.png") });
+		const rows = await page.$$eval(".row", (els) => els.map((e) => e.textContent ?? ""));
+		const i = rows.findIndex((r) => r.includes(OTHER_BRANCH_ANSWER));
+		expect(i).toBeGreaterThanOrEqual(0);
+		const row = (await page.$$(".row"))[i];
+		await row.click();
+		const text = await js<string>(page, "document.getElementById('main').innerText");
+		expect(text).toContain(OTHER_BRANCH_ANSWER);
+		expect(text).not.toContain(BASH_OUTPUT); // the other branch has no tool results
+		expect(text).toContain("back to the active branch");
+		// Back to the active branch.
+		await page.click("#show-active");
+		expect(await js<string>(page, "document.body.innerText")).toContain(ANSWER);
+		// The theme toggle switches to light.
+		await page.click("#theme-toggle");
+		expect(await js<string>(page, "document.documentElement.dataset.theme")).toBe("light");
+		expect(errors).toEqual([]);
+		expect(requests).toEqual([]);
+		await page.close();
+	}, 60_000);
+});
