@@ -2,6 +2,7 @@
 // session, then a mode. Loaded with import() by main() so `--version` and
 // `--help` never pay for it.
 
+import { join } from "node:path";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
@@ -14,6 +15,7 @@ import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
 import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
+import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-files.js";
 import type { ParsedArgs } from "./args.js";
 import { resolveMode, unknownFlagErrors } from "./args.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
@@ -72,6 +74,9 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	const cwd = io.cwd;
 	const agentDir = getAgentDir(io.env);
 	const paths = agentPaths(agentDir);
+	// Temp files of atomic writes that a killed run left behind are removed; this run's are journaled.
+	setTempFileJournal(join(agentDir, "pending-writes"));
+	await sweepStaleTempFiles();
 	// Trust first: nothing from the project (its settings included) loads before it is decided.
 	const globalSettings = SettingsManager.create({ cwd, agentDir, loadProject: false });
 	const trust = resolveProjectTrust({

@@ -1,11 +1,12 @@
 // Which session a CLI run works on: --no-session (memory only), --session
 // <path|id>, --fork <path|id>, --continue, or a new one.
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { findSessionsByIdPrefix } from "../session/listing.js";
 import { getSessionsRoot, sessionIdFromFileName } from "../session/paths.js";
 import { SessionManager, type SessionManagerOptions } from "../session/session-manager.js";
 import type { SessionLoadWarning } from "../session/types.js";
+import { fileKind } from "../tools/shared/atomic-write.js";
 import type { ParsedArgs } from "./args.js";
 
 export class CliUsageError extends Error {
@@ -44,6 +45,26 @@ function findById(prefix: string, cwd: string, agentDir: string, customDir: stri
 	return hits[0].path;
 }
 
+/**
+ * A session path must be a regular file or not exist yet: opening a FIFO would
+ * wait for a writer forever, and appending to a device would write session
+ * lines onto it. stat (not open) decides, so nothing is touched.
+ */
+function assertSessionPath(path: string, flag: string): string {
+	let st: ReturnType<typeof statSync>;
+	try {
+		st = statSync(path);
+	} catch {
+		return path; // Missing (created later) or unreadable (reported when opened).
+	}
+	if (!st.isFile()) {
+		throw new CliUsageError(
+			`${flag} ${path}: it is a ${fileKind(st)}, not a regular file. A session path must be a regular file or not exist.`,
+		);
+	}
+	return path;
+}
+
 export interface SessionTargetOptions {
 	cwd: string;
 	agentDir: string;
@@ -66,18 +87,22 @@ export function openSessionTarget(args: ParsedArgs, o: SessionTargetOptions): Se
 		] as const) {
 			if (set) throw new CliUsageError(`--fork cannot be combined with ${flag}`);
 		}
-		const source = looksLikePath(args.fork)
-			? resolve(o.cwd, args.fork)
-			: findById(args.fork, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
+		const source = assertSessionPath(
+			looksLikePath(args.fork)
+				? resolve(o.cwd, args.fork)
+				: findById(args.fork, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined),
+			"--fork",
+		);
 		return SessionManager.forkFrom(source, o.cwd, o.sessionDir, {}, managerOptions);
 	}
 	if (args.noSession) return SessionManager.inMemory(o.cwd);
 	if (args.session) {
 		if (looksLikePath(args.session)) {
-			return SessionManager.open(resolve(o.cwd, args.session), o.sessionDir, undefined, managerOptions);
+			const path = assertSessionPath(resolve(o.cwd, args.session), "--session");
+			return SessionManager.open(path, o.sessionDir, undefined, managerOptions);
 		}
 		const found = findById(args.session, o.cwd, o.agentDir, o.customSessionDir ? o.sessionDir : undefined);
-		return SessionManager.open(found, undefined, undefined, managerOptions);
+		return SessionManager.open(assertSessionPath(found, "--session"), undefined, undefined, managerOptions);
 	}
 	if (args.continue) return SessionManager.continueRecent(o.cwd, o.sessionDir, managerOptions);
 	return SessionManager.create(o.cwd, o.sessionDir, {}, managerOptions);

@@ -4,6 +4,7 @@ import { type Static, Type } from "typebox";
 import { unifiedDiff } from "./edit-diff.js";
 import { EditMatchError, type EditSpec, type MatchedEdit, matchEdit } from "./edit-match.js";
 import { atomicWriteFile } from "./shared/atomic-write.js";
+import { readRegularFile } from "./shared/bounded-read.js";
 import { withFileMutationQueue } from "./shared/file-mutation-queue.js";
 import type { FileTracker } from "./shared/file-tracker.js";
 import { describeFsError } from "./shared/fs-errors.js";
@@ -36,9 +37,10 @@ export interface EditToolDetails {
 
 /** How edit touches the file system; replace to edit over ssh, in a container, etc. */
 export interface EditOperations {
+	/** The local default refuses non-regular files (devices, FIFOs) and files above 256MB. */
 	readFile(absolutePath: string): Promise<Buffer>;
-	/** Replace the file's content (the local default writes a temp file and renames it). */
-	writeFile(absolutePath: string, content: string): Promise<void>;
+	/** Replace the file's content (the local default: see shared/atomic-write.ts for what each kind of file gets). */
+	writeFile(absolutePath: string, content: string, signal?: AbortSignal): Promise<void>;
 	/** Throws when the file is not readable and writable. */
 	access(absolutePath: string): Promise<void>;
 }
@@ -51,8 +53,8 @@ export interface EditToolOptions {
 
 export function createLocalEditOperations(): EditOperations {
 	return {
-		readFile: (p) => fs.readFile(p),
-		writeFile: (p, content) => atomicWriteFile(p, content),
+		readFile: (p) => readRegularFile(p),
+		writeFile: (p, content, signal) => atomicWriteFile(p, content, { signal }),
 		access: (p) => fs.access(p, fs.constants.R_OK | fs.constants.W_OK),
 	};
 }
@@ -175,8 +177,9 @@ export function createEditTool(
 				}
 				const output = bom + result.content;
 				try {
-					await ops.writeFile(abs, output);
+					await ops.writeFile(abs, output, signal);
 				} catch (error) {
+					if (signal?.aborted) throw error;
 					throw new Error(describeFsError(error, path, "edit"));
 				}
 				options.tracker?.record(abs, Buffer.from(output, "utf8"), Date.now());

@@ -17,8 +17,8 @@ export type WriteToolInput = Static<typeof writeSchema>;
 
 /** How write touches the file system; replace to write over ssh, in a container, etc. */
 export interface WriteOperations {
-	/** Replace the file's content (the local default writes a temp file and renames it). */
-	writeFile(absolutePath: string, content: string): Promise<void>;
+	/** Replace the file's content (the local default: see shared/atomic-write.ts for what each kind of file gets). */
+	writeFile(absolutePath: string, content: string, signal?: AbortSignal): Promise<void>;
 	/** Create a directory and its parents. */
 	mkdir(dir: string): Promise<void>;
 }
@@ -30,7 +30,7 @@ export interface WriteToolOptions {
 
 export function createLocalWriteOperations(): WriteOperations {
 	return {
-		writeFile: (p, content) => atomicWriteFile(p, content),
+		writeFile: (p, content, signal) => atomicWriteFile(p, content, { signal }),
 		mkdir: async (dir) => {
 			await fs.mkdir(dir, { recursive: true });
 		},
@@ -60,8 +60,9 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
 					throw new Error(describeFsError(error, path, "write"));
 				}
 				try {
-					await ops.writeFile(abs, content);
+					await ops.writeFile(abs, content, signal);
 				} catch (error) {
+					if (signal?.aborted) throw error;
 					throw new Error(describeFsError(error, path, "write"));
 				}
 				const bytes = Buffer.byteLength(content, "utf8");

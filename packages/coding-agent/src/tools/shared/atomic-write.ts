@@ -1,58 +1,188 @@
 /**
- * Crash-safe file replacement: the new content goes to a temp file in the
- * same directory, is fsync'ed, then renamed over the target, so a reader (or
- * a crash) sees the old or the new file, never a truncated one. The target's
- * permission bits are kept; a symlink is followed so the link itself stays.
+ * How `write` and `edit` put new content into a file. The rule: the path must
+ * still be the same kind of thing afterwards, owned by the same user, with the
+ * same links — only its content changes.
+ *
+ * - A regular file with one link (the usual case) is replaced atomically: the
+ *   content goes to `.<name>.<hex>.tmp` in the same directory, gets the
+ *   target's mode (and owner, when that is allowed), is fsync'ed and renamed
+ *   over the target. A reader or a crash sees the old or the new file.
+ * - A symlink is followed to its final target, which is written as above; the
+ *   link itself stays. A dangling symlink gets its target created (what a
+ *   shell's `>` does), provided the target's directory exists.
+ * - Where a rename would change what the path is — a hard-linked file (the
+ *   other names would keep the old text), a file whose owner this process
+ *   cannot give to a new file, a directory we may not create files in — the
+ *   file is written in place: same inode, owner, mode and links. The new bytes
+ *   are written over the old ones, then the file is cut to length and
+ *   fsync'ed; a crash in the middle of that can leave a mix of old and new
+ *   bytes (there is no atomic in-place write on POSIX).
+ * - Anything else (directory, device, FIFO, socket) is refused: writing to it
+ *   through a rename would replace a system node by a regular file.
  */
 import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import type { Stats } from "node:fs";
+import { constants, promises as fs } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { forgetTempFile, rememberTempFile } from "./temp-files.js";
 
-async function resolveTarget(path: string): Promise<string> {
-	try {
-		return await fs.realpath(path);
-	} catch {
-		return path;
+/** Thrown for targets that are not regular files; `describeFsError` turns it into a clear message. */
+export class NotRegularFileError extends Error {
+	readonly code = "ENOTREGULAR";
+	constructor(
+		readonly path: string,
+		readonly kind: string,
+	) {
+		super(`${path} is a ${kind}, not a regular file`);
+		this.name = "NotRegularFileError";
 	}
 }
 
-export async function atomicWriteFile(path: string, data: string | Uint8Array): Promise<void> {
-	const target = await resolveTarget(path);
-	let mode: number | undefined;
-	try {
-		const st = await fs.stat(target);
-		if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: ${target} is a directory`), { code: "EISDIR" });
-		mode = st.mode & 0o7777;
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+export function fileKind(st: Stats): string {
+	if (st.isFile()) return "regular file";
+	if (st.isDirectory()) return "directory";
+	if (st.isCharacterDevice()) return "character device";
+	if (st.isBlockDevice()) return "block device";
+	if (st.isFIFO()) return "FIFO (named pipe)";
+	if (st.isSocket()) return "socket";
+	return "special file";
+}
+
+function isDirError(path: string): Error {
+	return Object.assign(new Error(`EISDIR: ${path} is a directory`), { code: "EISDIR" });
+}
+
+/** Refuses anything that is not a regular file. */
+export function assertRegular(st: Stats, path: string): void {
+	if (st.isDirectory()) throw isDirError(path);
+	if (!st.isFile()) throw new NotRegularFileError(path, fileKind(st));
+}
+
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Follows symlinks to the path that will really be written, without needing
+ * the final target to exist. Returns its stats when it exists.
+ */
+export async function resolveWriteTarget(path: string): Promise<{ target: string; stat?: Stats; linked: boolean }> {
+	let current = resolve(path);
+	for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+		const linked = hops > 0;
+		let st: Stats;
+		try {
+			st = await fs.lstat(current);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return { target: current, linked };
+			throw error;
+		}
+		if (!st.isSymbolicLink()) return { target: current, stat: st, linked };
+		const link = await fs.readlink(current);
+		current = resolve(dirname(current), link);
 	}
-	const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+	throw Object.assign(new Error(`ELOOP: too many symbolic links: ${path}`), { code: "ELOOP" });
+}
+
+/** Writes `data` into the existing file at `target` without replacing it (same inode). */
+async function writeInPlace(target: string, data: Uint8Array, expected: Stats): Promise<void> {
+	// O_NONBLOCK: should the path have become a FIFO since the stat, open must not wait for a reader.
+	const handle = await fs.open(target, constants.O_WRONLY | constants.O_NONBLOCK);
+	try {
+		const st = await handle.stat();
+		assertRegular(st, target);
+		if (st.ino !== expected.ino || st.dev !== expected.dev) {
+			throw Object.assign(new Error(`${target} was replaced while being written`), { code: "ECHANGED" });
+		}
+		let off = 0;
+		while (off < data.length) {
+			const { bytesWritten } = await handle.write(data, off, data.length - off, off);
+			off += bytesWritten;
+		}
+		await handle.truncate(data.length);
+		await handle.sync();
+	} finally {
+		await handle.close();
+	}
+}
+
+function tempNameFor(target: string): string {
+	return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+export interface AtomicWriteOptions {
+	/** Checked before the rename: an aborted write removes its temp file and leaves the target untouched. */
+	signal?: AbortSignal;
+}
+
+export async function atomicWriteFile(
+	path: string,
+	content: string | Uint8Array,
+	options: AtomicWriteOptions = {},
+): Promise<void> {
+	const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+	const { target, stat, linked } = await resolveWriteTarget(path);
+	if (stat) {
+		assertRegular(stat, target);
+		// Another name shares this inode: a rename would split them.
+		if (stat.nlink > 1) return writeInPlace(target, data, stat);
+	}
+	const mode = stat ? stat.mode & 0o7777 : undefined;
+	const temp = tempNameFor(target);
+	await rememberTempFile(temp);
 	let handle: fs.FileHandle;
 	try {
 		handle = await fs.open(temp, "wx", mode ?? 0o666);
 	} catch (error) {
+		forgetTempFile(temp);
 		const code = (error as NodeJS.ErrnoException).code;
-		// Directory not writable but the file is: fall back to an in-place write.
-		if ((code === "EACCES" || code === "EPERM" || code === "EROFS") && mode !== undefined) {
-			await fs.writeFile(target, data);
-			return;
+		// A dangling link is written through only when its target's directory exists; links are never mkdir'ed through.
+		if (code === "ENOENT" && linked) {
+			throw Object.assign(new Error(`it is a symbolic link to ${target}, whose directory does not exist`), {
+				code: "EDANGLING",
+			});
 		}
+		// Directory not writable but the file is: write it in place.
+		if ((code === "EACCES" || code === "EPERM" || code === "EROFS") && stat) return writeInPlace(target, data, stat);
 		throw error;
 	}
+	let inPlace = false;
 	try {
-		await handle.writeFile(data);
-		if (mode !== undefined) await handle.chmod(mode);
-		await handle.sync();
-	} catch (error) {
-		await handle.close().catch(() => {});
-		await fs.rm(temp, { force: true });
-		throw error;
-	}
-	await handle.close();
-	try {
+		try {
+			let off = 0;
+			while (off < data.length) {
+				const { bytesWritten } = await handle.write(data, off, data.length - off, off);
+				off += bytesWritten;
+			}
+			if (mode !== undefined) await handle.chmod(mode);
+			if (stat) {
+				const made = await handle.stat();
+				if (made.uid !== stat.uid || made.gid !== stat.gid) {
+					try {
+						await handle.chown(stat.uid, stat.gid);
+						// chown clears set-id bits: put them back.
+						if (mode !== undefined) await handle.chmod(mode);
+					} catch {
+						// Not allowed to give the file its owner: keep the original inode instead.
+						inPlace = true;
+					}
+				}
+			}
+			if (!inPlace) {
+				await handle.sync();
+				options.signal?.throwIfAborted();
+			}
+		} finally {
+			await handle.close();
+		}
+		if (inPlace && stat) {
+			await fs.rm(temp, { force: true });
+			forgetTempFile(temp);
+			return writeInPlace(target, data, stat);
+		}
 		await fs.rename(temp, target);
+		forgetTempFile(temp);
 	} catch (error) {
-		await fs.rm(temp, { force: true });
+		await fs.rm(temp, { force: true }).catch(() => {});
+		forgetTempFile(temp);
 		throw error;
 	}
 }

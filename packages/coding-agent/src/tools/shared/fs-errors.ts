@@ -20,6 +20,11 @@ export function describeFsError(error: unknown, path: string, verb: string): str
 			return `Cannot ${verb} ${path}: too many levels of symbolic links (symlink loop)`;
 		case "EROFS":
 			return `Cannot ${verb} ${path}: read-only file system`;
+		case "ENOTREGULAR":
+			return `Cannot ${verb} ${path}: it is a ${(error as { kind?: string }).kind ?? "special file"}, not a regular file; refusing to ${verb} it`;
+		case "EDANGLING":
+		case "EFBIG":
+			return `Cannot ${verb} ${path}: ${(error as Error).message}`;
 		case "ENOSPC":
 			return `Cannot ${verb} ${path}: no space left on device`;
 		default:

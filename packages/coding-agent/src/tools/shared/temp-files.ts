@@ -1,0 +1,122 @@
+/**
+ * Temp files of atomic writes (`.<name>.<12 hex>.tmp` next to the target) must
+ * not outlive the write. A failed or aborted write removes its own; a process
+ * that exits (normally or through a handled signal) removes those still in
+ * flight; for a process that is killed outright, each temp file is noted in a
+ * journal directory (one small file per write, `<pid>-<hex>`, holding the temp
+ * path) and the next start removes what a dead process left behind. Only
+ * paths that the journal names and that have our temp-name shape are ever
+ * deleted, so a user's own files are never touched.
+ */
+import { promises as fs, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+
+const TEMP_NAME = /^\..+\.([0-9a-f]{12})\.tmp$/;
+/** A journal entry of a live process older than this is treated as stale (its pid was reused). */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+const inFlight = new Map<string, string | undefined>();
+let journalDir: string | undefined;
+let exitHookInstalled = false;
+
+export function isOwnTempName(name: string): boolean {
+	return TEMP_NAME.test(name);
+}
+
+/** Where to journal temp files (e.g. `<agentDir>/pending-writes`); undefined turns journaling off. */
+export function setTempFileJournal(dir: string | undefined): void {
+	journalDir = dir;
+}
+
+function removeInFlightSync(): void {
+	for (const [temp, entry] of inFlight) {
+		try {
+			unlinkSync(temp);
+		} catch {}
+		if (entry) {
+			try {
+				unlinkSync(entry);
+			} catch {}
+		}
+	}
+	inFlight.clear();
+}
+
+function journalEntryFor(temp: string): string | undefined {
+	const hex = TEMP_NAME.exec(basename(temp))?.[1];
+	return journalDir && hex ? join(journalDir, `${process.pid}-${hex}`) : undefined;
+}
+
+/** Called before the temp file is created. */
+export async function rememberTempFile(temp: string): Promise<void> {
+	if (!exitHookInstalled) {
+		exitHookInstalled = true;
+		process.on("exit", removeInFlightSync);
+	}
+	let entry = journalEntryFor(temp);
+	if (entry) {
+		try {
+			await fs.mkdir(journalDir as string, { recursive: true, mode: 0o700 });
+			await fs.writeFile(entry, temp, { mode: 0o600 });
+		} catch {
+			// A journal we cannot write only loses clean-up after a hard kill; the write itself goes on.
+			entry = undefined;
+		}
+	}
+	inFlight.set(temp, entry);
+}
+
+/** Called once the temp file is renamed or removed. */
+export function forgetTempFile(temp: string): void {
+	const entry = inFlight.get(temp);
+	inFlight.delete(temp);
+	if (entry) fs.rm(entry, { force: true }).catch(() => {});
+}
+
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+/**
+ * Removes temp files left by processes that died mid-write. Returns the temp
+ * paths it deleted.
+ */
+export async function sweepStaleTempFiles(dir: string | undefined = journalDir): Promise<string[]> {
+	if (!dir) return [];
+	let names: string[];
+	try {
+		names = await fs.readdir(dir);
+	} catch {
+		return [];
+	}
+	const removed: string[] = [];
+	for (const name of names) {
+		const m = /^(\d+)-([0-9a-f]{12})$/.exec(name);
+		if (!m) continue;
+		const pid = Number(m[1]);
+		if (pid === process.pid) continue;
+		const entry = join(dir, name);
+		try {
+			const st = await fs.stat(entry);
+			if (processAlive(pid) && Date.now() - st.mtimeMs < STALE_MS) continue;
+			const temp = (await fs.readFile(entry, "utf8")).trim();
+			const tempMatch = TEMP_NAME.exec(basename(temp));
+			if (tempMatch && tempMatch[1] === m[2]) {
+				const tst = await fs.lstat(temp).catch(() => undefined);
+				if (tst?.isFile()) {
+					await fs.rm(temp, { force: true });
+					removed.push(temp);
+				}
+			}
+			await fs.rm(entry, { force: true });
+		} catch {
+			// Unreadable entry: leave it for a later start.
+		}
+	}
+	return removed;
+}
