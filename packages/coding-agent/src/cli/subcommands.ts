@@ -36,7 +36,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 	list: { usage: "pi list", summary: "List installed packages" },
 	config: { usage: "pi config [-l]", summary: "Choose which package resources load" },
 	mcp: { usage: "pi mcp <command>", summary: "Manage MCP servers" },
-	auth: { usage: "pi auth <command>", summary: "Log in or out of providers, check credentials" },
+	auth: {
+		usage: "pi auth <command>",
+		summary: "Log in or out of providers, check credentials",
+		load: () => import("./commands/auth.js").then((m) => m.runAuthCommand),
+	},
 	models: { usage: "pi models <command>", summary: "Manage model catalogs" },
 	fleet: { usage: "pi fleet <command>", summary: "Run and watch several agents" },
 };

@@ -28,7 +28,6 @@ describe("subcommands", () => {
 		["list"],
 		["config"],
 		["mcp", "list"],
-		["auth", "login", "openai"],
 		["models"],
 		["fleet", "status"],
 	])("`pi %s` is not sent to the model and exits non-zero", async (...argv) => {

@@ -1,0 +1,282 @@
+// `pi auth login|logout|check|print-api-key|print-bearer-token`: credentials
+// without starting a session. Flags and outputs follow pi 1.6.0: `check`
+// prints ready / not_ready / invalid (exit 0 / 1 / 2), `--json` prints
+// {status, provider, authType | reason[, credentials]}. Secrets go to stdout
+// only from the commands whose job is to print them.
+import { saveApiKey } from "../../auth/api-key.js";
+import { findLoginFlow, withLoginFlows } from "../../auth/flows.js";
+import { LoginCancelledError } from "../../auth/interaction.js";
+import { AuthStorage } from "../../config/auth.js";
+import { ModelRegistry } from "../../config/model-registry.js";
+import { findExactModel } from "../../config/model-resolver.js";
+import { agentPaths, getAgentDir } from "../../config/paths.js";
+import type { SubcommandIo } from "../subcommands.js";
+import { terminalLogin } from "./terminal-login.js";
+
+const USAGE = `Usage:
+  pi auth login <provider> [--api-key] [--no-browser]
+  pi auth logout <provider>
+  pi auth print-api-key [--provider <provider>] [--model <model>]
+  pi auth print-bearer-token [--provider <provider>] [--model <model>] [--min-expiry <duration>]
+  pi auth check [--provider <provider>] [--model <model>] [--json] [--credentials] [--no-refresh]
+
+Log in to and out of model providers, print their credentials for other tools,
+or check that they are ready. Credentials are stored in <agent dir>/auth.json (mode 0600).
+
+Commands:
+  login <provider>        Sign in with an account (browser or device code), or save an API key
+  logout <provider>       Remove the stored credentials; environment variables and models.json stay
+  print-api-key           Print the resolved API key
+  print-bearer-token      Print the OAuth access token (refreshed when expired)
+  check                   Print ready, not_ready or invalid; exit with 0, 1 or 2
+
+Options:
+  --provider <provider>   Resolve credentials for a provider
+  --model <model>         Resolve credentials from a model (provider/id or id)
+  --api-key               login: save an API key instead of signing in with an account
+  --no-browser            login: do not open a browser; use a device code where the provider has one
+  --json                  check: print the result as JSON
+  --credentials           check: print the credential when ready (or include it in the JSON)
+  --no-refresh            check: do not refresh an expired OAuth login
+  --min-expiry <duration> print-bearer-token: required remaining lifetime, e.g. 30m or 1h
+`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+	positional: string[];
+	provider?: string;
+	model?: string;
+	apiKey: boolean;
+	noBrowser: boolean;
+	json: boolean;
+	credentials: boolean;
+	noRefresh: boolean;
+	minExpiryMs?: number;
+	help: boolean;
+}
+
+const ONLY: Record<string, string[]> = {
+	"--api-key": ["login"],
+	"--no-browser": ["login"],
+	"--json": ["check"],
+	"--credentials": ["check"],
+	"--no-refresh": ["check"],
+	"--min-expiry": ["print-bearer-token"],
+	"--provider": ["check", "print-api-key", "print-bearer-token"],
+	"--model": ["check", "print-api-key", "print-bearer-token"],
+};
+
+function parse(command: string, argv: readonly string[]): Parsed {
+	const p: Parsed = {
+		positional: [],
+		apiKey: false,
+		noBrowser: false,
+		json: false,
+		credentials: false,
+		noRefresh: false,
+		help: false,
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === "-h" || arg === "--help") {
+			p.help = true;
+			continue;
+		}
+		if (!arg.startsWith("-")) {
+			p.positional.push(arg);
+			continue;
+		}
+		const allowed = ONLY[arg];
+		if (!allowed) throw new UsageError(`Unknown option ${arg} for "pi auth ${command}".`);
+		if (!allowed.includes(command)) throw new UsageError(`${arg} is not an option of "pi auth ${command}".`);
+		const value = () => {
+			const v = argv[++i];
+			if (v === undefined || v.startsWith("-")) throw new UsageError(`${arg} needs a value`);
+			return v;
+		};
+		if (arg === "--api-key") p.apiKey = true;
+		else if (arg === "--no-browser") p.noBrowser = true;
+		else if (arg === "--json") p.json = true;
+		else if (arg === "--credentials") p.credentials = true;
+		else if (arg === "--no-refresh") p.noRefresh = true;
+		else if (arg === "--provider") p.provider = value().trim();
+		else if (arg === "--model") p.model = value().trim();
+		else if (arg === "--min-expiry") {
+			const m = /^(\d+)(ms|s|m|h)$/i.exec(value());
+			if (!m) throw new UsageError("--min-expiry takes a duration such as 30m or 1h");
+			const unit = m[2].toLowerCase();
+			p.minExpiryMs = Number(m[1]) * (unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : 3_600_000);
+		}
+	}
+	return p;
+}
+
+function open(io: SubcommandIo) {
+	const agentDir = getAgentDir(io.env);
+	const paths = agentPaths(agentDir);
+	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env }));
+	const registry = ModelRegistry.create(auth, paths.models, { env: io.env });
+	return { auth, registry, agentDir };
+}
+
+/** The provider named by --provider or --model (a model reference resolves to its provider). */
+function targetProvider(p: Parsed, registry: ModelRegistry, command: string): string {
+	if (p.positional.length > 0) throw new UsageError(`"pi auth ${command}" takes no positional arguments`);
+	if (p.model) {
+		const pool = p.provider ? registry.getAll().filter((m) => m.provider === p.provider) : registry.getAll();
+		const model = findExactModel(p.model, pool);
+		if (!model) throw new UsageError(`Unknown model "${p.model}"${p.provider ? ` for provider ${p.provider}` : ""}`);
+		return model.provider;
+	}
+	if (p.provider) return p.provider;
+	throw new UsageError(`"pi auth ${command}" needs --provider <provider> or --model <model>`);
+}
+
+function knownProvider(provider: string, registry: ModelRegistry, auth: AuthStorage): boolean {
+	return (
+		registry.getAll().some((m) => m.provider === provider) ||
+		findLoginFlow(provider) !== undefined ||
+		auth.get(provider) !== undefined
+	);
+}
+
+export async function runAuthCommand(argv: readonly string[], io: SubcommandIo): Promise<number> {
+	const command = argv[0];
+	if (command === undefined || command === "help" || command === "-h" || command === "--help") {
+		io.stdout.write(USAGE);
+		return command === undefined ? 1 : 0;
+	}
+	const known = ["login", "logout", "check", "print-api-key", "print-bearer-token"];
+	try {
+		if (!known.includes(command)) {
+			throw new UsageError(`Unknown auth command "${command}". Use one of: ${known.join(", ")}.`);
+		}
+		const p = parse(command, argv.slice(1));
+		if (p.help) {
+			io.stdout.write(USAGE);
+			return 0;
+		}
+		if (command === "login") return await login(p, io);
+		if (command === "logout") return await logout(p, io);
+		if (command === "check") return await check(p, io);
+		return await printCredential(command, p, io);
+	} catch (error) {
+		if (error instanceof UsageError) {
+			io.stderr.write(`Error: ${error.message}\nSee "pi auth --help".\n`);
+			return command === "check" ? 2 : 1;
+		}
+		io.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+		return command === "check" ? 2 : 1;
+	}
+}
+
+async function login(p: Parsed, io: SubcommandIo): Promise<number> {
+	const provider = p.positional[0];
+	if (!provider || p.positional.length > 1) throw new UsageError('"pi auth login" takes one provider');
+	if (p.apiKey && p.noBrowser) throw new UsageError("--no-browser cannot be combined with --api-key");
+	const { auth } = open(io);
+	const flow = p.apiKey ? undefined : findLoginFlow(provider);
+	const interaction = terminalLogin(io, { browser: !p.noBrowser });
+	try {
+		if (!flow) {
+			const key = await interaction.prompt({ type: "secret", message: `API key for ${provider}:` });
+			await saveApiKey(auth, provider, key);
+			io.stderr.write(`Saved an API key for ${provider} in ${auth.file}.\n`);
+			return 0;
+		}
+		io.stderr.write(`Logging in to ${flow.name}…\n`);
+		const credential = await flow.login(interaction);
+		await auth.set(provider, credential);
+		io.stderr.write(`Logged in to ${flow.name}. Credentials saved in ${auth.file}.\n`);
+		return 0;
+	} catch (error) {
+		if (error instanceof LoginCancelledError || interaction.signal.aborted) {
+			io.stderr.write("Login cancelled; nothing was saved.\n");
+			return 130;
+		}
+		throw error;
+	} finally {
+		interaction.close();
+	}
+}
+
+async function logout(p: Parsed, io: SubcommandIo): Promise<number> {
+	const provider = p.positional[0];
+	if (!provider || p.positional.length > 1) throw new UsageError('"pi auth logout" takes one provider');
+	const { auth } = open(io);
+	if (auth.get(provider) === undefined) {
+		io.stderr.write(`No stored credentials for ${provider}.\n`);
+		return 0;
+	}
+	await auth.remove(provider);
+	io.stderr.write(`Removed the stored credentials for ${provider}.\n`);
+	return 0;
+}
+
+type CheckResult =
+	| { status: "ready"; provider: string; authType: "api_key" | "oauth" }
+	| { status: "not_ready" | "invalid"; provider: string; reason: string };
+
+async function check(p: Parsed, io: SubcommandIo): Promise<number> {
+	const { auth, registry } = open(io);
+	const provider = targetProvider(p, registry, "check");
+	let result: CheckResult;
+	let credential: string | undefined;
+	if (auth.getLoadWarning()) result = { status: "invalid", provider, reason: "invalid_state" };
+	else if (!knownProvider(provider, registry, auth)) {
+		result = { status: "not_ready", provider, reason: "provider_not_found" };
+	} else if (!auth.hasAuth(provider)) {
+		result = { status: "not_ready", provider, reason: "credentials_not_configured" };
+	} else {
+		const stored = auth.get(provider);
+		const authType = stored?.type === "oauth" ? "oauth" : "api_key";
+		try {
+			if (stored?.type === "oauth" && p.noRefresh) {
+				// --no-refresh: an expired login is reported as it is, never renewed.
+				credential = Date.now() < stored.expires ? stored.access : undefined;
+				result = credential
+					? { status: "ready", provider, authType }
+					: { status: "not_ready", provider, reason: "credentials_expired" };
+			} else {
+				credential = await auth.getApiKey(provider);
+				result = credential
+					? { status: "ready", provider, authType }
+					: { status: "not_ready", provider, reason: "credential_not_available" };
+			}
+		} catch {
+			result = { status: "invalid", provider, reason: "invalid_state" };
+		}
+	}
+	const withCredential = p.credentials && result.status === "ready" ? credential : undefined;
+	const output = p.json
+		? JSON.stringify({ ...result, ...(withCredential ? { credentials: withCredential } : {}) })
+		: (withCredential ?? result.status);
+	io.stdout.write(`${output}\n`);
+	return result.status === "ready" ? 0 : result.status === "not_ready" ? 1 : 2;
+}
+
+async function printCredential(command: string, p: Parsed, io: SubcommandIo): Promise<number> {
+	const { auth, registry } = open(io);
+	const provider = targetProvider(p, registry, command);
+	if (command === "print-bearer-token") {
+		const stored = auth.get(provider);
+		if (stored?.type !== "oauth") throw new Error(`No OAuth login is stored for ${provider}`);
+		let token = await auth.getApiKey(provider);
+		const fresh = auth.get(provider);
+		if (p.minExpiryMs !== undefined && fresh?.type === "oauth" && fresh.expires - Date.now() < p.minExpiryMs) {
+			token = await auth.refreshAfterRejection(provider, fresh.access);
+			const renewed = auth.get(provider);
+			if (renewed?.type !== "oauth" || renewed.expires - Date.now() < p.minExpiryMs) {
+				throw new Error(`The ${provider} token does not live long enough even after a refresh`);
+			}
+		}
+		if (!token) throw new Error(`No credential available for ${provider}`);
+		io.stdout.write(`${token}\n`);
+		return 0;
+	}
+	const key = await auth.getApiKey(provider);
+	if (!key) throw new Error(`No API key configured for ${provider}`);
+	io.stdout.write(`${key}\n`);
+	return 0;
+}
