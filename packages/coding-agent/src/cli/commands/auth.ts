@@ -10,7 +10,7 @@ import { AuthStorage } from "../../config/auth.js";
 import { ModelRegistry } from "../../config/model-registry.js";
 import { findExactModel } from "../../config/model-resolver.js";
 import { agentPaths, getAgentDir } from "../../config/paths.js";
-import type { SubcommandIo } from "../subcommands.js";
+import type { CommandIo } from "./io.js";
 import { terminalLogin } from "./terminal-login.js";
 
 const USAGE = `Usage:
@@ -112,7 +112,7 @@ function parse(command: string, argv: readonly string[]): Parsed {
 	return p;
 }
 
-function open(io: SubcommandIo) {
+function open(io: CommandIo) {
 	const agentDir = getAgentDir(io.env);
 	const paths = agentPaths(agentDir);
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env }));
@@ -141,7 +141,7 @@ function knownProvider(provider: string, registry: ModelRegistry, auth: AuthStor
 	);
 }
 
-export async function runAuthCommand(argv: readonly string[], io: SubcommandIo): Promise<number> {
+export async function runAuthCommand(argv: readonly string[], io: CommandIo): Promise<number> {
 	const command = argv[0];
 	if (command === undefined || command === "help" || command === "-h" || command === "--help") {
 		io.stdout.write(USAGE);
@@ -171,7 +171,7 @@ export async function runAuthCommand(argv: readonly string[], io: SubcommandIo):
 	}
 }
 
-async function login(p: Parsed, io: SubcommandIo): Promise<number> {
+async function login(p: Parsed, io: CommandIo): Promise<number> {
 	const provider = p.positional[0];
 	if (!provider || p.positional.length > 1) throw new UsageError('"pi auth login" takes one provider');
 	if (p.apiKey && p.noBrowser) throw new UsageError("--no-browser cannot be combined with --api-key");
@@ -201,7 +201,7 @@ async function login(p: Parsed, io: SubcommandIo): Promise<number> {
 	}
 }
 
-async function logout(p: Parsed, io: SubcommandIo): Promise<number> {
+async function logout(p: Parsed, io: CommandIo): Promise<number> {
 	const provider = p.positional[0];
 	if (!provider || p.positional.length > 1) throw new UsageError('"pi auth logout" takes one provider');
 	const { auth } = open(io);
@@ -218,7 +218,7 @@ type CheckResult =
 	| { status: "ready"; provider: string; authType: "api_key" | "oauth" }
 	| { status: "not_ready" | "invalid"; provider: string; reason: string };
 
-async function check(p: Parsed, io: SubcommandIo): Promise<number> {
+async function check(p: Parsed, io: CommandIo): Promise<number> {
 	const { auth, registry } = open(io);
 	const provider = targetProvider(p, registry, "check");
 	let result: CheckResult;
@@ -256,7 +256,7 @@ async function check(p: Parsed, io: SubcommandIo): Promise<number> {
 	return result.status === "ready" ? 0 : result.status === "not_ready" ? 1 : 2;
 }
 
-async function printCredential(command: string, p: Parsed, io: SubcommandIo): Promise<number> {
+async function printCredential(command: string, p: Parsed, io: CommandIo): Promise<number> {
 	const { auth, registry } = open(io);
 	const provider = targetProvider(p, registry, command);
 	if (command === "print-bearer-token") {

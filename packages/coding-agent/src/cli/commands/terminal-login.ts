@@ -4,13 +4,13 @@
 import { createInterface, type Interface } from "node:readline";
 import type { LoginInteraction, LoginNotice, LoginPrompt } from "../../auth/interaction.js";
 import { openBrowser } from "../../auth/open-browser.js";
-import type { SubcommandIo } from "../subcommands.js";
+import type { CommandIo } from "./io.js";
 
 export interface TerminalLogin extends LoginInteraction {
 	close(): void;
 }
 
-export function terminalLogin(io: SubcommandIo, options: { browser: boolean }): TerminalLogin {
+export function terminalLogin(io: CommandIo, options: { browser: boolean }): TerminalLogin {
 	const controller = new AbortController();
 	const input = io.stdin;
 	let rl: Interface | undefined;
