@@ -3,7 +3,10 @@
 // (fake) provider, which echoes them back in error bodies. Across print, json
 // and rpc runs of the BUILT CLI, no key may appear in stdout, stderr, the
 // session files or any other file pi wrote (only the user's own auth.json
-// holds its key). Exports are not built yet (--export / export_html refuse).
+// holds its key). Exports too: an RPC export_html joins that scan, and a
+// session whose text holds every configured secret (pasted by the user,
+// echoed by a tool) exports through `pi --export` and RPC `export_html`
+// with each of them redacted.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
@@ -110,7 +113,8 @@ describe("API keys never leak", () => {
 		pi.send(`${JSON.stringify({ id: "s", type: "get_state" })}\n`);
 		pi.send(`${JSON.stringify({ id: "m", type: "get_messages" })}\n`);
 		pi.send(`${JSON.stringify({ id: "x", type: "export_html" })}\n`);
-		await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
+		const exported = await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
+		expect(exported.success).toBe(true); // the page lands in sb.cwd and is scanned with every other file
 		pi.child.stdin.end();
 		await pi.exit;
 		expect(pi.stdout()).toContain("Incorrect API key provided");
@@ -122,6 +126,77 @@ describe("API keys never leak", () => {
 		expect(sent).toContain(KEYS.auth);
 		expect(sent).toContain(KEYS.cli);
 		expectNoKeyAnywhere(outputs);
+	});
+
+	it("exports redact every configured secret the session text holds (--export and RPC export_html)", async () => {
+		const secrets = {
+			...KEYS,
+			header: "hdr-relHEADER-5b6c7d8e9f00dd04",
+			access: "oat-relACCESS-1a2b3c4d5e6fee05",
+			refresh: "ort-relREFRESH-6f5e4d3c2b1aff06",
+		};
+		sb.writeModels({ apiKey: "PI_REL_SECRET_ENV", headers: { "x-relay-token": secrets.header } });
+		writeFileSync(
+			join(sb.agentDir, "auth.json"),
+			JSON.stringify({
+				other: { type: "api_key", key: secrets.auth },
+				oauthprov: { type: "oauth", access: secrets.access, refresh: secrets.refresh, expires: 0 },
+			}),
+			{ mode: 0o600 },
+		);
+		const leak = Object.values(secrets).join(" and ");
+		const file = join(sb.cwd, "2026-11-30T10-00-00-000Z_0190f000-0000-7000-8000-000000000001.jsonl");
+		const header = {
+			type: "session",
+			version: 3,
+			id: "0190f000-0000-7000-8000-000000000001",
+			timestamp: "2026-11-30T10:00:00.000Z",
+			cwd: sb.cwd,
+		};
+		const at = "2026-11-30T10:00:01.000Z";
+		const entries = [
+			{
+				type: "message",
+				id: "a1",
+				parentId: null,
+				timestamp: at,
+				message: { role: "user", content: [{ type: "text", text: `my keys: ${leak}` }], timestamp: 1 },
+			},
+			{
+				type: "message",
+				id: "a2",
+				parentId: "a1",
+				timestamp: at,
+				message: {
+					role: "toolResult",
+					toolCallId: "c",
+					toolName: "bash",
+					content: [{ type: "text", text: `env dump\n${leak}` }],
+					isError: false,
+					timestamp: 2,
+				},
+			},
+			{ type: "session_info", id: "a3", parentId: "a2", timestamp: at, name: `named ${secrets.cli}` },
+		];
+		writeFileSync(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join("\n")}\n`);
+		const check = (html: string) => {
+			expect(html).toContain("[redacted]");
+			for (const [name, key] of Object.entries(secrets)) expect(html.includes(key), name).toBe(false);
+		};
+		const env = { PI_REL_SECRET_ENV: secrets.env };
+		const r = await sb.run(["--export", file, "cli.html", "--api-key", secrets.cli], { env });
+		expect(r.stderr).toBe("");
+		expect(r.code).toBe(0);
+		check(readFileSync(join(sb.cwd, "cli.html"), "utf8"));
+
+		sb.env.PI_REL_SECRET_ENV = secrets.env;
+		const pi = spawnRaw(sb, ["--session", file, "--api-key", secrets.cli]);
+		pi.child.stdin.write(`${JSON.stringify({ id: "x", type: "export_html", outputPath: join(sb.cwd, "rpc.html") })}\n`);
+		const res = await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
+		pi.child.stdin.end();
+		await pi.exit;
+		expect(res).toMatchObject({ success: true, data: { path: join(sb.cwd, "rpc.html") } });
+		check(readFileSync(join(sb.cwd, "rpc.html"), "utf8"));
 	});
 
 	it("no committed test fixture holds anything shaped like a real provider key", () => {

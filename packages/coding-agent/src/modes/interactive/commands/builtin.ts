@@ -3,6 +3,7 @@
 import { cloneCommand } from "./clone.js";
 import { compactCommand } from "./compact.js";
 import { copyCommand } from "./copy.js";
+import { exportCommand, importCommand, shareCommand } from "./export.js";
 import { forkCommand } from "./fork.js";
 import { hotkeysCommand } from "./hotkeys.js";
 import { modelCommand } from "./model.js";
@@ -27,6 +28,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
 	nameCommand,
 	sessionCommand,
 	copyCommand,
+	exportCommand,
+	importCommand,
+	shareCommand,
 	hotkeysCommand,
 	forkCommand,
 	cloneCommand,
