@@ -11,7 +11,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const CATALOG_DATA_PATH = join(root, "packages/ai/models/catalog.yaml");
 export const CATALOG_MODULE_PATH = join(root, "packages/ai/src/models/catalog.generated.ts");
 
-const APIS = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"];
+const APIS = [
+	"openai-completions",
+	"openai-responses",
+	"anthropic-messages",
+	"google-generative-ai",
+	"openai-codex-responses",
+];
 const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const INPUTS = ["text", "image"];
 // Compat flags the adapters understand, with the type of their value.

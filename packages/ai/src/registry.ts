@@ -59,3 +59,4 @@ registerApi("openai-completions", async () => (await import("./adapters/openai-c
 registerApi("openai-responses", async () => (await import("./adapters/openai-responses.js")).adapter);
 registerApi("anthropic-messages", async () => (await import("./adapters/anthropic-messages.js")).adapter);
 registerApi("google-generative-ai", async () => (await import("./adapters/google-generative-ai.js")).adapter);
+registerApi("openai-codex-responses", async () => (await import("./adapters/openai-codex-responses.js")).adapter);

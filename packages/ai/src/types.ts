@@ -3,7 +3,12 @@
 // writes into session files, so files stay compatible both ways.
 
 /** Wire protocols with a built-in adapter. `Api` stays open for custom adapters. */
-export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai";
+export type KnownApi =
+	| "openai-completions"
+	| "openai-responses"
+	| "anthropic-messages"
+	| "google-generative-ai"
+	| "openai-codex-responses";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */

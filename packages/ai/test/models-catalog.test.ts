@@ -19,7 +19,13 @@ import {
 import { getSupportedThinkingLevels } from "../src/thinking.js";
 import type { KnownApi, Model } from "../src/types.js";
 
-const KNOWN_APIS: KnownApi[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"];
+const KNOWN_APIS: KnownApi[] = [
+	"openai-completions",
+	"openai-responses",
+	"anthropic-messages",
+	"google-generative-ai",
+	"openai-codex-responses",
+];
 
 describe("built-in catalog", () => {
 	it("is up to date with packages/ai/models/catalog.yaml", () => {
@@ -30,7 +36,19 @@ describe("built-in catalog", () => {
 	it("covers the listed providers, each with models", () => {
 		const providers = getProviders();
 		expect([...providers].sort()).toEqual(
-			["anthropic", "cerebras", "deepseek", "google", "groq", "mistral", "openai", "openrouter", "xai"].sort(),
+			[
+				"anthropic",
+				"cerebras",
+				"deepseek",
+				"github-copilot",
+				"google",
+				"groq",
+				"mistral",
+				"openai",
+				"openai-codex",
+				"openrouter",
+				"xai",
+			].sort(),
 		);
 		for (const p of providers) expect(getModels(p).length).toBeGreaterThan(0);
 		expect(getAllModels().length).toBeGreaterThan(300);
@@ -65,19 +83,21 @@ describe("built-in catalog", () => {
 	});
 
 	it("uses the API each provider speaks", () => {
-		const expected: Record<KnownProvider, KnownApi> = {
-			anthropic: "anthropic-messages",
-			openai: "openai-responses",
-			google: "google-generative-ai",
-			openrouter: "openai-completions",
-			groq: "openai-completions",
-			xai: "openai-completions",
-			deepseek: "openai-completions",
-			mistral: "openai-completions",
-			cerebras: "openai-completions",
+		const expected: Record<KnownProvider, KnownApi[]> = {
+			anthropic: ["anthropic-messages"],
+			openai: ["openai-responses"],
+			google: ["google-generative-ai"],
+			openrouter: ["openai-completions"],
+			groq: ["openai-completions"],
+			xai: ["openai-completions"],
+			deepseek: ["openai-completions"],
+			mistral: ["openai-completions"],
+			cerebras: ["openai-completions"],
+			"openai-codex": ["openai-codex-responses"],
+			"github-copilot": ["openai-completions", "openai-responses"],
 		};
 		for (const p of getProviders()) {
-			expect(new Set(getModels(p).map((m) => m.api))).toEqual(new Set([expected[p]]));
+			expect(new Set(getModels(p).map((m) => m.api))).toEqual(new Set(expected[p]));
 		}
 	});
 

@@ -440,6 +440,42 @@ export interface KnownModels {
 		| "qwen-3-235b-a22b-instruct-2507"
 		| "qwen-3.8-27b"
 		| "zai-glm-4.7";
+	"openai-codex":
+		| "gpt-5.6-luna"
+		| "gpt-5.6-sol"
+		| "gpt-5.6-terra"
+		| "gpt-6-astra"
+		| "gpt-6-luna"
+		| "gpt-6-sol"
+		| "gpt-6.1-sol"
+		| "gpt-6.1-terra"
+		| "gpt-6.2-astra"
+		| "gpt-6.2-sol";
+	"github-copilot":
+		| "gemini-3.8-flash"
+		| "gemini-4-argon"
+		| "gemini-4-carbon"
+		| "gemini-4-hydrogen"
+		| "gemini-4-neon"
+		| "kimi-k3"
+		| "gpt-5.3-codex"
+		| "gpt-5.4-nano"
+		| "gpt-5.6-luna"
+		| "gpt-5.6-sol"
+		| "gpt-5.6-terra"
+		| "gpt-6-astra"
+		| "gpt-6-luna"
+		| "gpt-6-sol"
+		| "gpt-6.1-sol"
+		| "gpt-6.1-terra"
+		| "gpt-6.2-astra"
+		| "gpt-6.2-sol"
+		| "grok-4.5"
+		| "grok-4.6"
+		| "grok-4.7"
+		| "mai-code-1.1-flash"
+		| "mai-code-2"
+		| "mai-code-2-flash";
 }
 
 /** The wire API of each built-in provider's models. */
@@ -453,6 +489,8 @@ export interface KnownProviderApis {
 	"deepseek": "openai-completions";
 	"mistral": "openai-completions";
 	"cerebras": "openai-completions";
+	"openai-codex": "openai-codex-responses";
+	"github-copilot": "openai-completions" | "openai-responses";
 }
 
 /**
@@ -905,5 +943,43 @@ export const CATALOG_JSON = `[
 {"id":"qwen-3-235b-a22b-instruct-2507","name":"Qwen 3 235B Instruct","reasoning":false,"input":["text"],"contextWindow":131000,"maxTokens":32000,"cost":[0.6,1.2,0,0]},
 {"id":"qwen-3.8-27b","name":"Qwen3.8 27B","reasoning":true,"input":["text","image"],"contextWindow":131072,"maxTokens":40960,"cost":[0.99,1.49,0.99,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high"}},
 {"id":"zai-glm-4.7","name":"Z.AI GLM-4.7","reasoning":false,"input":["text"],"contextWindow":131072,"maxTokens":40000,"cost":[2.25,2.75,0,0]}
+]},
+{"provider":"openai-codex","api":"openai-codex-responses","baseUrl":"https://chatgpt.com/backend-api","models":[
+{"id":"gpt-5.6-luna","name":"GPT-5.6 Luna","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0.25],"thinkingLevelMap":{"xhigh":"xhigh","minimal":"low"}},
+{"id":"gpt-5.6-sol","name":"GPT-5.6 Sol","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[4,20,0.4,5],"thinkingLevelMap":{"xhigh":"xhigh","minimal":"low"}},
+{"id":"gpt-5.6-terra","name":"GPT-5.6 Terra","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[2,12,0.2,2.5],"thinkingLevelMap":{"xhigh":"xhigh","minimal":"low"}},
+{"id":"gpt-6-astra","name":"GPT-6 Astra","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[10,50,1,12.5],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6-luna","name":"GPT-6 Luna","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[0.1,0.5,0.01,0.125],"thinkingLevelMap":{"off":"none","minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6-sol","name":"GPT-6 Sol","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[2,10,0.2,2.5],"thinkingLevelMap":{"off":"none","minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6.1-sol","name":"GPT-6.1 Sol","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6.1-terra","name":"GPT-6.1 Terra","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[1,5,0.05,1.25],"thinkingLevelMap":{"off":"none","minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6.2-astra","name":"GPT-6.2 Astra","reasoning":true,"input":["text","image"],"contextWindow":272000,"maxTokens":128000,"cost":[8,40,0.4,10],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}},
+{"id":"gpt-6.2-sol","name":"GPT-6.2 Sol","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"}}
+]},
+{"provider":"github-copilot","api":"openai-completions","baseUrl":"https://api.individual.githubcopilot.com","compat":{"supportsStore":false,"supportsDeveloperRole":false},"models":[
+{"id":"gemini-3.8-flash","name":"Gemini 3.8 Flash","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":64000,"cost":[0.75,3.75,0.075,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"gemini-4-argon","name":"Gemini 4 Argon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,10,0.1,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"gemini-4-carbon","name":"Gemini 4 Carbon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,10,0.1,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"gemini-4-hydrogen","name":"Gemini 4 Hydrogen","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[1.5,7.5,0.075,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"gemini-4-neon","name":"Gemini 4 Neon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[3,15,0.15,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"kimi-k3","name":"Kimi K3","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":1048576,"cost":[3,15,0.3,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":null,"high":"high","xhigh":null},"compat":{"supportsStrictMode":true,"supportsStore":false,"supportsReasoningEffort":true}},
+{"id":"gpt-5.3-codex","name":"GPT-5.3 Codex","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[1.75,14,0.175,0],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-5.4-nano","name":"GPT-5.4 nano","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[0.2,1.25,0.02,0],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-5.6-luna","name":"GPT-5.6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0.25],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-5.6-sol","name":"GPT-5.6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4,20,0.4,5],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-5.6-terra","name":"GPT-5.6 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,12,0.2,2.5],"thinkingLevelMap":{"off":null,"minimal":"low","low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6-astra","name":"GPT-6 Astra","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[10,50,1,12.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6-luna","name":"GPT-6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.1,0.5,0.01,0.125],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6-sol","name":"GPT-6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2,10,0.2,2.5],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6.1-sol","name":"GPT-6.1 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6.1-terra","name":"GPT-6.1 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[1,5,0.05,1.25],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6.2-astra","name":"GPT-6.2 Astra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[8,40,0.4,10],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"gpt-6.2-sol","name":"GPT-6.2 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"grok-4.5","name":"Grok 4.5","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[2,6,0.5,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"grok-4.6","name":"Grok 4.6","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[2,6,0.5,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"grok-4.7","name":"Grok 4.7","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":128000,"cost":[2,6,0.5,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"mai-code-1.1-flash","name":"MAI-Code-1.1-Flash","reasoning":true,"input":["text","image"],"contextWindow":256000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"mai-code-2","name":"MAI Code 2","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.5,2.5,0.025,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
+{"id":"mai-code-2-flash","name":"MAI Code 2 Flash","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.05,0.25,0.005,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},"compat":{"supportsStrictMode":true},"api":"openai-responses"}
 ]}
 ]`;
