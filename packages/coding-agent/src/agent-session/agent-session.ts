@@ -36,6 +36,7 @@ import {
 	startNewSession,
 	switchToSession,
 } from "./session-switch.js";
+import { TranscriptSync } from "./transcript.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
@@ -95,6 +96,8 @@ export class AgentSession {
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
 	private lastQueue = { steering: [] as string[], followUp: [] as string[] };
+	/** Keeps the Agent's message cache in step with the session projection. */
+	private readonly transcript: TranscriptSync;
 	/** Compaction and tree hooks (the extension runner installs them); none by default. */
 	private lifecycleHooks: SessionLifecycleHooks = {};
 	/** Compaction (threshold, overflow, manual) and branch summaries. */
@@ -114,6 +117,7 @@ export class AgentSession {
 		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
 		this.setActiveToolsByName(o.activeToolNames);
 
+		this.transcript = new TranscriptSync(this.agent, this.sessionManager);
 		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
 		this.agent.beforeToolCall = this.toolHooks.runBefore;
 		this.agent.afterToolCall = this.toolHooks.runAfter;
@@ -126,6 +130,7 @@ export class AgentSession {
 			emit: (event) => this.emit(event),
 			timers: o.timers,
 			getHooks: () => this.lifecycleHooks,
+			transcript: this.transcript,
 		});
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
@@ -139,7 +144,7 @@ export class AgentSession {
 		});
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
-		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
+		this.transcript.refresh();
 	}
 
 	// -- events ------------------------------------------------------------------
@@ -187,13 +192,9 @@ export class AgentSession {
 
 	// -- context -----------------------------------------------------------------
 
-	/** The model context of the active branch, projected from the session tree. */
+	/** The model context of the active branch, projected from the session tree (the Agent's copy follows). */
 	private projectContext() {
-		return {
-			systemPrompt: "",
-			messages: this.sessionManager.buildSessionContext().messages,
-			tools: this.activeTools,
-		};
+		return { systemPrompt: "", messages: this.transcript.project(), tools: this.activeTools };
 	}
 
 	// -- prompting ---------------------------------------------------------------
@@ -302,7 +303,7 @@ export class AgentSession {
 				sessionManager: this.sessionManager,
 				compactor: this.compactor,
 				hooks: this.lifecycleHooks,
-				onContextChanged: () => this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages),
+				onContextChanged: this.transcript.refresh,
 			},
 			targetId,
 			options,
@@ -460,7 +461,13 @@ export class AgentSession {
 	// -- switching sessions (delegated to session-switch.ts) --------------------------
 
 	private get switchHost(): SessionSwitchHost {
-		return { agent: this.agent, sessionManager: this.sessionManager, models: this.models, abort: () => this.abort() };
+		return {
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			models: this.models,
+			transcript: this.transcript,
+			abort: () => this.abort(),
+		};
 	}
 
 	/** Continues in a fresh, empty session (aborting a run first). */

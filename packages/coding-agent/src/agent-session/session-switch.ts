@@ -7,11 +7,13 @@
 import type { Agent, AgentMessage } from "@pi/agent-core";
 import type { SessionManager } from "../session/session-manager.js";
 import type { ModelRuntime } from "./model-runtime.js";
+import type { TranscriptSync } from "./transcript.js";
 
 export interface SessionSwitchHost {
 	agent: Agent;
 	sessionManager: SessionManager;
 	models: ModelRuntime;
+	transcript: TranscriptSync;
 	/** Ends any active run (and retry/compaction wait) before the session moves. */
 	abort(): Promise<void>;
 }
@@ -47,7 +49,7 @@ export function getForkMessages(sessionManager: SessionManager): ForkableMessage
 function followSession(host: SessionSwitchHost): void {
 	host.agent.reset();
 	host.agent.sessionId = host.sessionManager.getSessionId();
-	host.agent.replaceMessages(host.sessionManager.buildSessionContext().messages);
+	host.transcript.refresh();
 }
 
 /** A session starts by recording its model and level, as createAgentSession does. */

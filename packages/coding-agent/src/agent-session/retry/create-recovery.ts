@@ -6,6 +6,7 @@ import type { SettingsManager } from "../../config/settings.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import { Compactor, type CompactorHost } from "../compaction/compactor.js";
 import type { AgentSessionEvent } from "../events.js";
+import type { TranscriptSync } from "../transcript.js";
 import { AutoRetry } from "./auto-retry.js";
 import { RunRecovery } from "./recovery.js";
 import type { RetryPolicySettings } from "./retry-policy.js";
@@ -22,6 +23,8 @@ export interface RecoveryParts {
 	timers?: Timers;
 	/** Extension seams for compaction (session_before_compact / session_compact), read at each compaction. */
 	getHooks?: CompactorHost["getHooks"];
+	/** Refreshes the Agent's transcript cache from the session projection. */
+	transcript: TranscriptSync;
 }
 
 /** Default cap on any retry wait when settings do not name one. */
@@ -52,10 +55,14 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 		getSessionId: () => sessionManager.getSessionId(),
 		getRetry: () => (retry ? { settings: retryPolicySettings(p.settings), timers: retry.timers } : undefined),
 		emit: p.emit,
-		onContextChanged: () => agent.replaceMessages(sessionManager.buildSessionContext().messages),
+		onContextChanged: p.transcript.refresh,
 		getHooks: p.getHooks,
 	});
 	retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
-	const recovery = new RunRecovery({ agent, sessionManager, getModel: p.getModel, emit: p.emit }, compactor, retry);
+	const recovery = new RunRecovery(
+		{ agent, sessionManager, getModel: p.getModel, emit: p.emit, refreshTranscript: p.transcript.refresh },
+		compactor,
+		retry,
+	);
 	return { compactor, retry, recovery };
 }

@@ -24,6 +24,8 @@ export interface RecoveryHost {
 	readonly sessionManager: SessionManager;
 	getModel(): Model | undefined;
 	emit(event: AgentSessionEvent): Promise<void> | void;
+	/** The Agent's transcript is a cache of the projection; realigns it after the session changed. */
+	refreshTranscript(): void;
 }
 
 function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
@@ -167,7 +169,7 @@ export class RunRecovery {
 			}
 			this.omitReply(last);
 			const outcome = await this.compactor.run("overflow", { willRetry: true, signal });
-			this.refreshTranscript();
+			this.host.refreshTranscript();
 			if (outcome.result) return "overflow-retry";
 			return outcome.aborted ? "aborted" : "done";
 		}
@@ -210,12 +212,7 @@ export class RunRecovery {
 			}
 			id = entry.parentId;
 		}
-		this.refreshTranscript();
-	}
-
-	/** The Agent's transcript is a cache of the projection; realign it after the session changed. */
-	private refreshTranscript(): void {
-		this.host.agent.replaceMessages(this.host.sessionManager.buildSessionContext().messages);
+		this.host.refreshTranscript();
 	}
 
 	private async continueRun(): Promise<boolean> {
