@@ -7,7 +7,8 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { makeSession } from "./support.js";
 
-const texts = (messages: { content?: unknown }[]) => messages.map((m) => JSON.stringify(m.content ?? ""));
+const texts = (messages: readonly object[]) =>
+	messages.map((m) => JSON.stringify((m as { content?: unknown }).content ?? ""));
 
 describe("TranscriptSync", () => {
 	it("an entry appended between prompts is in the next request and in session.messages", async () => {
