@@ -68,6 +68,8 @@ export interface AgentSessionOptions {
 	/** Names of the tools active at the start. */
 	activeToolNames: string[];
 	cwd: string;
+	/** Rewrites typed input before it is sent (`/skill:name`, `/template` expansion). */
+	expandInput?: (text: string) => string;
 	/** Timers for retry backoff (tests); default the real ones. */
 	timers?: Timers;
 }
@@ -90,6 +92,7 @@ export class AgentSession {
 	readonly cwd: string;
 	private readonly models: ModelRuntime;
 	private readonly promptRecorder: PromptRecorder;
+	private readonly expandInput: (text: string) => string;
 	private readonly allTools: Map<string, AnyTool>;
 	private activeTools: AnyTool[] = [];
 	private listeners: AgentSessionListener[] = [];
@@ -113,6 +116,7 @@ export class AgentSession {
 		this.settings = o.settings;
 		this.models = o.models;
 		this.promptRecorder = o.prompt;
+		this.expandInput = o.expandInput ?? ((text) => text);
 		this.cwd = o.cwd;
 		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
 		this.setActiveToolsByName(o.activeToolNames);
@@ -208,10 +212,10 @@ export class AgentSession {
 	 * active, `streamingBehavior` must say whether to steer or follow up;
 	 * without it the call rejects with AgentSessionBusyError.
 	 */
-	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+	async prompt(input: string, options: PromptOptions = {}): Promise<void> {
 		if (this.isStreaming) {
-			if (options.streamingBehavior === "steer") return this.steer(text, options.images);
-			if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
+			if (options.streamingBehavior === "steer") return this.steer(input, options.images);
+			if (options.streamingBehavior === "followUp") return this.followUp(input, options.images);
 			throw new AgentSessionBusyError();
 		}
 		this.models.assertUsable();
@@ -219,7 +223,7 @@ export class AgentSession {
 		this.userBash.flush();
 		await this.recovery.beforePrompt();
 		this.recordSystemPrompt();
-		await this.agent.prompt(this.userMessage(text, options.images));
+		await this.agent.prompt(this.userMessage(this.expandInput(input), options.images));
 		await this.recovery.settle();
 		this.userBash.flush(); // user commands that finished during the run
 		if (this.persistenceError) throw this.persistenceError;
@@ -227,13 +231,13 @@ export class AgentSession {
 
 	/** Queues a message delivered after the current tool batch, before the next request. */
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.steer(this.userMessage(text, images));
+		this.agent.steer(this.userMessage(this.expandInput(text), images));
 		await this.emitQueueIfChanged();
 	}
 
 	/** Queues a message delivered when the agent would otherwise stop. */
 	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.followUp(this.userMessage(text, images));
+		this.agent.followUp(this.userMessage(this.expandInput(text), images));
 		await this.emitQueueIfChanged();
 	}
 

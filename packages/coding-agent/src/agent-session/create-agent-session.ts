@@ -2,6 +2,8 @@
 // store, model registry, session store, resource loader and tools; picks the
 // starting model; and returns a ready AgentSession. Every part can be supplied
 // by the caller (in-memory session, custom tools, custom resource loader).
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { Agent, type AgentTool, type StreamFn } from "@pi/agent-core";
 import type { Model, ThinkingLevel } from "@pi/ai";
 import { withLoginFlows } from "../auth/flows.js";
@@ -10,6 +12,7 @@ import { ModelRegistry } from "../config/model-registry.js";
 import { type ScopedModel, selectInitialModel } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import { SettingsManager } from "../config/settings.js";
+import { expandResourceCommands } from "../input/resource-commands.js";
 import { convertToLlm } from "../messages.js";
 import { DefaultResourceLoader, type ResourceLoader } from "../resources/resource-loader.js";
 import { getDefaultSessionDir } from "../session/paths.js";
@@ -46,6 +49,10 @@ export interface CreateAgentSessionOptions {
 	/** "all": no tools at all; "builtin": only custom tools. */
 	noTools?: "all" | "builtin";
 	customTools?: AnyTool[];
+	/** Do not add the resource loader's diagnostics to `warnings` (the caller printed them). */
+	quietResourceDiagnostics?: boolean;
+	/** A `/skill:name` whose file cannot be read at invocation (the text is sent as typed). Default: stderr. */
+	onInputError?: (message: string) => void;
 	/** Stream function under the session (tests, proxies). Default: pi-ai's stream. */
 	streamFn?: StreamFn;
 }
@@ -91,6 +98,23 @@ function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[], 
 	return [...new Set(names)].filter((n) => !excluded.has(n));
 }
 
+/** `/skill:name` and `/template` expansion over the loader's current skills and templates. */
+function resourceCommandExpander(
+	resources: ResourceLoader,
+	onError: (message: string) => void,
+): (text: string) => string {
+	return (text) =>
+		text.startsWith("/")
+			? expandResourceCommands(text, {
+					skills: () =>
+						resources.getSkillDetails?.() ?? resources.getSkills().map((s) => ({ ...s, baseDir: dirname(s.filePath) })),
+					templates: () => resources.getPromptTemplates?.() ?? [],
+					readFile: (path) => readFileSync(path, "utf8"),
+					onError,
+				})
+			: text;
+}
+
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
 	const cwd = options.cwd ?? process.cwd();
 	const agentDir = options.agentDir ?? getAgentDir();
@@ -118,7 +142,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		await loader.reload();
 		resources = loader;
 	}
-	warnings.push(...resources.getDiagnostics());
+	if (!options.quietResourceDiagnostics) warnings.push(...resources.getDiagnostics());
 
 	// -- model ------------------------------------------------------------------
 	const existing = sessionManager.buildSessionContext();
@@ -182,6 +206,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		settings,
 		models,
 		prompt: new PromptRecorder({ cwd, resources }),
+		expandInput: resourceCommandExpander(
+			resources,
+			options.onInputError ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
+		),
 		tools: [...byName.values()],
 		activeToolNames: activeToolNames(options, custom, settings.get("defaultTools")),
 		cwd,

@@ -3,9 +3,11 @@
 // message with every section and tool; later changes append patches (changed
 // sections, added/removed tools). The head is never rewritten, so provider
 // prompt caches stay warm and prompt changes follow branches.
+import { dirname } from "node:path";
 import type { AgentTool } from "@pi/agent-core";
 import type { SystemMessage, Tool } from "@pi/ai";
 import type { ResourceLoader } from "../resources/resource-loader.js";
+import { formatSkillsSection, type Skill } from "../resources/skills.js";
 import {
 	buildSystemPromptSections,
 	type PromptSections,
@@ -35,12 +37,23 @@ export class PromptRecorder {
 	/** The sections the session wants now, for the given active tools. */
 	sections(tools: readonly AnyTool[]): PromptSections {
 		const r = this.o.resources;
+		// The model reads a skill's file itself: with read, else bash; with neither, skills are not listed.
+		const names = new Set(tools.map((t) => t.name));
+		const reader = names.has("read") ? "read" : names.has("bash") ? "bash" : undefined;
+		const skills: Skill[] =
+			r.getSkillDetails?.() ??
+			r.getSkills().map((s) => ({
+				...s,
+				baseDir: dirname(s.filePath),
+				origin: { source: "user" },
+				disableModelInvocation: false,
+			}));
 		return buildSystemPromptSections({
 			customPrompt: r.getSystemPrompt(),
 			appendPrompts: r.getAppendSystemPrompt(),
 			tools: tools.map((t) => t as ToolPromptInfo),
 			contextFiles: r.getContextFiles(),
-			skills: undefined,
+			skills: reader ? formatSkillsSection(skills, reader) : undefined,
 			cwd: this.o.cwd,
 			date: this.o.now?.() ?? new Date(),
 		});

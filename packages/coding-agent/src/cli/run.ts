@@ -102,8 +102,16 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		appendSystemPrompt: args.appendSystemPrompt,
 		noContextFiles: args.noContextFiles,
 		loadProjectResources: trust.trusted,
+		settings,
+		skillPaths: args.skills,
+		noSkills: args.noSkills,
+		promptTemplatePaths: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
+		themePaths: args.themes,
+		noThemes: args.noThemes,
 	});
 	await resources.reload();
+	if (args.verbose) for (const line of resources.describe()) err(line);
 
 	// -- unknown long flags ------------------------------------------------------
 	// Legal only when an extension registers them, so this runs once resources
@@ -174,6 +182,9 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		modelRegistry: registry,
 		sessionManager,
 		resourceLoader: resources,
+		// --verbose already printed every diagnostic.
+		quietResourceDiagnostics: args.verbose,
+		onInputError: mode === "interactive" ? () => {} : (message) => err(`Warning: ${message}`),
 		model: cli.model,
 		thinkingLevel: args.thinking ?? cli.thinkingLevel,
 		scopedModels: scope.scoped,
@@ -209,8 +220,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 				initialPrompt: prompts.initial,
 				followingPrompts: prompts.rest,
 				openResumePicker: args.resume === true,
-				themePaths: args.themes,
-				noThemes: args.noThemes,
+				themeFiles: resources.getThemeFiles().map((t) => t.path),
 				useTheme: args.useTheme,
 			});
 		} finally {

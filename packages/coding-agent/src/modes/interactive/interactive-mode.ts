@@ -62,9 +62,9 @@ export interface InteractiveModeOptions {
 	/** Tests: a terminal other than the process TTY. */
 	terminal?: Terminal;
 	theme?: AppTheme;
-	/** `--theme` paths, `--no-themes`, `--use-theme` (themes/theme-manager.ts). */
-	themePaths?: string[];
-	noThemes?: boolean;
+	/** Theme files from the resource loader, in precedence order (trust already applied). */
+	themeFiles?: string[];
+	/** `--use-theme` (themes/theme-manager.ts). */
 	useTheme?: string;
 	/** Extra commands (extensions, tests). */
 	registerCommands?: (registry: SlashCommandRegistry) => void;
@@ -103,8 +103,7 @@ export class InteractiveMode {
 					cwd: o.cwd,
 					agentDir: o.agentDir,
 					settings: o.session.settings,
-					cliPaths: o.themePaths,
-					noDiscovery: o.noThemes,
+					files: o.themeFiles ?? [],
 					useTheme: o.useTheme,
 				});
 		this.theme = o.theme ?? this.themes?.current ?? fallbackTheme;

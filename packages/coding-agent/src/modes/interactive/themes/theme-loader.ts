@@ -27,6 +27,8 @@ export interface ThemeDiscoveryOptions {
 	cliPaths?: readonly string[];
 	/** `--no-themes`: skip the discovered directories (explicit paths still load). */
 	noDiscovery?: boolean;
+	/** Files found by the resource loader (trust and precedence applied): used instead of the search above. */
+	files?: readonly string[];
 }
 
 export interface ThemeDiscovery {
@@ -80,9 +82,9 @@ function resolveFrom(base: string, p: string): string {
 
 export function discoverThemes(options: ThemeDiscoveryOptions): ThemeDiscovery {
 	const warnings: string[] = [];
-	const files: string[] = [];
+	const files: string[] = [...(options.files ?? [])];
 	for (const p of options.cliPaths ?? []) files.push(...expandPath(resolveFrom(options.cwd, p), warnings));
-	if (!options.noDiscovery) {
+	if (!options.noDiscovery && !options.files) {
 		files.push(...jsonFilesIn(join(options.cwd, PROJECT_CONFIG_DIR, "themes")));
 		for (const p of options.projectSettingPaths ?? []) {
 			files.push(...expandPath(resolveFrom(join(options.cwd, PROJECT_CONFIG_DIR), p), warnings));

@@ -16,6 +16,8 @@ export interface ThemeManagerOptions {
 	cwd: string;
 	agentDir: string;
 	settings?: SettingsManager;
+	/** Theme files already found (the resource loader's list); replaces directory discovery. */
+	files?: readonly string[];
 	/** `--theme` paths. */
 	cliPaths?: readonly string[];
 	/** `--no-themes`. */
@@ -96,6 +98,7 @@ export class ThemeManager {
 		const options: ThemeDiscoveryOptions = {
 			cwd: this.o.cwd,
 			agentDir: this.o.agentDir,
+			files: this.o.files,
 			cliPaths: this.o.cliPaths,
 			noDiscovery: this.o.noDiscovery,
 			globalSettingPaths: scope("global"),
