@@ -224,12 +224,7 @@ export class DefaultResourceLoader implements ResourceLoader {
 			this.appendSystemPrompt = text === undefined ? [] : [text];
 		}
 
-		// The YAML parser is only needed for skills and templates; loaded once, lazily.
-		if (!this.parseYaml) {
-			const yaml = await import("yaml");
-			this.parseYaml = (text) => yaml.parse(text);
-		}
-		this.discover();
+		await this.discover();
 	}
 
 	/**
@@ -237,20 +232,25 @@ export class DefaultResourceLoader implements ResourceLoader {
 	 * re-runs skill, template and theme discovery. Extension paths rank after
 	 * every other source. Call after the first `reload()`.
 	 */
-	addExtraPaths(paths: ExtraResourcePaths, owner = "extension"): void {
+	async addExtraPaths(paths: ExtraResourcePaths, owner = "extension"): Promise<void> {
 		this.extra.push({ paths, owner });
-		if (this.parseYaml) this.discover();
+		await this.discover();
 	}
 
-	private discover(): void {
-		const parseYaml = this.parseYaml;
-		if (!parseYaml) return;
+	private async discover(): Promise<void> {
 		const skills = this.plan("skills");
+		const prompts = this.plan("prompts");
+		// The YAML parser is only needed when there is something to parse: loaded lazily, once.
+		const anything = [...skills.roots, ...prompts.roots].some((r) => pathKind(r.path) !== "missing");
+		if (anything && !this.parseYaml) {
+			const yaml = await import("yaml");
+			this.parseYaml = (text) => yaml.parse(text);
+		}
+		const parseYaml: YamlParse = this.parseYaml ?? (() => ({}));
 		const skillResult = loadSkills(skills.roots as SkillRoot[], { parseYaml, include: entriesFilter(skills.entries) });
 		this.skills = skillResult.items;
 		this.kindDiagnostics.skills = [...skills.diagnostics, ...skillResult.diagnostics];
 
-		const prompts = this.plan("prompts");
 		const promptResult = loadPromptTemplates(prompts.roots as PromptRoot[], {
 			parseYaml,
 			include: entriesFilter(prompts.entries),

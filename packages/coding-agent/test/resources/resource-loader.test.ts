@@ -95,7 +95,7 @@ describe("sources and precedence", () => {
 			settings: settings({ skills: ["../../../user-extra"] }, { skills: ["extra"] }),
 			packageRoots: [{ root: join(root, "pkg"), scope: "user", name: "my-pkg" }],
 		});
-		loader.addExtraPaths({ skillPaths: [join(root, "ext")] }, "ext.ts");
+		await loader.addExtraPaths({ skillPaths: [join(root, "ext")] }, "ext.ts");
 		expect(loader.getSkills().map((s) => s.description)).toEqual(["from cli"]);
 		const collisions = loader.getResourceDiagnostics().filter((d) => d.type === "collision");
 		expect(collisions).toHaveLength(7);
@@ -119,7 +119,7 @@ describe("sources and precedence", () => {
 		expect(loader.getSkills().map((s) => s.name)).toEqual(["explicit"]);
 		skill(join(root, "ext"), "from-ext");
 		template(join(root, "ext-prompts"), "ext-tpl", "hi");
-		loader.addExtraPaths({ skillPaths: [join(root, "ext")], promptPaths: [join(root, "ext-prompts")] }, "my-ext");
+		await loader.addExtraPaths({ skillPaths: [join(root, "ext")], promptPaths: [join(root, "ext-prompts")] }, "my-ext");
 		expect(loader.getSkills().map((s) => [s.name, s.origin])).toEqual([
 			["explicit", { source: "cli" }],
 			["from-ext", { source: "extension", owner: "my-ext" }],
