@@ -6,6 +6,7 @@ import { copyCommand } from "./copy.js";
 import { exportCommand, importCommand, shareCommand } from "./export.js";
 import { forkCommand } from "./fork.js";
 import { hotkeysCommand } from "./hotkeys.js";
+import { loginCommand, logoutCommand } from "./login.js";
 import { modelCommand } from "./model.js";
 import { nameCommand } from "./name.js";
 import { newCommand } from "./new.js";
@@ -36,6 +37,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
 	cloneCommand,
 	treeCommand,
 	resumeCommand,
+	loginCommand,
+	logoutCommand,
 	quitCommand,
 ];
 
