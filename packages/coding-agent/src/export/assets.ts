@@ -1,3 +1,4 @@
+/// <reference path="./raw-assets.d.ts" />
 // The page's template, styles and script, kept as files of their own
 // (page/) and inlined as text at build time (`?raw`: the esbuild plugin in
 // scripts/build.mjs, Vite in tests), so the exporter reads nothing from disk
