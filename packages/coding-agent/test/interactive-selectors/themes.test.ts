@@ -131,7 +131,7 @@ describe("discovery", () => {
 		expect(found.warnings[1]).toBe(
 			`Theme "dark" in ${join(cwd, ".pi", "themes", "dark.json")} ignored: the name is taken by the built-in theme`,
 		);
-		expect(found.warnings[2]).toMatch(/^Invalid theme .*bad\.json: invalid JSON/);
+		expect(found.warnings[2]).toMatch(/^Invalid theme .*bad\.json:1:3: invalid JSON/);
 		const noDiscovery = discoverThemes({ cwd, agentDir, cliPaths: [join(dir, "extra", "x.json")], noDiscovery: true });
 		expect(noDiscovery.themes.map((t) => t.name)).toEqual(["dark", "light", "cli-one"]);
 	});
@@ -223,7 +223,7 @@ describe("ThemeManager", () => {
 			delete broken.colors.accent;
 			writeFileSync(file, JSON.stringify(broken));
 			expect(await warned).toBe(
-				`Theme not reloaded, keeping the previous colours: ${file}: missing colour tokens (1): accent`,
+				`Theme not reloaded, keeping the previous colours: ${file}:1:42: missing colour tokens (1): accent`,
 			);
 			expect(manager.current.fg("accent", "x")).toBe("\x1b[38;2;1;2;3mx\x1b[39m");
 			const removed = nextWarning(manager);

@@ -4,6 +4,7 @@
 import type { ThinkingLevel } from "@pi/ai";
 import type { InteractiveContext } from "../context.js";
 import { createSettingsSelector, type SettingId, type SettingsState } from "../selectors/settings-selector.js";
+import { SYSTEM_THEME } from "../themes/theme-manager.js";
 import type { SlashCommand } from "./registry.js";
 
 function num(value: unknown, fallback: number): number {
@@ -19,7 +20,7 @@ export function currentSettingsState(ctx: InteractiveContext): SettingsState {
 		thinkingLevel: s.thinkingLevel,
 		availableThinkingLevels: s.getAvailableThinkingLevels(),
 		theme: ctx.theme.name,
-		themes: themes ? themes.list().map((t) => t.name) : [ctx.theme.name],
+		themes: themes ? [SYSTEM_THEME, ...themes.list().map((t) => t.name)] : [ctx.theme.name],
 		steeringMode: s.steeringMode,
 		followUpMode: s.followUpMode,
 		autoCompact: s.autoCompactionEnabled,

@@ -3,9 +3,11 @@
 // `--theme <path>` (files or directories). A bad file is skipped with a
 // warning naming it; the first theme of a name wins (built-ins cannot be
 // shadowed), later ones are reported.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { JsonFileError, lineColumn, parseJsonWithPosition } from "../../../config/json-file.js";
 import { expandHome, PROJECT_CONFIG_DIR } from "../../../config/paths.js";
+import { readResourceText } from "../../../resources/files.js";
 import { BUILTIN_THEMES } from "./builtin-themes.js";
 import { resolveThemeJson, type ThemeDefinition, ThemeError } from "./theme-schema.js";
 
@@ -38,20 +40,48 @@ export interface ThemeDiscovery {
 
 /** Reads and validates one theme file; throws ThemeError naming the file. */
 export function loadThemeFile(path: string): ThemeSource {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		throw new ThemeError(`${path}: cannot read theme (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-	}
+	const read = readResourceText(path);
+	if (!read.ok) throw new ThemeError(`${path}: cannot read theme (${read.reason})`);
+	const text = read.text;
 	let raw: unknown;
 	try {
 		raw = JSON.parse(text);
-	} catch (error) {
-		throw new ThemeError(`${path}: invalid JSON (${(error as Error).message})`);
+	} catch {
+		const parsed = parseJsonWithPosition(text, path);
+		throw new ThemeError(
+			parsed instanceof JsonFileError
+				? `${path}:${parsed.line}:${parsed.column}: invalid JSON (${parsed.reason})`
+				: `${path}: invalid JSON`,
+		);
 	}
-	const definition = resolveThemeJson(raw, path);
-	return { name: definition.name, path, definition };
+	try {
+		const definition = resolveThemeJson(raw);
+		return { name: definition.name, path, definition };
+	} catch (error) {
+		if (!(error instanceof ThemeError)) throw error;
+		const at = error.field ? locateJsonField(text, error.field) : undefined;
+		const where = at ? `${path}:${at.line}:${at.column}` : path;
+		throw new ThemeError(`${where}: ${error.message}`, error.field);
+	}
+}
+
+/**
+ * Line and column of a dotted field (`colors.accent`) in a JSON text: each
+ * key is looked for after the previous one, which is enough for theme files
+ * (objects two levels deep, keys unique within them).
+ */
+export function locateJsonField(text: string, field: string): { line: number; column: number } | undefined {
+	let from = 0;
+	let found = -1;
+	for (const key of field.split(".")) {
+		const re = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:`, "g");
+		re.lastIndex = from;
+		const m = re.exec(text);
+		if (!m) return undefined;
+		found = m.index;
+		from = m.index + m[0].length;
+	}
+	return found < 0 ? undefined : lineColumn(text, found);
 }
 
 function jsonFilesIn(dir: string): string[] {

@@ -24,6 +24,8 @@ export interface ThemeManagerOptions {
 	noDiscovery?: boolean;
 	/** `--use-theme`: the theme for this run, not saved. */
 	useTheme?: string;
+	/** The terminal's background, when known (else COLORFGBG, else dark). Picks `system` and light/dark pairs. */
+	appearance?: "light" | "dark";
 	colorMode?: ColorMode;
 	env?: NodeJS.ProcessEnv;
 	/** Debounce of file change events (ms). */
@@ -45,6 +47,23 @@ function prefersLight(env: NodeJS.ProcessEnv): boolean {
 	return bg === 7 || bg === 15;
 }
 
+/** The setting value when none is saved: follow the terminal. */
+export const SYSTEM_THEME = "system";
+
+/**
+ * The theme name a setting stands for on a background: `system` is the
+ * built-in of that appearance; `light/dark` is a pair (light first); any
+ * other value is a theme name.
+ */
+export function resolveThemeSetting(value: string, appearance: "light" | "dark"): string {
+	if (value === SYSTEM_THEME) return appearance === "light" ? "light" : "dark";
+	const slash = value.indexOf("/");
+	if (slash > 0 && slash < value.length - 1) {
+		return appearance === "light" ? value.slice(0, slash) : value.slice(slash + 1);
+	}
+	return value;
+}
+
 function stringList(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
@@ -62,15 +81,20 @@ export class ThemeManager {
 	private readonly changeListeners = new Set<ThemeChangeListener>();
 	private readonly warningListeners = new Set<ThemeWarningListener>();
 
+	/** The terminal background `system` and light/dark pairs follow. */
+	readonly appearance: "light" | "dark";
+
 	constructor(private readonly o: ThemeManagerOptions) {
 		const env = o.env ?? process.env;
 		this.colorMode = o.colorMode ?? detectColorMode(env);
+		this.appearance = o.appearance ?? (prefersLight(env) ? "light" : "dark");
 		this.startupWarnings.push(...this.rediscover());
-		const wanted = o.useTheme ?? o.settings?.getTheme() ?? (prefersLight(env) ? "light" : DEFAULT_THEME);
-		const source = this.find(wanted);
+		const wanted = o.useTheme ?? o.settings?.getTheme() ?? SYSTEM_THEME;
+		const name = resolveThemeSetting(wanted, this.appearance);
+		const source = this.find(name);
 		if (!source) {
 			this.startupWarnings.push(
-				`Theme "${wanted}" not found (available: ${this.list()
+				`Theme "${name}"${name !== wanted ? ` (from "${wanted}")` : ""} not found (available: ${this.list()
 					.map((t) => t.name)
 					.join(", ")}); using "${DEFAULT_THEME}"`,
 			);
@@ -111,7 +135,7 @@ export class ThemeManager {
 
 	/** A theme by name without switching to it (previews); undefined when unknown or broken. */
 	load(name: string): LoadedTheme | undefined {
-		const source = this.find(name);
+		const source = this.find(resolveThemeSetting(name, this.appearance));
 		return source ? this.build(source) : undefined;
 	}
 
@@ -120,7 +144,7 @@ export class ThemeManager {
 	 * setting. Unknown names leave the current theme in force.
 	 */
 	select(name: string, save = false): { ok: true; theme: LoadedTheme } | { ok: false; error: string } {
-		const source = this.find(name);
+		const source = this.find(resolveThemeSetting(name, this.appearance));
 		if (!source) return { ok: false, error: `Theme "${name}" not found` };
 		this.apply(this.build(source));
 		if (save) this.o.settings?.setTheme(name);

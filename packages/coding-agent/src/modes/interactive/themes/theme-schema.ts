@@ -1,10 +1,13 @@
-// The theme file format (compatible with the reference's theme JSON):
-//   { "name": "…", "vars": { "blue": "#0066cc", "gray": 242 }, "colors": { <51 tokens> }, "export": {…} }
-// A colour value is "#rrggbb" (or "#rgb"), a 256-colour index 0–255, the name
-// of a `vars` entry (vars may refer to other vars), or "" for the terminal's
-// default colour. Every token is required; unknown tokens are ignored so
-// files written for newer builds (extra optional tokens) still load.
+// The theme file format (1.x theme JSON):
+//   { "name": "…", "appearance": "dark", "vars": { "blue": "okhsl(232 54% 67%)", "gray": 242 },
+//     "colors": { <51 tokens, 5 optional> }, "export": {…} }
+// A colour value is "#rrggbb" (or "#rgb"), `oklch(L C H)`, `okhsl(H S% L%)`,
+// a 256-colour index 0–255, the name of a `vars` entry (vars may refer to
+// other vars), or "" for the terminal's default colour. Objects are strict,
+// as in 1.x: an unknown top-level field, colour token or export key is an
+// error naming it (ThemeError.field), so typos do not pass silently.
 import type { ThemeBg, ThemeColor } from "../theme-fallback.js";
+import { parseOkhsl, parseOklch } from "./oklab.js";
 
 export const FG_TOKENS = [
 	"accent",
@@ -66,12 +69,28 @@ export const BG_TOKENS = [
 /** All 51 tokens a theme file must define. */
 export const ALL_TOKENS: readonly string[] = [...FG_TOKENS, ...BG_TOKENS];
 
+/** Tokens a file may leave out (1.x inherits them from another token); validated when present. */
+export const OPTIONAL_TOKENS: readonly string[] = [
+	"scrollbarTrack",
+	"scrollbarThumb",
+	"searchMatchBg",
+	"searchMatchText",
+	"thinkingMax",
+];
+
+const TOP_LEVEL = new Set(["$schema", "name", "appearance", "vars", "colors", "export"]);
+const EXPORT_KEYS = ["pageBg", "cardBg", "infoBg"] as const;
+
+/** Names a theme file may not take: `system` is the terminal-derived theme, `/` separates a light/dark pair. */
+export const RESERVED_THEME_NAME = "system";
+
 export type ColorValue = string | number;
 
 /** A theme file as written. */
 export interface ThemeJson {
 	$schema?: string;
 	name: string;
+	appearance?: "dark" | "light";
 	vars?: Record<string, ColorValue>;
 	colors: Record<string, ColorValue>;
 	export?: { pageBg?: ColorValue; cardBg?: ColorValue; infoBg?: ColorValue };
@@ -86,13 +105,19 @@ export type ResolvedColor =
 /** A validated theme: every token resolved. */
 export interface ThemeDefinition {
 	name: string;
+	/** The background the theme is made for, when the file says. */
+	appearance?: "dark" | "light";
 	fg: Record<ThemeColor, ResolvedColor>;
 	bg: Record<ThemeBg, ResolvedColor>;
 	export: { pageBg?: ResolvedColor; cardBg?: ResolvedColor; infoBg?: ResolvedColor };
 }
 
 export class ThemeError extends Error {
-	constructor(message: string) {
+	constructor(
+		message: string,
+		/** The JSON field at fault (`colors.accent`, `vars.blue`, `name` …), for locating it in the file. */
+		readonly field?: string,
+	) {
 		super(message);
 		this.name = "ThemeError";
 	}
@@ -117,6 +142,8 @@ export function parseColorLiteral(value: ColorValue): ResolvedColor | undefined 
 		const [r, g, b] = [...three[1]].map((c) => Number.parseInt(c + c, 16));
 		return { kind: "rgb", r, g, b };
 	}
+	const ok = /^okhsl\(/i.test(value) ? parseOkhsl(value) : /^oklch\(/i.test(value) ? parseOklch(value) : undefined;
+	if (ok) return { kind: "rgb", r: ok[0], g: ok[1], b: ok[2] };
 	return undefined;
 }
 
@@ -130,16 +157,20 @@ function resolveValue(
 	vars: Record<string, unknown>,
 	seen: readonly string[] = [],
 ): ResolvedColor {
+	const fail = (message: string) => new ThemeError(`${where}: ${message}`, where);
 	if (typeof value !== "string" && typeof value !== "number") {
-		throw new ThemeError(`${where}: expected a colour ("#rrggbb", 0-255, a vars name or ""), got ${describe(value)}`);
+		throw fail(`expected a colour ("#rrggbb", okhsl(), oklch(), 0-255, a vars name or ""), got ${describe(value)}`);
 	}
 	const literal = parseColorLiteral(value);
 	if (literal) return literal;
-	if (typeof value === "number") throw new ThemeError(`${where}: ${value} is not a 256-colour index (0-255)`);
-	if (value.startsWith("#")) throw new ThemeError(`${where}: ${describe(value)} is not a "#rrggbb" colour`);
-	if (!(value in vars)) throw new ThemeError(`${where}: unknown variable ${describe(value)} (not in "vars")`);
+	if (typeof value === "number") throw fail(`${value} is not a 256-colour index (0-255)`);
+	if (value.startsWith("#")) throw fail(`${describe(value)} is not a "#rrggbb" colour`);
+	if (/^ok(hsl|lch)\(/i.test(value)) {
+		throw fail(`${describe(value)} is not a valid colour (okhsl(H S% L%) or oklch(L C H) in range)`);
+	}
+	if (!(value in vars)) throw fail(`unknown variable ${describe(value)} (not in "vars")`);
 	if (seen.includes(value)) {
-		throw new ThemeError(`${where}: circular variable reference ${[...seen, value].join(" -> ")}`);
+		throw fail(`circular variable reference ${[...seen, value].join(" -> ")}`);
 	}
 	return resolveValue(where, vars[value], vars, [...seen, value]);
 }
@@ -156,30 +187,56 @@ export function resolveThemeJson(raw: unknown, source?: string): ThemeDefinition
 	const prefix = source ? `${source}: ` : "";
 	try {
 		if (!isObject(raw)) throw new ThemeError("a theme must be a JSON object");
+		for (const key of Object.keys(raw)) {
+			if (!TOP_LEVEL.has(key)) throw new ThemeError(`unknown field "${key}" (custom colours go under "vars")`, key);
+		}
 		const name = raw.name;
-		if (typeof name !== "string" || name.trim() === "") throw new ThemeError('"name" must be a non-empty string');
+		if (typeof name !== "string" || name.trim() === "")
+			throw new ThemeError('"name" must be a non-empty string', "name");
+		if (name.includes("/"))
+			throw new ThemeError(`"name" must not contain "/" (it separates a light/dark pair)`, "name");
+		if (name === RESERVED_THEME_NAME)
+			throw new ThemeError(`"name" must not be "${RESERVED_THEME_NAME}" (reserved)`, "name");
+		const appearance = raw.appearance;
+		if (appearance !== undefined && appearance !== "dark" && appearance !== "light") {
+			throw new ThemeError('"appearance" must be "dark" or "light"', "appearance");
+		}
 		const vars = raw.vars === undefined ? {} : raw.vars;
-		if (!isObject(vars)) throw new ThemeError('"vars" must be an object');
+		if (!isObject(vars)) throw new ThemeError('"vars" must be an object', "vars");
 		const colors = raw.colors;
-		if (!isObject(colors)) throw new ThemeError('"colors" must be an object with every colour token');
+		if (!isObject(colors)) throw new ThemeError('"colors" must be an object with every colour token', "colors");
+		for (const key of Object.keys(colors)) {
+			if (!ALL_TOKENS.includes(key) && !OPTIONAL_TOKENS.includes(key)) {
+				throw new ThemeError(`colors.${key}: unknown colour token (custom colours go under "vars")`, `colors.${key}`);
+			}
+		}
 		const missing = ALL_TOKENS.filter((t) => !(t in colors));
 		if (missing.length > 0) {
-			throw new ThemeError(`missing colour tokens (${missing.length}): ${missing.join(", ")}`);
+			throw new ThemeError(`missing colour tokens (${missing.length}): ${missing.join(", ")}`, "colors");
 		}
 		const fg = {} as Record<ThemeColor, ResolvedColor>;
 		for (const t of FG_TOKENS) fg[t] = resolveValue(`colors.${t}`, colors[t], vars);
 		const bg = {} as Record<ThemeBg, ResolvedColor>;
 		for (const t of BG_TOKENS) bg[t] = resolveValue(`colors.${t}`, colors[t], vars);
+		for (const t of OPTIONAL_TOKENS) if (t in colors) resolveValue(`colors.${t}`, colors[t], vars);
+		for (const [key, value] of Object.entries(vars)) resolveValue(`vars.${key}`, value, vars, [key]);
 		const exp: ThemeDefinition["export"] = {};
 		if (raw.export !== undefined) {
-			if (!isObject(raw.export)) throw new ThemeError('"export" must be an object');
-			for (const key of ["pageBg", "cardBg", "infoBg"] as const) {
+			if (!isObject(raw.export)) throw new ThemeError('"export" must be an object', "export");
+			for (const key of Object.keys(raw.export)) {
+				if (!(EXPORT_KEYS as readonly string[]).includes(key)) {
+					throw new ThemeError(`export.${key}: unknown export colour`, `export.${key}`);
+				}
+			}
+			for (const key of EXPORT_KEYS) {
 				if (raw.export[key] !== undefined) exp[key] = resolveValue(`export.${key}`, raw.export[key], vars);
 			}
 		}
-		return { name, fg, bg, export: exp };
+		const definition: ThemeDefinition = { name, fg, bg, export: exp };
+		if (appearance) definition.appearance = appearance;
+		return definition;
 	} catch (error) {
-		if (error instanceof ThemeError) throw new ThemeError(prefix + error.message);
+		if (error instanceof ThemeError) throw new ThemeError(prefix + error.message, error.field);
 		throw error;
 	}
 }
