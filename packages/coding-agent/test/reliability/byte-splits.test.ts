@@ -37,38 +37,43 @@ function variants(name: string): [string, SseFrame[]][] {
 }
 
 describe(`${API}: every byte boundary of the recorded streams`, () => {
-	it.each(["openai-text", "xai-text", "xai-tool-call"])("%s", async (name) => {
-		const memory = installMemoryFetch();
-		try {
-			const run = async (pieces: Uint8Array[]) => {
-				memory.respond(pieces);
-				return projectEvents(await collect(stream(model, context, { apiKey: "sk-test" })));
-			};
-			for (const [label, frames] of variants(name)) {
-				for (const crlf of [false, true]) {
-					let { bytes, ranges } = framedBytes(frames);
-					if (crlf) {
-						bytes = Buffer.from(bytes.toString("utf8").replace(/\n/g, "\r\n"), "utf8");
-						// Frame ranges shift with the added CRs; recompute from the frame ends.
-						ranges = [];
-						let start = 0;
-						for (let at = bytes.indexOf("\r\n\r\n"); at >= 0; at = bytes.indexOf("\r\n\r\n", at + 4)) {
-							ranges.push([start, at + 4]);
-							start = at + 4;
+	it.each(["openai-text", "xai-text", "xai-tool-call"])(
+		"%s",
+		async (name) => {
+			const memory = installMemoryFetch();
+			try {
+				const run = async (pieces: Uint8Array[]) => {
+					memory.respond(pieces);
+					return projectEvents(await collect(stream(model, context, { apiKey: "sk-test" })));
+				};
+				for (const [label, frames] of variants(name)) {
+					for (const crlf of [false, true]) {
+						let { bytes, ranges } = framedBytes(frames);
+						if (crlf) {
+							bytes = Buffer.from(bytes.toString("utf8").replace(/\n/g, "\r\n"), "utf8");
+							// Frame ranges shift with the added CRs; recompute from the frame ends.
+							ranges = [];
+							let start = 0;
+							for (let at = bytes.indexOf("\r\n\r\n"); at >= 0; at = bytes.indexOf("\r\n\r\n", at + 4)) {
+								ranges.push([start, at + 4]);
+								start = at + 4;
+							}
 						}
+						const baseline = await run([bytes]);
+						expect(baseline.at(-1)).toMatch(/^done:/);
+						const plans = everyBoundaryPlans(ranges, 128);
+						expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
+						for (const cuts of plans) expect(await run(splitBytes(bytes, cuts))).toEqual(baseline);
+						const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+						expect(await run(splitBytes(bytes, single))).toEqual(baseline);
+						counts[`${label}${crlf ? "+crlf" : ""}`] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
 					}
-					const baseline = await run([bytes]);
-					expect(baseline.at(-1)).toMatch(/^done:/);
-					const plans = everyBoundaryPlans(ranges, 128);
-					expect(new Set(plans.flat()).size).toBe(bytes.length - 1);
-					for (const cuts of plans) expect(await run(splitBytes(bytes, cuts))).toEqual(baseline);
-					const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-					expect(await run(splitBytes(bytes, single))).toEqual(baseline);
-					counts[`${label}${crlf ? "+crlf" : ""}`] = `${bytes.length - 1} boundaries / ${plans.length + 1} runs`;
 				}
+			} finally {
+				memory.restore();
 			}
-		} finally {
-			memory.restore();
-		}
-	});
+			// Thousands of CPU-bound runs: generous so a loaded machine does not time it out.
+		},
+		120_000,
+	);
 });

@@ -124,13 +124,16 @@ describe("pi --mode rpc: framing and bad input", () => {
 		const preload = join(sb.root, "stray.mjs");
 		writeFileSync(
 			preload,
-			'setTimeout(() => { console.log("stray log"); process.stdout.write("stray write\\n"); }, 300);\n',
+			// The strays are written on a signal sent once rpc mode has answered, so the check does
+			// not depend on how fast the process starts.
+			'process.on("SIGUSR2", () => { console.log("stray log"); process.stdout.write("stray write\\n"); });\n',
 		);
 		sb.env.NODE_OPTIONS = `--import=${preload}`;
 		pi = spawnRaw(sb);
 		pi.send(line({ id: "a", type: "get_state" }));
 		await pi.waitFor(responseTo("a"));
-		await new Promise((r) => setTimeout(r, 500));
+		pi.child.kill("SIGUSR2");
+		await new Promise((r) => setTimeout(r, 300));
 		pi.send(line({ id: "b", type: "get_state" }));
 		await pi.waitFor(responseTo("b"));
 		pi.child.stdin.end();
