@@ -266,6 +266,13 @@ class Run {
 				// was at start, not the live partial the stream keeps filling in.
 				const content = atStart ? [] : partial.content.map((b) => ({ ...b }));
 				const snapshot: AssistantMessage = { ...partial, content };
+				if (atStart) {
+					// Started, so in flight: no stop reason and no error yet, even if the live partial
+					// has already finished by the time this line runs.
+					snapshot.stopReason = "pending";
+					delete snapshot.errorMessage;
+					delete snapshot.errorInfo;
+				}
 				return this.emitter.emit({ type: "message_start", message: snapshot });
 			},
 			onUpdate: (partial, event) =>

@@ -42,8 +42,9 @@ export class AssistantStreamWriter {
 			provider: model.provider,
 			model: model.id,
 			usage: emptyUsage(),
-			// Placeholder until the protocol says otherwise; never emitted as a success without finish(reason).
-			stopReason: "error",
+			// In flight: no stop reason yet. finish(reason) or fail() sets the terminal one; neither
+			// success nor failure is assumed before the protocol says which.
+			stopReason: "pending",
 			timestamp: Date.now(),
 		};
 	}

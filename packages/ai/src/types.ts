@@ -69,8 +69,10 @@ export interface Usage {
 /**
  * Why a response ended. A stream's stop reason is never assumed: it is set
  * from the protocol's own terminal event, or the stream ends with `error`.
+ * `pending` marks a message still in flight (it has no stop reason yet); a
+ * finished message never has it, and sessions never store it.
  */
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+export type StopReason = "pending" | "stop" | "length" | "toolUse" | "error" | "aborted";
 
 /**
  * Structured facts about a failed request, so upper layers (retry, overflow

@@ -39,6 +39,17 @@ describe("AssistantStreamWriter event contract", () => {
 		]);
 	});
 
+	it("a message in flight has stopReason pending (neither success nor error) until the terminal event", async () => {
+		const writer = new AssistantStreamWriter(model);
+		expect(writer.message.stopReason).toBe("pending");
+		const text = writer.beginText();
+		writer.appendText(text, "Hi");
+		expect(writer.message.stopReason).toBe("pending");
+		expect(writer.message.errorMessage).toBeUndefined();
+		writer.finish("stop");
+		expect((await writer.stream.result()).stopReason).toBe("stop");
+	});
+
 	it("fail keeps the partial content and usage, leaves open blocks unended, and is the only terminal event", async () => {
 		const writer = new AssistantStreamWriter(model);
 		const text = writer.beginText();

@@ -149,7 +149,7 @@ export class AnthropicEventMapper {
 	}
 }
 
-function mapStopReason(reason: string | undefined): Exclude<StopReason, "aborted"> {
+function mapStopReason(reason: string | undefined): Exclude<StopReason, "aborted" | "pending"> {
 	switch (reason) {
 		case "end_turn":
 		case "stop_sequence":

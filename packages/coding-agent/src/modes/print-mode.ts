@@ -1,9 +1,11 @@
 // Print mode (`-p`): run the prompts, then write the final assistant text to
 // stdout. JSON mode (`--mode json`): the session header, then every session
 // event as one JSON line. Both exit non-zero, with the error on stderr, when
-// the last run ends in an error or is aborted.
+// the last run ends in an error or is aborted. JSON lines use the same wire
+// form as rpc mode (docs/json.md).
 import type { ImageContent } from "@pi/ai";
 import type { AgentSession } from "../agent-session/agent-session.js";
+import { toJsonEvent } from "./rpc/wire-event.js";
 
 export interface PrintModeOptions {
 	format: "text" | "json";
@@ -20,8 +22,10 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 	let unsubscribe: (() => void) | undefined;
 	if (options.format === "json") {
 		stdout.write(`${JSON.stringify(session.sessionManager.getHeader())}\n`);
+		// Delta-only `message_update` lines (the wire form rpc writes too): a
+		// snapshot per update would make output quadratic in the answer's length.
 		unsubscribe = session.subscribe((event) => {
-			stdout.write(`${JSON.stringify(event)}\n`);
+			stdout.write(`${JSON.stringify(toJsonEvent(event))}\n`);
 		});
 	}
 	try {

@@ -16,10 +16,10 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 	private footer: { text: string; kind: "error" | "muted" } | undefined;
 	private showThinking: boolean;
 
-	constructor(theme: ThemeSource, message: AssistantMessage, showThinking: boolean) {
+	constructor(theme: ThemeSource, message: AssistantMessage, showThinking: boolean, final = true) {
 		super(theme);
 		this.showThinking = showThinking;
-		this.update(message);
+		this.update(message, final);
 	}
 
 	/** Thinking blocks in full (true) or as one line (false). */
@@ -33,7 +33,12 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 		return this.blocks.some((b) => b.text.trim().length > 0) || this.footer !== undefined;
 	}
 
-	update(message: AssistantMessage): void {
+	/**
+	 * Shows the message's content. `final` is false while it streams: then no
+	 * closing line is drawn whatever the (live, possibly already terminal) stop
+	 * reason says; only the terminal event decides how the reply ended.
+	 */
+	update(message: AssistantMessage, final = true): void {
 		let i = 0;
 		for (const c of message.content) {
 			if (c.type !== "text" && c.type !== "thinking") continue;
@@ -51,7 +56,9 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 			i++;
 		}
 		this.blocks.length = i;
-		if (message.stopReason === "aborted") {
+		if (!final || message.stopReason === "pending") {
+			this.footer = undefined;
+		} else if (message.stopReason === "aborted") {
 			this.footer = {
 				text:
 					message.errorMessage && message.errorMessage !== "Request was aborted"

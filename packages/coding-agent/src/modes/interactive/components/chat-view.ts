@@ -143,8 +143,8 @@ export class ChatView extends Container {
 		}
 	}
 
-	private addAssistant(m: AssistantMessage): AssistantMessageItem {
-		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible);
+	private addAssistant(m: AssistantMessage, final = true): AssistantMessageItem {
+		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible, final);
 		this.addChild(item);
 		this.syncToolCalls(m);
 		return item;
@@ -174,12 +174,12 @@ export class ChatView extends Container {
 	handleEvent(event: AgentSessionEvent): void {
 		switch (event.type) {
 			case "message_start":
-				if (event.message.role === "assistant") this.streaming = this.addAssistant(event.message);
+				if (event.message.role === "assistant") this.streaming = this.addAssistant(event.message, false);
 				else if (event.message.role !== "toolResult") this.addMessage(event.message);
 				break;
 			case "message_update":
 				if (event.message.role === "assistant" && this.streaming) {
-					this.streaming.update(event.message);
+					this.streaming.update(event.message, false);
 					this.syncToolCalls(event.message);
 				}
 				break;
