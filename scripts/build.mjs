@@ -42,14 +42,20 @@ const libraries = [
 	{ dir: "packages/ai", entries: ["src/index.ts"] },
 	{ dir: "packages/agent", entries: ["src/index.ts"] },
 	{ dir: "packages/tui", entries: ["src/index.ts"] },
-	{ dir: "packages/coding-agent", entries: ["src/index.ts"] },
+	// The search worker is loaded by file name (worker_threads), so it is an entry of its own at the dist root.
+	{
+		dir: "packages/coding-agent",
+		entries: { index: "src/index.ts", "search-worker": "src/tools/search/search-worker.ts" },
+	},
 ];
 
 for (const lib of libraries) {
 	rmSync(`${lib.dir}/dist`, { recursive: true, force: true });
 	await build({
 		...common,
-		entryPoints: lib.entries.map((e) => `${lib.dir}/${e}`),
+		entryPoints: Array.isArray(lib.entries)
+			? lib.entries.map((e) => `${lib.dir}/${e}`)
+			: Object.fromEntries(Object.entries(lib.entries).map(([name, e]) => [name, `${lib.dir}/${e}`])),
 		outdir: `${lib.dir}/dist`,
 		packages: "external",
 		external: workspace,
@@ -65,7 +71,10 @@ const bundledDeps = ["typebox", "openai", "diff", "uuid", "picomatch", "ignore",
 const isBundledDep = (path) => bundledDeps.some((d) => path === d || path.startsWith(`${d}/`));
 await build({
 	...common,
-	entryPoints: { cli: "packages/coding-agent/src/cli/cli.ts" },
+	entryPoints: {
+		cli: "packages/coding-agent/src/cli/cli.ts",
+		"search-worker": "packages/coding-agent/src/tools/search/search-worker.ts",
+	},
 	outdir: "packages/coding-agent/dist",
 	entryNames: "[name]",
 	chunkNames: "chunks/[name]-[hash]",

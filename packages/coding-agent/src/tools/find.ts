@@ -2,7 +2,8 @@ import { promises as fs } from "node:fs";
 import type { AgentTool } from "@pi/agent-core";
 import { type Static, Type } from "typebox";
 import { findFd, supportsFlag } from "./search/executables.js";
-import { fdArgs, findFdRun, findJs } from "./search/find-engines.js";
+import { fdArgs, findFdRun } from "./search/find-engines.js";
+import { findJsOffThread } from "./search/in-worker.js";
 import type { FindQuery } from "./search/types.js";
 import { appendNotices, notices } from "./shared/notices.js";
 import { resolveToCwd } from "./shared/paths.js";
@@ -34,6 +35,8 @@ export interface FindToolOptions {
 	operations?: FindOperations;
 	/** "auto" (default): fd when on PATH and able to honour .gitignore here; "js": always the built-in engine. */
 	engine?: "auto" | "js" | "fd";
+	/** JS engine: a search running longer ends with an error (default 60 s). */
+	timeLimitMs?: number;
 }
 
 export const DEFAULT_FIND_LIMIT = 1000;
@@ -46,7 +49,7 @@ export async function runFind(query: FindQuery, engine: "auto" | "js" | "fd" = "
 		if (args) return findFdRun(fd, args, query);
 		if (engine === "fd") throw new Error("this fd cannot honour .gitignore outside a git repository");
 	}
-	return findJs(query);
+	return findJsOffThread(query);
 }
 
 export function createLocalFindOperations(engine: FindToolOptions["engine"] = "auto"): FindOperations {
@@ -78,7 +81,7 @@ export function createFindTool(
 			const root = resolveToCwd(path || ".", cwd);
 			if (!(await ops.exists(root))) throw new Error(`Path not found: ${root}`);
 			const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_FIND_LIMIT));
-			const query: FindQuery = { root, pattern, signal };
+			const query: FindQuery = { root, pattern, signal, timeLimitMs: options.timeLimitMs };
 			const all = await (ops.search ? ops.search(query) : runFind(query, options.engine));
 			if (all.length === 0) {
 				return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };

@@ -3,9 +3,11 @@ import { join } from "node:path";
 import type { AgentTool } from "@pi/agent-core";
 import { type Static, Type } from "typebox";
 import { findRipgrep } from "./search/executables.js";
-import { grepJs } from "./search/grep-js.js";
 import { grepRipgrep } from "./search/grep-rg.js";
+import { grepJsOffThread } from "./search/in-worker.js";
 import type { GrepMatch, GrepQuery } from "./search/types.js";
+import { assertRegular, NotRegularFileError } from "./shared/atomic-write.js";
+import { readRegularFile } from "./shared/bounded-read.js";
 import { appendNotices, notices } from "./shared/notices.js";
 import { resolveToCwd } from "./shared/paths.js";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateHead, truncateLine } from "./shared/truncate.js";
@@ -44,6 +46,8 @@ export interface GrepToolOptions {
 	operations?: GrepOperations;
 	/** "auto" (default): rg when on PATH; "js": always the built-in engine; "rg": require ripgrep. */
 	engine?: "auto" | "js" | "rg";
+	/** JS engine: a search running longer ends with an error (default 60 s). */
+	timeLimitMs?: number;
 }
 
 export const DEFAULT_GREP_LIMIT = 100;
@@ -52,13 +56,21 @@ export const DEFAULT_GREP_LIMIT = 100;
 export async function runGrep(query: GrepQuery, engine: "auto" | "js" | "rg" = "auto"): Promise<GrepMatch[]> {
 	const rg = engine === "js" ? undefined : findRipgrep();
 	if (engine === "rg" && !rg) throw new Error("ripgrep (rg) is not installed");
-	return rg ? grepRipgrep(rg, query) : grepJs(query);
+	return rg ? grepRipgrep(rg, query) : grepJsOffThread(query);
 }
+
+/** Context lines are read from files up to this size; larger ones show the matching lines alone. */
+const MAX_CONTEXT_FILE_BYTES = 64 * 1024 * 1024;
 
 export function createLocalGrepOperations(engine: GrepToolOptions["engine"] = "auto"): GrepOperations {
 	return {
-		isDirectory: async (p) => (await fs.stat(p)).isDirectory(),
-		readFile: (p) => fs.readFile(p, "utf8"),
+		isDirectory: async (p) => {
+			const st = await fs.stat(p);
+			// A FIFO would block the search, a device never ends: only directories and regular files are searched.
+			if (!st.isDirectory()) assertRegular(st, p);
+			return st.isDirectory();
+		},
+		readFile: async (p) => (await readRegularFile(p, MAX_CONTEXT_FILE_BYTES)).toString("utf8"),
 		search: (q) => runGrep(q, engine),
 	};
 }
@@ -119,7 +131,10 @@ export function createGrepTool(
 			let isDir: boolean;
 			try {
 				isDir = await ops.isDirectory(target);
-			} catch {
+			} catch (error) {
+				if (error instanceof NotRegularFileError) {
+					throw new Error(`Cannot grep ${path}: it is a ${error.kind}, not a regular file or directory`);
+				}
 				throw new Error(`Path not found: ${target}`);
 			}
 			const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_GREP_LIMIT));
@@ -132,6 +147,7 @@ export function createGrepTool(
 				glob: glob || undefined,
 				maxMatches: effectiveLimit + 1,
 				signal,
+				timeLimitMs: options.timeLimitMs,
 			};
 			const found = await (ops.search ? ops.search(query) : runGrep(query, options.engine));
 			if (found.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };

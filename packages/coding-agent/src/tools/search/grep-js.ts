@@ -6,8 +6,8 @@
  * since rg never matches across lines. Files containing NUL are skipped as
  * binary. Reads are pipelined so I/O overlaps with matching.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
+import { FileScanner, type FileSearcher, type SegmentMatcher } from "./file-scan.js";
 import { createGlobOverride } from "./glob-filter.js";
 import { loadRootStack } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./types.js";
@@ -73,7 +73,7 @@ class LineCounter {
 	}
 }
 
-function searchBytes(buf: Buffer, needle: Buffer, rel: string, out: GrepMatch[], max: number): void {
+function searchBytes(buf: Buffer, needle: Buffer, rel: string, out: GrepMatch[], max: number, base: number): void {
 	const counter = new LineCounter((from) => buf.indexOf(10, from));
 	let from = 0;
 	while (out.length < max) {
@@ -82,7 +82,7 @@ function searchBytes(buf: Buffer, needle: Buffer, rel: string, out: GrepMatch[],
 		const ls = at === 0 ? 0 : buf.lastIndexOf(10, at - 1) + 1;
 		let le = buf.indexOf(10, at);
 		if (le === -1) le = buf.length;
-		out.push({ rel, line: counter.lineAt(ls), text: buf.toString("utf8", ls, le) });
+		out.push({ rel, line: counter.lineAt(ls) + base, text: buf.toString("utf8", ls, le) });
 		from = le + 1;
 		if (from >= buf.length) return;
 	}
@@ -96,6 +96,7 @@ function searchText(
 	rel: string,
 	out: GrepMatch[],
 	max: number,
+	base: number,
 ): void {
 	const counter = new LineCounter((from) => text.indexOf("\n", from));
 	re.lastIndex = 0;
@@ -112,32 +113,53 @@ function searchText(
 			lineRe.lastIndex = 0;
 			ok = lineRe.test(text.slice(ls, le));
 		}
-		if (ok) out.push({ rel, line: counter.lineAt(ls), text: text.slice(ls, le) });
+		if (ok) out.push({ rel, line: counter.lineAt(ls) + base, text: text.slice(ls, le) });
 		if (le >= text.length) return;
 		re.lastIndex = le + 1;
 	}
 }
 
-export type FileSearcher = (buf: Buffer, rel: string, out: GrepMatch[], max: number) => void;
-
 export function createFileSearcher(pattern: string, literal: boolean, ignoreCase: boolean): FileSearcher {
 	const plain = literal || !/[\\^$.|?*+()[\]{}]/.test(pattern);
 	if (plain && !ignoreCase && pattern.length > 0 && !pattern.includes("\n")) {
 		const needle = Buffer.from(pattern, "utf8");
-		return (buf, rel, out, max) => {
+		return (buf, rel, out, max, firstLine = 1) => {
 			if (buf.indexOf(needle) === -1 || buf.indexOf(0) !== -1) return;
-			searchBytes(buf, needle, rel, out, max);
+			searchBytes(buf, needle, rel, out, max, firstLine - 1);
 		};
 	}
 	const re = compilePattern(pattern, plain, ignoreCase);
 	const lineRe = new RegExp(re.source, re.flags.replace("g", "").replace("m", ""));
 	const anchored = /[$^]/.test(re.source);
 	const pre = latin1Prefilter(re);
-	return (buf, rel, out, max) => {
+	return (buf, rel, out, max, firstLine = 1) => {
 		if (buf.indexOf(0) !== -1) return;
 		// Most files do not match: rejecting them on a cheap latin1 view skips the UTF-8 decode.
 		if (pre && !pre.test(buf.toString("latin1"))) return;
-		searchText(buf.toString("utf8"), re, lineRe, anchored, rel, out, max);
+		searchText(buf.toString("utf8"), re, lineRe, anchored, rel, out, max, firstLine - 1);
+	};
+}
+
+/**
+ * Matches a piece of one over-long line. A piece that does not start the
+ * line gets a "\n" in front and the search starts after it, so `^` (no
+ * multiline flag) cannot fire there; one that does not end the line gets a
+ * "\n" after it, so `$` cannot, and a match that needs that "\n" is refused
+ * (the next, overlapping piece sees the real bytes).
+ */
+export function createSegmentMatcher(pattern: string, literal: boolean, ignoreCase: boolean): SegmentMatcher {
+	const plain = literal || !/[\\^$.|?*+()[\]{}]/.test(pattern);
+	if (plain && !ignoreCase && pattern.length > 0 && !pattern.includes("\n")) {
+		const needle = Buffer.from(pattern, "utf8");
+		return (segment) => segment.indexOf(needle) !== -1;
+	}
+	const re = compilePattern(pattern, plain, ignoreCase);
+	const segRe = new RegExp(re.source, re.flags.replace("m", ""));
+	return (segment, atLineStart, atLineEnd) => {
+		const text = `${atLineStart ? "" : "\n"}${segment.toString("utf8")}${atLineEnd ? "" : "\n"}`;
+		segRe.lastIndex = atLineStart ? 0 : 1;
+		const m = segRe.exec(text);
+		return m !== null && m.index + m[0].length <= text.length - (atLineEnd ? 0 : 1);
 	};
 }
 
@@ -154,53 +176,18 @@ export function latin1Prefilter(re: RegExp): RegExp | undefined {
 	return new RegExp(re.source, re.flags.replace("g", ""));
 }
 
-/**
- * Reads whole files into one reused buffer: no per-file allocation (and GC)
- * and no fstat; only open, read until EOF, close. The returned view is valid
- * until the next read.
- */
-class FileReader {
-	private buf = Buffer.allocUnsafe(1 << 20);
-
-	read(path: string): Buffer | null {
-		let fd: number;
-		try {
-			fd = openSync(path, "r");
-		} catch {
-			return null;
-		}
-		try {
-			let len = 0;
-			for (;;) {
-				if (len === this.buf.length) {
-					const bigger = Buffer.allocUnsafe(this.buf.length * 2);
-					this.buf.copy(bigger, 0, 0, len);
-					this.buf = bigger;
-				}
-				const n = readSync(fd, this.buf, len, this.buf.length - len, null);
-				if (n === 0) break;
-				len += n;
-			}
-			return this.buf.subarray(0, len);
-		} catch {
-			return null;
-		} finally {
-			closeSync(fd);
-		}
-	}
-}
-
 /** Work is done in synchronous slices (much faster than async reads); between slices the event loop runs. */
 const SLICE_MS = 20;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
-	const search = createFileSearcher(query.pattern, query.literal, query.ignoreCase);
-	const reader = new FileReader();
+	const scanner = new FileScanner(
+		createFileSearcher(query.pattern, query.literal, query.ignoreCase),
+		createSegmentMatcher(query.pattern, query.literal, query.ignoreCase),
+	);
 	const out: GrepMatch[] = [];
 	if (query.targetIsFile) {
-		const buf = reader.read(query.target);
-		if (buf) search(buf, basename(query.target), out, query.maxMatches);
+		scanner.scan(query.target, basename(query.target), out, query.maxMatches, true);
 		return out;
 	}
 	const override = createGlobOverride(query.glob);
@@ -208,9 +195,9 @@ export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
 	let sliceStart = performance.now();
 	for (const entry of walk(query.target, { rootStack: stack, override, signal: query.signal })) {
 		if (out.length >= query.maxMatches) break;
+		// Only regular files (by their directory entry): devices, FIFOs, sockets and symlinks are never opened.
 		if (entry.kind !== "file") continue;
-		const buf = reader.read(entry.abs);
-		if (buf) search(buf, entry.rel, out, query.maxMatches);
+		scanner.scan(entry.abs, entry.rel, out, query.maxMatches);
 		if (performance.now() - sliceStart > SLICE_MS) {
 			await yieldToLoop();
 			query.signal?.throwIfAborted();

@@ -19,6 +19,8 @@ export interface GrepQuery {
 	/** Stop after this many matches (callers ask for limit + 1 to know whether the limit was hit). */
 	maxMatches: number;
 	signal?: AbortSignal;
+	/** JS engine only: stop with an error after this long (default 60 s). */
+	timeLimitMs?: number;
 }
 
 export interface FindQuery {
@@ -26,4 +28,6 @@ export interface FindQuery {
 	root: string;
 	pattern: string;
 	signal?: AbortSignal;
+	/** JS engine only: stop with an error after this long (default 60 s). */
+	timeLimitMs?: number;
 }
