@@ -15,14 +15,18 @@ import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import { ToolHooks } from "../extensions/tool-hooks.js";
+import { InputPipeline } from "../input/pipeline.js";
+import type { InputSource, PromptInput } from "../input/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
+import { SessionListeners } from "./listeners.js";
 import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
 import type { PromptRecorder } from "./prompt-recorder.js";
+import { messageText, QueueReport } from "./queue-report.js";
 import { createRecovery } from "./retry/create-recovery.js";
 import type { RunRecovery } from "./retry/recovery.js";
 import type { Timers } from "./retry/timers.js";
@@ -46,6 +50,8 @@ export interface PromptOptions {
 	images?: ImageContent[];
 	/** Required while a run is active: queue as a steering message or as a follow-up. */
 	streamingBehavior?: "steer" | "followUp";
+	/** Where the prompt came from (the `input` event's source). Default "interactive". */
+	source?: InputSource;
 }
 
 export class AgentSessionBusyError extends Error {
@@ -74,16 +80,6 @@ export interface AgentSessionOptions {
 	timers?: Timers;
 }
 
-function textOf(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((c: { type: string }) => c.type === "text")
-		.map((c: { text: string }) => c.text)
-		.join("");
-}
-
 export class AgentSession {
 	readonly agent: Agent;
 	readonly sessionManager: SessionManager;
@@ -92,13 +88,12 @@ export class AgentSession {
 	readonly cwd: string;
 	private readonly models: ModelRuntime;
 	private readonly promptRecorder: PromptRecorder;
-	private readonly expandInput: (text: string) => string;
 	private readonly allTools: Map<string, AnyTool>;
 	private activeTools: AnyTool[] = [];
-	private listeners: AgentSessionListener[] = [];
+	private readonly listeners = new SessionListeners();
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
-	private lastQueue = { steering: [] as string[], followUp: [] as string[] };
+	private readonly queue: QueueReport;
 	/** Keeps the Agent's message cache in step with the session projection. */
 	private readonly transcript: TranscriptSync;
 	/** Compaction and tree hooks (the extension runner installs them); none by default. */
@@ -109,6 +104,8 @@ export class AgentSession {
 	readonly recovery: RunRecovery;
 	/** Commands the user runs directly (`!cmd`, RPC bash). */
 	private readonly userBash: UserBash;
+	/** The prompt path: commands, `input` event, skills, templates, `before_agent_start` (src/input/). */
+	readonly input = new InputPipeline();
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -116,12 +113,15 @@ export class AgentSession {
 		this.settings = o.settings;
 		this.models = o.models;
 		this.promptRecorder = o.prompt;
-		this.expandInput = o.expandInput ?? ((text) => text);
+		// Skill commands and prompt templates (one expander, in that order) take the skill slot.
+		const expand = o.expandInput;
+		if (expand) this.input.use("skillCommand", (i) => ({ action: "transform", input: { ...i, text: expand(i.text) } }));
 		this.cwd = o.cwd;
 		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
 		this.setActiveToolsByName(o.activeToolNames);
 
 		this.transcript = new TranscriptSync(this.agent, this.sessionManager);
+		this.queue = new QueueReport(this.agent, (event) => this.emit(event));
 		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
 		this.agent.beforeToolCall = this.toolHooks.runBefore;
 		this.agent.afterToolCall = this.toolHooks.runAfter;
@@ -153,22 +153,13 @@ export class AgentSession {
 
 	// -- events ------------------------------------------------------------------
 
-	/** Adds a listener; returns the function that removes it. Listeners are awaited in order. */
+	/** Adds a listener; returns the function that removes it. Listeners are awaited in order (listeners.ts). */
 	subscribe(listener: AgentSessionListener): () => void {
-		this.listeners = [...this.listeners, listener];
-		return () => {
-			this.listeners = this.listeners.filter((l) => l !== listener);
-		};
+		return this.listeners.add(listener);
 	}
 
-	protected async emit(event: AgentSessionEvent): Promise<void> {
-		for (const listener of this.listeners) {
-			try {
-				await listener(event);
-			} catch {
-				// A failing listener must not break the run or the other listeners.
-			}
-		}
+	protected emit(event: AgentSessionEvent): Promise<void> {
+		return this.listeners.emit(event);
 	}
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {
@@ -183,15 +174,7 @@ export class AgentSession {
 			}
 		}
 		await this.emit(event);
-		if (event.type === "message_start" && event.message.role === "user") await this.emitQueueIfChanged();
-	}
-
-	private async emitQueueIfChanged(): Promise<void> {
-		const q = this.agent.getQueuedMessages();
-		const next = { steering: q.steering.map(textOf), followUp: q.followUp.map(textOf) };
-		if (JSON.stringify(next) === JSON.stringify(this.lastQueue)) return;
-		this.lastQueue = next;
-		await this.emit({ type: "queue_update", ...next });
+		if (event.type === "message_start" && event.message.role === "user") await this.queue.emitIfChanged();
 	}
 
 	// -- context -----------------------------------------------------------------
@@ -208,14 +191,20 @@ export class AgentSession {
 	}
 
 	/**
-	 * Sends a prompt and resolves when the run has finished. While a run is
-	 * active, `streamingBehavior` must say whether to steer or follow up;
-	 * without it the call rejects with AgentSessionBusyError.
+	 * Sends a prompt through the input pipeline (src/input/) and resolves when
+	 * the run has finished. While a run is active, `streamingBehavior` must say
+	 * whether to steer or follow up; without it the call rejects with
+	 * AgentSessionBusyError. Input a pipeline stage handled sends nothing.
 	 */
-	async prompt(input: string, options: PromptOptions = {}): Promise<void> {
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		const behavior = this.isStreaming ? options.streamingBehavior : undefined;
+		const context = { source: options.source ?? "interactive", ...(behavior ? { streamingBehavior: behavior } : {}) };
+		const outcome = await this.input.process({ text, images: options.images }, context);
+		if (outcome.handled) return;
+		const input = outcome.input;
 		if (this.isStreaming) {
-			if (options.streamingBehavior === "steer") return this.steer(input, options.images);
-			if (options.streamingBehavior === "followUp") return this.followUp(input, options.images);
+			if (options.streamingBehavior === "steer") return this.enqueue("steer", input);
+			if (options.streamingBehavior === "followUp") return this.enqueue("followUp", input);
 			throw new AgentSessionBusyError();
 		}
 		this.models.assertUsable();
@@ -223,7 +212,9 @@ export class AgentSession {
 		this.userBash.flush();
 		await this.recovery.beforePrompt();
 		this.recordSystemPrompt();
-		await this.agent.prompt(this.userMessage(this.expandInput(input), options.images));
+		const injected = await this.input.beforeAgentStart(input);
+		const message = this.userMessage(input.text, input.images);
+		await this.agent.prompt(injected.length > 0 ? [message, ...injected] : message);
 		await this.recovery.settle();
 		this.userBash.flush(); // user commands that finished during the run
 		if (this.persistenceError) throw this.persistenceError;
@@ -231,23 +222,32 @@ export class AgentSession {
 
 	/** Queues a message delivered after the current tool batch, before the next request. */
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.steer(this.userMessage(this.expandInput(text), images));
-		await this.emitQueueIfChanged();
+		const outcome = await this.input.process(
+			{ text, images },
+			{ source: "interactive", streamingBehavior: "steer" },
+			"skillCommand",
+		);
+		if (!outcome.handled) await this.enqueue("steer", outcome.input);
 	}
 
 	/** Queues a message delivered when the agent would otherwise stop. */
 	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.followUp(this.userMessage(this.expandInput(text), images));
-		await this.emitQueueIfChanged();
+		const outcome = await this.input.process(
+			{ text, images },
+			{ source: "interactive", streamingBehavior: "followUp" },
+			"skillCommand",
+		);
+		if (!outcome.handled) await this.enqueue("followUp", outcome.input);
+	}
+
+	private async enqueue(kind: "steer" | "followUp", input: PromptInput): Promise<void> {
+		this.agent[kind](this.userMessage(input.text, input.images));
+		await this.queue.emitIfChanged();
 	}
 
 	/** Empties both queues and returns what was in them. */
-	async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
-		const q = this.agent.getQueuedMessages();
-		const out = { steering: q.steering.map(textOf), followUp: q.followUp.map(textOf) };
-		this.agent.clearAllQueues();
-		await this.emitQueueIfChanged();
-		return out;
+	clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+		return this.queue.clear();
 	}
 
 	/** Aborts the active run and waits until it has ended. */
@@ -435,7 +435,7 @@ export class AgentSession {
 	getLastAssistantText(): string | undefined {
 		const messages = this.agent.state.messages;
 		for (let i = messages.length - 1; i >= 0; i--) {
-			if (messages[i].role === "assistant") return textOf(messages[i]);
+			if (messages[i].role === "assistant") return messageText(messages[i]);
 		}
 		return undefined;
 	}
@@ -470,6 +470,7 @@ export class AgentSession {
 			sessionManager: this.sessionManager,
 			models: this.models,
 			transcript: this.transcript,
+			queue: this.queue,
 			abort: () => this.abort(),
 		};
 	}
@@ -477,26 +478,21 @@ export class AgentSession {
 	/** Continues in a fresh, empty session (aborting a run first). */
 	async newSession(options: { parentSession?: string } = {}): Promise<void> {
 		await startNewSession(this.switchHost, options);
-		this.lastQueue = { steering: [], followUp: [] };
 	}
 
 	/** Continues in another session file (aborting a run first); its model is restored when usable. */
 	async switchSession(sessionPath: string): Promise<void> {
 		await switchToSession(this.switchHost, sessionPath);
-		this.lastQueue = { steering: [], followUp: [] };
 	}
 
 	/** New session file with the active path before user message `entryId`; returns that message's text. */
 	async fork(entryId: string): Promise<{ text: string }> {
-		const result = await forkBefore(this.switchHost, entryId);
-		this.lastQueue = { steering: [], followUp: [] };
-		return result;
+		return forkBefore(this.switchHost, entryId);
 	}
 
 	/** New session file with the active path through the current position. */
 	async clone(): Promise<void> {
 		await cloneSession(this.switchHost);
-		this.lastQueue = { steering: [], followUp: [] };
 	}
 
 	/** User messages that can be forked from. */
@@ -527,7 +523,7 @@ export class AgentSession {
 	/** Stops listening to the agent and releases the session file. */
 	dispose(): void {
 		this.unsubscribeAgent();
-		this.listeners = [];
+		this.listeners.clear();
 		this.sessionManager.close();
 	}
 }

@@ -7,6 +7,7 @@
 import type { Agent, AgentMessage } from "@pi/agent-core";
 import type { SessionManager } from "../session/session-manager.js";
 import type { ModelRuntime } from "./model-runtime.js";
+import type { QueueReport } from "./queue-report.js";
 import type { TranscriptSync } from "./transcript.js";
 
 export interface SessionSwitchHost {
@@ -14,6 +15,8 @@ export interface SessionSwitchHost {
 	sessionManager: SessionManager;
 	models: ModelRuntime;
 	transcript: TranscriptSync;
+	/** The queue report starts afresh in the session we arrive in. */
+	queue: Pick<QueueReport, "reset">;
 	/** Ends any active run (and retry/compaction wait) before the session moves. */
 	abort(): Promise<void>;
 }
@@ -50,6 +53,7 @@ function followSession(host: SessionSwitchHost): void {
 	host.agent.reset();
 	host.agent.sessionId = host.sessionManager.getSessionId();
 	host.transcript.refresh();
+	host.queue.reset();
 }
 
 /** A session starts by recording its model and level, as createAgentSession does. */
