@@ -106,6 +106,8 @@ export class AgentSession {
 	private readonly userBash: UserBash;
 	/** The prompt path: commands, `input` event, skills, templates, `before_agent_start` (src/input/). */
 	readonly input = new InputPipeline();
+	/** A prompt is on its way through the input pipeline to the run. */
+	private starting = false;
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -187,7 +189,7 @@ export class AgentSession {
 	// -- prompting ---------------------------------------------------------------
 
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.recovery.isSettling;
+		return this.starting || this.agent.state.isStreaming || this.recovery.isSettling;
 	}
 
 	/**
@@ -197,25 +199,34 @@ export class AgentSession {
 	 * AgentSessionBusyError. Input a pipeline stage handled sends nothing.
 	 */
 	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		const behavior = this.isStreaming ? options.streamingBehavior : undefined;
-		const context = { source: options.source ?? "interactive", ...(behavior ? { streamingBehavior: behavior } : {}) };
-		const outcome = await this.input.process({ text, images: options.images }, context);
-		if (outcome.handled) return;
-		const input = outcome.input;
+		const source = options.source ?? "interactive";
 		if (this.isStreaming) {
-			if (options.streamingBehavior === "steer") return this.enqueue("steer", input);
-			if (options.streamingBehavior === "followUp") return this.enqueue("followUp", input);
-			throw new AgentSessionBusyError();
+			const behavior = options.streamingBehavior;
+			if (!behavior) throw new AgentSessionBusyError();
+			const queued = await this.input.process(
+				{ text, images: options.images },
+				{ source, streamingBehavior: behavior },
+			);
+			return queued.handled ? undefined : this.enqueue(behavior, queued.input);
 		}
-		this.models.assertUsable();
-		this.persistenceError = undefined;
-		this.userBash.flush();
-		await this.recovery.beforePrompt();
-		this.recordSystemPrompt();
-		const injected = await this.input.beforeAgentStart(input);
-		const message = this.userMessage(input.text, input.images);
-		await this.agent.prompt(injected.length > 0 ? [message, ...injected] : message);
-		await this.recovery.settle();
+		// Running from here on (a second prompt in the same tick is refused or queued).
+		this.starting = true;
+		try {
+			const outcome = await this.input.process({ text, images: options.images }, { source });
+			if (outcome.handled) return;
+			const input = outcome.input;
+			this.models.assertUsable();
+			this.persistenceError = undefined;
+			this.userBash.flush();
+			await this.recovery.beforePrompt();
+			this.recordSystemPrompt();
+			const injected = await this.input.beforeAgentStart(input);
+			const message = this.userMessage(input.text, input.images);
+			await this.agent.prompt(injected.length > 0 ? [message, ...injected] : message);
+			await this.recovery.settle();
+		} finally {
+			this.starting = false;
+		}
 		this.userBash.flush(); // user commands that finished during the run
 		if (this.persistenceError) throw this.persistenceError;
 	}

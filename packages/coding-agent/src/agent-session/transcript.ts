@@ -16,10 +16,16 @@ export class TranscriptSync {
 		private readonly sessionManager: SessionManager,
 	) {}
 
-	/** The active branch's messages, projected afresh; the Agent's copy is set to match. */
+	/**
+	 * The active branch's messages, projected afresh (for the request); the
+	 * Agent's copy is set to the conversation part of it. Recorded system
+	 * messages (prompt and tool patches) reach the model through the request
+	 * only: the cache is what UIs, `get_messages` and `continue()` look at, as
+	 * it was before the projection owned it.
+	 */
 	project(): AgentMessage[] {
 		const messages = this.sessionManager.buildSessionContext().messages;
-		this.agent.replaceMessages(messages);
+		this.agent.replaceMessages(messages.filter((m) => m.role !== "system"));
 		return messages;
 	}
 
