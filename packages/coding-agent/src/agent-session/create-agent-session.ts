@@ -21,6 +21,7 @@ import { allToolNames, createAllTools, defaultToolNames } from "../tools/index.j
 import { AgentSession } from "./agent-session.js";
 import { ModelRuntime } from "./model-runtime.js";
 import { PromptRecorder } from "./prompt-recorder.js";
+import { selectToolNames } from "./tool-selection.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
@@ -85,17 +86,15 @@ export function applyDefaultToolsSetting(setting: unknown): string[] {
 function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[], defaultTools: unknown): string[] {
 	if (options.noTools === "all") return [];
 	const customNames = custom.map((t) => t.name);
-	const known = new Set<string>([...allToolNames, ...customNames]);
-	let names: string[];
-	if (options.tools) {
-		names = options.tools.filter((n) => known.has(n));
-	} else {
-		const base = options.noTools === "builtin" ? [] : applyDefaultToolsSetting(defaultTools);
-		names = [...base.filter((n) => known.has(n)), ...customNames];
-	}
-	if (options.noTools === "builtin") names = names.filter((n) => customNames.includes(n));
-	const excluded = new Set(options.excludeTools ?? []);
-	return [...new Set(names)].filter((n) => !excluded.has(n));
+	const known = [...new Set<string>([...allToolNames, ...customNames])];
+	const base = options.noTools === "builtin" ? [] : applyDefaultToolsSetting(defaultTools);
+	const names = selectToolNames({
+		tools: options.tools,
+		excludeTools: options.excludeTools,
+		known,
+		defaults: [...base.filter((n) => known.includes(n)), ...customNames],
+	});
+	return options.noTools === "builtin" ? names.filter((n) => customNames.includes(n)) : names;
 }
 
 /** `/skill:name` and `/template` expansion over the loader's current skills and templates. */

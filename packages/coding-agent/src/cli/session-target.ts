@@ -1,7 +1,8 @@
 // Which session a CLI run works on: --no-session (memory only), --session
 // <path|id>, --fork <path|id>, --continue, or a new one.
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { assertValidSessionId } from "../session/ids.js";
 import { findSessionsByIdPrefix } from "../session/listing.js";
 import { getSessionsRoot, sessionIdFromFileName } from "../session/paths.js";
 import { SessionManager, type SessionManagerOptions } from "../session/session-manager.js";
@@ -31,18 +32,45 @@ function matchesInDir(dir: string, prefix: string): string[] {
 	}
 }
 
+/** The error for a prefix several sessions share: each match by id and file, so the user can pick one. */
+function ambiguous(prefix: string, hits: { id: string; path: string }[]): CliUsageError {
+	const shown = hits.slice(0, 20).map((h) => `  ${h.id}  ${h.path}`);
+	if (hits.length > shown.length) shown.push(`  … and ${hits.length - shown.length} more`);
+	return new CliUsageError(
+		`Session id '${prefix}' is ambiguous (${hits.length} sessions match); give more of the id:\n${shown.join("\n")}`,
+	);
+}
+
 function findById(prefix: string, cwd: string, agentDir: string, customDir: string | undefined): string {
 	if (customDir) {
 		const hits = matchesInDir(customDir, prefix);
 		if (hits.length === 1) return hits[0];
 		if (hits.length > 1)
-			throw new CliUsageError(`Session id '${prefix}' is ambiguous (${hits.length} sessions match).`);
+			throw ambiguous(
+				prefix,
+				hits.map((path) => ({ path, id: sessionIdFromFileName(basename(path)) ?? "" })),
+			);
 		throw new CliUsageError(`No session found matching '${prefix}'`);
 	}
 	const hits = findSessionsByIdPrefix(prefix, cwd, getSessionsRoot(agentDir));
 	if (hits.length === 0) throw new CliUsageError(`No session found matching '${prefix}'`);
-	if (hits.length > 1) throw new CliUsageError(`Session id '${prefix}' is ambiguous (${hits.length} sessions match).`);
+	if (hits.length > 1) throw ambiguous(prefix, hits);
 	return hits[0].path;
+}
+
+/**
+ * --session-id: this directory's session with exactly that id, or a new one
+ * created with it (1.x). The id must be a valid session id.
+ */
+function openOrCreateById(id: string, o: SessionTargetOptions): SessionManager {
+	try {
+		assertValidSessionId(id);
+	} catch (error) {
+		throw new CliUsageError((error as Error).message);
+	}
+	const existing = matchesInDir(o.sessionDir, id).find((path) => sessionIdFromFileName(basename(path)) === id);
+	if (existing) return SessionManager.open(existing, o.sessionDir);
+	return SessionManager.create(o.cwd, o.sessionDir, { id });
 }
 
 /**
@@ -95,7 +123,17 @@ export function openSessionTarget(args: ParsedArgs, o: SessionTargetOptions): Se
 		);
 		return SessionManager.forkFrom(source, o.cwd, o.sessionDir, {}, managerOptions);
 	}
-	if (args.noSession) return SessionManager.inMemory(o.cwd);
+	if (args.sessionId !== undefined) {
+		for (const [flag, set] of [
+			["--session", args.session],
+			["--continue", args.continue],
+			["--resume", args.resume],
+		] as const) {
+			if (set) throw new CliUsageError(`--session-id cannot be combined with ${flag}`);
+		}
+		if (!args.noSession) return openOrCreateById(args.sessionId, o);
+	}
+	if (args.noSession) return SessionManager.inMemory(o.cwd, args.sessionId ? { id: args.sessionId } : {});
 	if (args.session) {
 		if (looksLikePath(args.session)) {
 			const path = assertSessionPath(resolve(o.cwd, args.session), "--session");

@@ -1,0 +1,43 @@
+// Which tools a session starts with, from --tools / --exclude-tools (1.x
+// semantics): plain entries are an allowlist, `+x` / `-x` add to or remove from
+// the defaults (or from the allowlist when there is one), and every entry may
+// be a `*` pattern (`mcp__*`, `w*`). --exclude-tools patterns apply last.
+
+/** Whether `name` matches `pattern`, where `*` stands for any run of characters. */
+export function matchesToolPattern(pattern: string, name: string): boolean {
+	if (!pattern.includes("*")) return pattern === name;
+	const source = pattern
+		.split("*")
+		.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+		.join(".*");
+	return new RegExp(`^${source}$`).test(name);
+}
+
+export interface ToolSelection {
+	/** --tools entries. */
+	tools?: readonly string[];
+	/** --exclude-tools entries. */
+	excludeTools?: readonly string[];
+	/** Every tool that exists (built-in and custom), in display order. */
+	known: readonly string[];
+	/** The tools a session has when nothing is said (defaults setting applied, custom tools included). */
+	defaults: readonly string[];
+}
+
+export function selectToolNames(o: ToolSelection): string[] {
+	const matching = (pattern: string) => o.known.filter((n) => matchesToolPattern(pattern, n));
+	let names: string[];
+	if (o.tools) {
+		const plain = o.tools.filter((t) => !t.startsWith("+") && !t.startsWith("-"));
+		names = plain.length > 0 ? plain.flatMap(matching) : [...o.defaults];
+		for (const entry of o.tools) {
+			if (entry.startsWith("+")) names.push(...matching(entry.slice(1)));
+			else if (entry.startsWith("-")) {
+				const drop = new Set(matching(entry.slice(1)));
+				names = names.filter((n) => !drop.has(n));
+			}
+		}
+	} else names = [...o.defaults];
+	const excluded = o.excludeTools ?? [];
+	return [...new Set(names)].filter((n) => !excluded.some((p) => matchesToolPattern(p, n)));
+}
