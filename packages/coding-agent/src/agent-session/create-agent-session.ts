@@ -11,6 +11,7 @@ import { AuthStorage } from "../config/auth.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { type ScopedModel, selectInitialModel } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
+import { hasTrustRequiringProjectResources, resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
 import { expandResourceCommands } from "../input/resource-commands.js";
 import { convertToLlm } from "../messages.js";
@@ -54,8 +55,28 @@ export interface CreateAgentSessionOptions {
 	quietResourceDiagnostics?: boolean;
 	/** A `/skill:name` whose file cannot be read at invocation (the text is sent as typed). Default: stderr. */
 	onInputError?: (message: string) => void;
+	/** Project trust for the default settings and resource loader (see SdkProjectTrust). */
+	projectTrust?: SdkProjectTrust;
 	/** Stream function under the session (tests, proxies). Default: pi-ai's stream. */
 	streamFn?: StreamFn;
+}
+
+/**
+ * Whether the project's own files (`.pi/settings.json`, `.pi/SYSTEM.md`,
+ * `APPEND_SYSTEM.md`, project resources) may load: "trusted", "untrusted", or
+ * a function deciding from the folder. Default: the saved decision for the
+ * folder (`trust.json`, as `pi` keeps it), else untrusted (an SDK cannot ask).
+ */
+export type SdkProjectTrust = "trusted" | "untrusted" | ((cwd: string) => boolean);
+
+function decideSdkProjectTrust(options: CreateAgentSessionOptions, cwd: string, agentDir: string): boolean {
+	const given = options.projectTrust;
+	if (given === "trusted") return true;
+	if (given === "untrusted") return false;
+	if (!hasTrustRequiringProjectResources(cwd)) return true;
+	if (typeof given === "function") return given(cwd);
+	const global = SettingsManager.create({ cwd, agentDir, loadProject: false });
+	return resolveProjectTrust({ cwd, agentDir, defaultProjectTrust: global.get("defaultProjectTrust") }).trusted;
 }
 
 export interface CreateAgentSessionResult {
@@ -120,7 +141,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const paths = agentPaths(agentDir);
 	const warnings: string[] = [];
 
-	const settings = options.settingsManager ?? SettingsManager.create({ cwd, agentDir });
+	// Trust first: nothing from the project (.pi/settings.json, SYSTEM.md, …) loads before it is decided.
+	const trusted =
+		options.settingsManager && options.resourceLoader ? true : decideSdkProjectTrust(options, cwd, agentDir);
+	const settings = options.settingsManager ?? SettingsManager.create({ cwd, agentDir, loadProject: trusted });
 	if (!options.settingsManager) warnings.push(...settings.getWarnings().map((w) => w.message));
 	const auth = options.authStorage ?? AuthStorage.create(paths.auth, withLoginFlows());
 	const authWarning = auth.getLoadWarning();
@@ -137,7 +161,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
 	let resources = options.resourceLoader;
 	if (!resources) {
-		const loader = new DefaultResourceLoader({ cwd, agentDir });
+		const loader = new DefaultResourceLoader({ cwd, agentDir, loadProjectResources: trusted });
 		await loader.reload();
 		resources = loader;
 	}

@@ -1,0 +1,59 @@
+// createAgentSession (SDK) decides project trust before loading anything from
+// the project: an untrusted folder's .pi/settings.json and .pi/SYSTEM.md are
+// not applied unless the caller says so (projectTrust).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SessionManager } from "../../src/session/session-manager.js";
+import { makeSession } from "./support.js";
+
+let root: string;
+let cwd: string;
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "pi-sdk-trust-"));
+	cwd = join(root, "project");
+	mkdirSync(join(cwd, ".pi"), { recursive: true });
+	writeFileSync(join(cwd, ".pi", "settings.json"), JSON.stringify({ compaction: { enabled: false } }));
+	writeFileSync(join(cwd, ".pi", "SYSTEM.md"), "PROJECT-SYSTEM-PROMPT");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function open(projectTrust?: "trusted" | "untrusted" | ((cwd: string) => boolean)) {
+	const s = await makeSession({
+		cwd,
+		agentDir: join(root, "agent"),
+		settingsManager: undefined,
+		resourceLoader: undefined,
+		sessionManager: SessionManager.inMemory(cwd),
+		...(projectTrust ? { projectTrust } : {}),
+	});
+	s.fake.enqueue({ text: "ok" });
+	await s.session.prompt("hi");
+	const system = JSON.stringify(s.fake.calls[0].messages.filter((m) => m.role === "system"));
+	return { compaction: s.session.autoCompactionEnabled, projectPrompt: system.includes("PROJECT-SYSTEM-PROMPT") };
+}
+
+describe("createAgentSession project trust", () => {
+	it("an untrusted project's settings and SYSTEM.md are not applied by default", async () => {
+		expect(await open()).toEqual({ compaction: true, projectPrompt: false });
+		expect(await open("untrusted")).toEqual({ compaction: true, projectPrompt: false });
+	});
+
+	it("projectTrust 'trusted' or a deciding function loads them", async () => {
+		expect(await open("trusted")).toEqual({ compaction: false, projectPrompt: true });
+		const asked: string[] = [];
+		const decide = (dir: string) => {
+			asked.push(dir);
+			return true;
+		};
+		expect(await open(decide)).toEqual({ compaction: false, projectPrompt: true });
+		expect(asked).toEqual([cwd]);
+	});
+
+	it("a saved decision (trust.json, as pi keeps it) is honoured", async () => {
+		mkdirSync(join(root, "agent"), { recursive: true });
+		writeFileSync(join(root, "agent", "trust.json"), JSON.stringify({ [cwd]: true }));
+		expect(await open()).toEqual({ compaction: false, projectPrompt: true });
+	});
+});
