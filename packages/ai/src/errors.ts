@@ -1,4 +1,5 @@
 import { isOverflowErrorText } from "./overflow.js";
+import { redact } from "./redaction.js";
 import type { ProviderErrorInfo } from "./types.js";
 
 /** A failure turned into what the `error` event carries. */
@@ -278,12 +279,7 @@ function isAbortError(error: unknown): boolean {
 
 /** Removes API keys and bearer tokens from text that may be shown or logged. */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-	let out = text;
-	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-	return out
-		.replace(/\b(sk-(?:ant-)?[A-Za-z0-9_-]{6})[A-Za-z0-9_-]{8,}/g, "$1…[redacted]")
-		.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, "$1[redacted]")
-		.replace(/([?&](?:key|api_key|apikey)=)[^&\s"']+/gi, "$1[redacted]");
+	return redact(text, secrets);
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

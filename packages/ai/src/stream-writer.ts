@@ -2,6 +2,7 @@ import { parse as parsePartialJson } from "partial-json";
 import { calculateCost, emptyUsage } from "./cost.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { IncrementalJsonParser } from "./partial-json.js";
+import { redact } from "./redaction.js";
 import type {
 	AssistantMessage,
 	Model,
@@ -204,7 +205,8 @@ export class AssistantStreamWriter {
 		const reason = info.kind === "aborted" ? "aborted" : "error";
 		this.open.clear();
 		this.message.stopReason = reason;
-		this.message.errorMessage = errorMessage;
+		// Every failure path ends here: whatever the provider or an SDK echoed, no configured secret goes out.
+		this.message.errorMessage = redact(errorMessage);
 		this.message.errorInfo = info;
 		this.stream.push({ type: "error", reason, error: this.message });
 	}

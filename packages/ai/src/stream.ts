@@ -2,6 +2,7 @@ import { type AdapterOptions, type ApiAdapter, failedStream } from "./adapter.js
 import { type NormalizedContext, normalizeContext } from "./context.js";
 import { envKeyNames, getEnvApiKey } from "./env-keys.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
+import { registerHeaderSecrets, registerSecret, registerUrlCredentials } from "./redaction.js";
 import { loadAdapter, loadedAdapter } from "./registry.js";
 import type { AssistantMessage, Context, Model, StreamOptions } from "./types.js";
 
@@ -15,6 +16,11 @@ export const LOCAL_PLACEHOLDER_KEY = "local";
  */
 export function stream(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
 	const apiKey = resolveApiKey(model, options);
+	// Before anything is sent: every failure text from here on is redacted with these.
+	registerSecret(apiKey === LOCAL_PLACEHOLDER_KEY ? undefined : apiKey);
+	registerHeaderSecrets(model.headers);
+	registerHeaderSecrets(options.headers);
+	registerUrlCredentials(model.baseUrl);
 	if (apiKey === undefined) {
 		const names = envKeyNames(model.provider);
 		return failedStream(

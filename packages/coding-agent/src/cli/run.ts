@@ -3,6 +3,7 @@
 // `--help` never pay for it.
 
 import { join } from "node:path";
+import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
@@ -49,7 +50,7 @@ export async function runCli(args: ParsedArgs, io: CliIo = defaultIo()): Promise
 			err(`Error: ${error.message}`);
 			return 1;
 		}
-		err(error instanceof Error ? error.message : String(error));
+		err(redact(error instanceof Error ? error.message : String(error)));
 		return 1;
 	}
 }

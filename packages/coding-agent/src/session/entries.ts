@@ -3,7 +3,9 @@
 // anything read from the tree. Key order here is the key order on disk, as
 // every pi writes it (and as the fast paths of readers expect), so optional
 // fields are added in a fixed order and only when set.
+
 import type { Message, SystemMessage, Usage } from "@pi/ai";
+import { containsSecret, redact } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
 import {
 	CURRENT_SESSION_VERSION,
@@ -31,7 +33,9 @@ export function newHeader(id: string, timestamp: string, cwd: string, parentSess
 
 /** One line of the session file (without its newline). */
 export function serialize(entry: FileEntry): string {
-	return JSON.stringify(entry);
+	const text = JSON.stringify(entry);
+	// A configured secret (key, header value, URL password) never reaches the file, whatever echoed it.
+	return containsSecret(text) ? redact(text) : text;
 }
 
 /** A user or assistant message: the entries that make a new session worth a file. */

@@ -9,6 +9,7 @@
 // Shutdown: end of stdin lets the current work (a run, a bash command)
 // finish, dismisses open extension dialogs, then the process exits 0. A
 // signal aborts the run first. A reader that goes away (stdout closed) aborts too.
+import { redact } from "@pi/ai";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import { type CommandContext, handlers } from "./commands.js";
 import { RpcExtensionUI } from "./extension-ui.js";
@@ -176,7 +177,7 @@ export class RpcServer {
 			type: "response",
 			command: command.type,
 			success: false,
-			error: error instanceof Error ? error.message : String(error),
+			error: redact(error instanceof Error ? error.message : String(error)),
 		});
 	}
 
