@@ -266,8 +266,8 @@ export interface StreamOptions {
 	reasoning?: ThinkingLevel;
 	/** Token budgets for budget-based APIs (Anthropic, Google). */
 	thinkingBudgets?: Partial<Record<Exclude<ThinkingLevel, "off">, number>>;
-	/** Inspect or replace the request body just before it is sent. */
-	onPayload?: (payload: unknown, model: Model) => unknown | undefined;
+	/** Inspect or replace the request body just before it is sent (awaited; undefined keeps it). */
+	onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 	/** Called with status and headers before the body is read. */
 	onResponse?: (response: ProviderResponseInfo, model: Model) => void;
 	/** Abort the request when no byte arrives for this long (ms). */

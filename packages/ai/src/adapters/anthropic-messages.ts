@@ -22,7 +22,7 @@ export const adapter: ApiAdapter = {
 			});
 			let params: MessageCreateParamsStreaming = request.params;
 			if (options.onPayload) {
-				const replaced = options.onPayload(params, model);
+				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as MessageCreateParamsStreaming;
 			}
 			// The SDK sends the request and maps HTTP errors; the body is read raw, which is faster

@@ -20,7 +20,7 @@ export const adapter: ApiAdapter = {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
 			let params: GenerateContentParameters = buildGoogleRequest(model, context, options);
 			if (options.onPayload) {
-				const replaced = options.onPayload(params, model);
+				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as GenerateContentParameters;
 			}
 			let body: ReadableStream<Uint8Array> | null = null;

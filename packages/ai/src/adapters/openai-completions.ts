@@ -49,7 +49,7 @@ export const adapter: ApiAdapter = {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
 			const compat = resolveCompletionsCompat(model);
 			let request: unknown = buildChatRequest(model, context, options, compat);
-			const replaced = options.onPayload?.(request, model);
+			const replaced = await options.onPayload?.(request, model);
 			if (replaced !== undefined) request = replaced;
 
 			const client = new OpenAI({

@@ -20,7 +20,7 @@ export const adapter: ApiAdapter = {
 			});
 			let params: ResponseCreateParamsStreaming = request.params;
 			if (options.onPayload) {
-				const replaced = options.onPayload(params, model);
+				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as ResponseCreateParamsStreaming;
 			}
 			// The SDK sends the request and maps HTTP errors; the body is read raw: the SDK's SSE

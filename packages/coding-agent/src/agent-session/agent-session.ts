@@ -231,6 +231,26 @@ export class AgentSession {
 		if (this.persistenceError) throw this.persistenceError;
 	}
 
+	/** Starts a run from messages other than a typed prompt (an extension's custom message); resolves when it settled. */
+	async promptMessages(messages: AgentMessage[]): Promise<void> {
+		if (this.isStreaming) throw new AgentSessionBusyError();
+		this.models.assertUsable();
+		this.persistenceError = undefined;
+		this.userBash.flush();
+		await this.recovery.beforePrompt();
+		this.recordSystemPrompt();
+		await this.agent.prompt(messages);
+		await this.recovery.settle();
+		this.userBash.flush();
+		if (this.persistenceError) throw this.persistenceError;
+	}
+
+	/** Appends a message to the session without a run (an extension's stored custom message). */
+	appendMessage(message: AgentMessage): void {
+		this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
+		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
+	}
+
 	/** Queues a message delivered after the current tool batch, before the next request. */
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
 		const outcome = await this.input.process(
@@ -403,6 +423,16 @@ export class AgentSession {
 
 	getAllTools(): AnyTool[] {
 		return [...this.allTools.values()];
+	}
+
+	/**
+	 * Adds tools (a tool named like an existing one replaces it, e.g. an
+	 * extension's `read`); those in `activate` become active too.
+	 */
+	addTools(tools: AnyTool[], activate: readonly string[] = []): void {
+		for (const tool of tools) this.allTools.set(tool.name, tool);
+		const names = [...new Set([...this.getActiveToolNames(), ...activate])];
+		this.setActiveToolsByName(names);
 	}
 
 	/** Activates the named tools (unknown names are ignored); recorded with the next prompt. */

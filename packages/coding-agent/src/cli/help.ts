@@ -28,7 +28,7 @@ const OPTIONS: [string, string][] = [
 	["--exclude-tools, -xt <names>", "Comma-separated tools to disable"],
 	["--no-tools, -nt", "Disable all tools"],
 	["--no-builtin-tools, -nbt", "Disable the built-in tools, keep extension and custom tools"],
-	["--extension, -e <path>", "Load an extension (repeatable; accepted, loading arrives with extension support)"],
+	["--extension, -e <path>", "Load an extension file or directory (repeatable)"],
 	["--no-extensions, -ne", "Do not discover extensions (explicit -e still loads)"],
 	["--skill <path>", "Load a skill file or directory (repeatable)"],
 	["--no-skills, -ns", "Do not discover skills"],

@@ -1,8 +1,12 @@
 // The `pi` command. Parses arguments and answers --version/--help straight
 // away; everything else (settings, providers, the agent runtime) is loaded
 // with import() only when a run needs it, so start-up stays fast.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { getAgentDir } from "../config/paths.js";
 import { type Diagnostic, parseArgs } from "./args.js";
-import { formatHelp } from "./help.js";
+import { type ExtensionFlagHelp, formatHelp } from "./help.js";
 import { findSubcommand, runSubcommand } from "./subcommands.js";
 import { VERSION } from "./version.js";
 
@@ -25,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (args.help) {
-		process.stdout.write(formatHelp(VERSION));
+		process.stdout.write(formatHelp(VERSION, await extensionFlagHelp(args)));
 		return 0;
 	}
 	const errors = args.diagnostics.filter((d: Diagnostic) => d.type === "error");
@@ -34,5 +38,32 @@ export async function main(argv: string[]): Promise<number> {
 	process.title = "pi";
 	process.env.PI_CODING_AGENT = "true";
 	const { runCli } = await import("./run.js");
-	return runCli(args);
+	return runCli(args, undefined, argv);
+}
+
+/**
+ * Flags registered by the extensions `--help` would load (global dir,
+ * settings, -e; never the project's before trust), for the help text. Loads
+ * nothing when there are none.
+ */
+async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<ExtensionFlagHelp[]> {
+	const agentDir = getAgentDir();
+	if (!args.extensions?.length && (args.noExtensions || !existsSync(join(agentDir, "extensions")))) return [];
+	const { setupExtensions } = await import("./extension-setup.js");
+	const { SettingsManager } = await import("../config/settings.js");
+	const settings = SettingsManager.create({ cwd: process.cwd(), agentDir, loadProject: false });
+	const ext = await setupExtensions({
+		cwd: process.cwd(),
+		agentDir,
+		projectTrusted: false,
+		globalSetting: settings.getScopeSettings("global").extensions,
+		cliPaths: args.extensions,
+		noExtensions: args.noExtensions,
+	});
+	for (const e of ext.errors) process.stderr.write(`Error: ${e.message}\n`);
+	return (ext.runner?.getFlags() ?? []).map((f) => ({
+		name: f.name,
+		description: f.description,
+		takesValue: f.type === "string",
+	}));
 }

@@ -18,7 +18,7 @@ import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-files.js";
 import type { ParsedArgs } from "./args.js";
-import { resolveMode, unknownFlagErrors } from "./args.js";
+import { parseArgs, resolveMode, unknownFlagErrors } from "./args.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
@@ -41,10 +41,10 @@ const defaultIo = (): CliIo => ({
 });
 
 /** Runs the CLI for parsed arguments; returns the exit code. */
-export async function runCli(args: ParsedArgs, io: CliIo = defaultIo()): Promise<number> {
+export async function runCli(args: ParsedArgs, io: CliIo = defaultIo(), argv?: readonly string[]): Promise<number> {
 	const err = (text: string) => io.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
 	try {
-		return await run(args, io, err);
+		return await run(args, io, err, argv);
 	} catch (error) {
 		if (error instanceof CliUsageError || error instanceof FileArgError) {
 			err(`Error: ${error.message}`);
@@ -55,7 +55,12 @@ export async function runCli(args: ParsedArgs, io: CliIo = defaultIo()): Promise
 	}
 }
 
-async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Promise<number> {
+async function run(
+	args: ParsedArgs,
+	io: CliIo,
+	err: (text: string) => void,
+	argv: readonly string[] | undefined,
+): Promise<number> {
 	const mode = resolveMode(args, Boolean(io.stdin.isTTY));
 	if (args.offline) io.env.PI_OFFLINE = "1";
 	if (args.resume && mode !== "interactive") {
@@ -120,7 +125,37 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	// sent. The extension loader passes its flag names here; when a boolean flag
 	// was given as `--flag word`, re-parse with `parseArgs(argv, kinds)` so the
 	// word stays a message.
-	const extensionFlagNames = new Set<string>();
+	// -- extensions (after trust: project extensions load only when trusted) -----
+	const { setupExtensions, flagKinds, formatExtensionError } = await import("./extension-setup.js");
+	const ext = await setupExtensions({
+		cwd,
+		agentDir,
+		projectTrusted: trust.trusted,
+		globalSetting: globalSettings.getScopeSettings("global").extensions,
+		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
+		cliPaths: args.extensions,
+		noExtensions: args.noExtensions,
+	});
+	for (const w of ext.warnings) err(w);
+	if (ext.errors.length > 0) {
+		for (const e of ext.errors) err(`Error: ${e.message}`);
+		// Outside the interactive app a file that cannot load stops the run before any request.
+		if (mode !== "interactive") return 1;
+	}
+	const extensionFlags = ext.runner?.getFlags() ?? [];
+	if (extensionFlags.length > 0 && argv) {
+		// Registered flags parse by their kind (a boolean never eats the next word).
+		const reparsed = parseArgs(argv, flagKinds(extensionFlags));
+		args.messages = reparsed.messages;
+		args.fileArgs = reparsed.fileArgs;
+		args.unknownFlags = reparsed.unknownFlags;
+	}
+	const extensionFlagNames = new Set(extensionFlags.map((f) => f.name));
+	for (const flag of extensionFlags) {
+		const given = args.unknownFlags.get(flag.name);
+		if (given === undefined) continue;
+		ext.runner?.runtime.flagValues.set(flag.name, flag.type === "boolean" ? given !== "false" : String(given));
+	}
 	const flagErrors = unknownFlagErrors(args, extensionFlagNames);
 	if (flagErrors.length > 0) {
 		for (const d of flagErrors) err(`Error: ${d.message}`);
@@ -197,11 +232,49 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
 	if (args.name) session.setSessionName(args.name);
 
+	// The extension bridge: json/rpc report handler errors as `extension_error` events, print on stderr.
+	let bridge: import("../agent-session/extension-bridge.js").ExtensionBridge | undefined;
+	let writeExtensionError = (e: import("../extensions/types.js").ExtensionError) => err(formatExtensionError(e));
+	if (ext.runner) {
+		const [{ ExtensionBridge }, { createNoUIContext }] = await Promise.all([
+			import("../agent-session/extension-bridge.js"),
+			import("../extensions/no-ui.js"),
+		]);
+		const runner = ext.runner;
+		runner.onError((e) => writeExtensionError(e));
+		bridge = new ExtensionBridge({
+			session,
+			runner,
+			mode: mode === "interactive" ? "tui" : mode,
+			// Print mode shows notifications on stderr; json keeps stdout/stderr to its events.
+			ui: createNoUIContext(mode === "print" ? (message) => err(message) : undefined),
+			hasUI: mode === "rpc" || mode === "interactive",
+			projectTrusted: trust.trusted,
+		});
+		if (mode === "json") {
+			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
+		}
+	}
+
 	if (mode === "rpc") {
 		const { runRpcCli } = await import("../modes/rpc/rpc-cli.js");
 		try {
-			return await runRpcCli(session, { resources, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+			return await runRpcCli(session, {
+				resources,
+				stdin: io.stdin,
+				stdout: io.stdout,
+				stderr: io.stderr,
+				extensions: bridge
+					? {
+							bridge,
+							setErrorWriter: (write) => {
+								writeExtensionError = write;
+							},
+						}
+					: undefined,
+			});
 		} finally {
+			await bridge?.shutdown("quit");
 			session.dispose();
 			await settings.flush();
 		}
@@ -209,6 +282,7 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
 		try {
+			await bridge?.start("startup");
 			return await runInteractiveMode({
 				session,
 				cwd,
@@ -243,16 +317,21 @@ async function run(args: ParsedArgs, io: CliIo, err: (text: string) => void): Pr
 		return [name, handler] as const;
 	});
 	try {
+		await bridge?.start("startup");
 		const code = await runPrintMode(session, {
 			format: mode === "json" ? "json" : "text",
 			initial: prompts.initial,
 			rest: prompts.rest,
 			stdout: io.stdout,
 			stderr: io.stderr,
+			submit: bridge
+				? (text, images) => (bridge as NonNullable<typeof bridge>).submit(text, { images, source: "interactive" })
+				: undefined,
 		});
 		return signalExit ?? code;
 	} finally {
 		for (const [name, handler] of handlers) process.off(name, handler);
+		await bridge?.shutdown("quit");
 		session.dispose();
 		await settings.flush();
 	}

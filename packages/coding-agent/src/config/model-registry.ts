@@ -93,6 +93,14 @@ export class ModelRegistry {
 		this.upsert(model);
 	}
 
+	/** Removes the runtime models of `provider` (extensions' unregisterProvider); built-ins it replaced come back. */
+	unregisterProvider(provider: string): void {
+		const kept = this.extraModels.filter((m) => m.provider !== provider);
+		if (kept.length === this.extraModels.length) return;
+		this.extraModels.splice(0, this.extraModels.length, ...kept);
+		this.reload();
+	}
+
 	/** models.json problems that made something be skipped (each names file and position or field). */
 	getErrors(): string[] {
 		return [...this.errors];

@@ -13,6 +13,12 @@ export interface PrintModeOptions {
 	rest: string[];
 	stdout?: NodeJS.WritableStream;
 	stderr?: NodeJS.WritableStream;
+	/**
+	 * How a prompt is submitted; default `session.prompt`. With extensions this
+	 * is the bridge's input path (extension commands, the `input` event), so
+	 * `pi -p "/cmd" "next prompt"` runs the command, then the prompt.
+	 */
+	submit?: (text: string, images?: ImageContent[]) => Promise<void>;
 }
 
 /** Returns the process exit code. */
@@ -29,8 +35,9 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		});
 	}
 	try {
-		if (options.initial) await session.prompt(options.initial.text, { images: options.initial.images });
-		for (const message of options.rest) await session.prompt(message);
+		const submit = options.submit ?? ((text: string, images?: ImageContent[]) => session.prompt(text, { images }));
+		if (options.initial) await submit(options.initial.text, options.initial.images);
+		for (const message of options.rest) await submit(message);
 	} catch (error) {
 		stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
 		return 1;

@@ -1,7 +1,13 @@
 // The `--mode rpc` branch of the CLI: signals, `get_commands` from the
 // loaded resources, and the process's own stdin/stdout.
+
+import type { ImageContent } from "@pi/ai";
 import type { AgentSession } from "../../agent-session/agent-session.js";
+import type { ExtensionBridge } from "../../agent-session/extension-bridge.js";
+import type { ExtensionError } from "../../extensions/types.js";
+import type { ExtensionUIContext } from "../../extensions/ui-types.js";
 import type { ResourceLoader } from "../../resources/resource-loader.js";
+import type { RpcExtensionUI } from "./extension-ui.js";
 import type { JsonlSink } from "./jsonl-writer.js";
 import { runRpcMode } from "./rpc-mode.js";
 import type { RpcSlashCommand } from "./rpc-types.js";
@@ -11,6 +17,11 @@ export interface RpcCliOptions {
 	stdin: NodeJS.ReadableStream;
 	stdout: NodeJS.WritableStream;
 	stderr: NodeJS.WritableStream;
+	/** Loaded extensions: their UI goes over the RPC protocol, their errors become `extension_error` records. */
+	extensions?: {
+		bridge: ExtensionBridge;
+		setErrorWriter(write: (error: ExtensionError) => void): void;
+	};
 }
 
 const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
@@ -46,8 +57,23 @@ export async function runRpcCli(session: AgentSession, options: RpcCliOptions): 
 			// The real stdout gets a guard (stray writes go to stderr); another stream is used as given.
 			output: options.stdout === process.stdout ? undefined : (options.stdout as unknown as JsonlSink),
 			stderr: options.stderr,
-			getCommands: () => slashCommands(options.resources),
+			getCommands: () => [...(options.extensions?.bridge.listCommands() ?? []), ...slashCommands(options.resources)],
 			signal: controller.signal,
+			...(options.extensions
+				? {
+						submit: (text: string, o: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" }) =>
+							(options.extensions as NonNullable<RpcCliOptions["extensions"]>).bridge.submit(text, {
+								...o,
+								source: "rpc",
+							}),
+						beforeServe: async (io: { ui: RpcExtensionUI; emit(record: object): void }) => {
+							const ext = options.extensions as NonNullable<RpcCliOptions["extensions"]>;
+							ext.setErrorWriter((e) => io.emit({ type: "extension_error", ...e }));
+							ext.bridge.setUI(io.ui as unknown as ExtensionUIContext);
+							await ext.bridge.start("startup");
+						},
+					}
+				: {}),
 		});
 		return signalExit ?? code;
 	} finally {

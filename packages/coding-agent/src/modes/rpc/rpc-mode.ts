@@ -9,7 +9,7 @@
 // Shutdown: end of stdin lets the current work (a run, a bash command)
 // finish, dismisses open extension dialogs, then the process exits 0. A
 // signal aborts the run first. A reader that goes away (stdout closed) aborts too.
-import { redact } from "@pi/ai";
+import { type ImageContent, redact } from "@pi/ai";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import { type CommandContext, handlers } from "./commands.js";
 import { RpcExtensionUI } from "./extension-ui.js";
@@ -33,6 +33,13 @@ export interface RpcModeOptions {
 	onExtensionUI?: (ui: RpcExtensionUI) => void;
 	/** Aborts the current run and shuts down (signals); the mode resolves with `exitCode`. */
 	signal?: AbortSignal;
+	/** How a `prompt` command is submitted; default `session.prompt` (extensions: the bridge's input path). */
+	submit?: (
+		message: string,
+		options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" },
+	) => Promise<void>;
+	/** Runs once the server exists, before stdin is read (extensions bind their UI and emit session_start). */
+	beforeServe?: (io: { ui: RpcExtensionUI; emit(record: object): void }) => Promise<void>;
 }
 
 const BUSY_ERROR =
@@ -48,7 +55,7 @@ export class RpcServer {
 	constructor(
 		private readonly session: AgentSession,
 		private readonly writer: JsonlWriter,
-		private readonly options: Pick<RpcModeOptions, "stderr" | "getCommands"> = {},
+		private readonly options: Pick<RpcModeOptions, "stderr" | "getCommands" | "submit"> = {},
 	) {
 		this.ui = new RpcExtensionUI((request) => this.writer.write(request));
 		// Returning the drain promise holds the session's next event back: back-pressure.
@@ -130,7 +137,7 @@ export class RpcServer {
 		const images = command.images;
 		if (session.isStreaming) {
 			if (!command.streamingBehavior) throw new Error(BUSY_ERROR);
-			await session.prompt(command.message, { images, streamingBehavior: command.streamingBehavior });
+			await this.submit(command.message, { images, streamingBehavior: command.streamingBehavior });
 			this.respond(command, { disposition: "queued" });
 			return;
 		}
@@ -142,7 +149,7 @@ export class RpcServer {
 			this.respond(command, { disposition: "started" });
 		};
 		this.pendingAcks.add(ack);
-		const run = session.prompt(command.message, { images });
+		const run = this.submit(command.message, { images });
 		// A prompt refused up front (no model, no key, busy) rejects before this fires.
 		setImmediate(ack);
 		try {
@@ -158,6 +165,15 @@ export class RpcServer {
 				this.log(`prompt failed: ${error instanceof Error ? error.message : String(error)}`);
 			}
 		}
+	}
+
+	private submit(message: string, options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" }) {
+		return this.options.submit ? this.options.submit(message, options) : this.session.prompt(message, options);
+	}
+
+	/** Writes one record on the protocol stream (extension errors). */
+	emitRecord(record: object): void {
+		this.write(record as RpcResponse);
 	}
 
 	private flushAcks(): void {
@@ -205,6 +221,7 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 	const writer = new JsonlWriter(options.output ?? guard?.sink ?? process.stdout);
 	const server = new RpcServer(session, writer, options);
 	options.onExtensionUI?.(server.ui);
+	await options.beforeServe?.({ ui: server.ui, emit: (record) => server.emitRecord(record) });
 	const input = options.input ?? process.stdin;
 	try {
 		await new Promise<void>((resolve) => {
