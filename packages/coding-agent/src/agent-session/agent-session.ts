@@ -248,7 +248,7 @@ export class AgentSession {
 	/** Appends a message to the session without a run (an extension's stored custom message). */
 	appendMessage(message: AgentMessage): void {
 		this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
-		this.agent.replaceMessages(this.sessionManager.buildSessionContext().messages);
+		this.transcript.refresh();
 	}
 
 	/** Queues a message delivered after the current tool batch, before the next request. */
