@@ -26,12 +26,19 @@ function roles(messages: readonly { role: string }[]): string[] {
 	return messages.map((m) => m.role).filter((r) => r !== "system");
 }
 
-async function setup(options: { withThemes?: boolean; columns?: number } = {}) {
+async function setup(options: { withThemes?: boolean; columns?: number; themeJson?: object } = {}) {
 	const root = mkdtempSync(join(tmpdir(), "pi-sel-app-"));
 	dirs.push(root);
 	const agentDir = join(root, "agent");
 	const sessionDir = join(root, "sessions");
 	mkdirSync(agentDir, { recursive: true });
+	// Theme files come from the resource loader at start-up, so a custom theme exists before the app does.
+	const themeFiles: string[] = [];
+	if (options.themeJson) {
+		mkdirSync(join(agentDir, "themes"), { recursive: true });
+		themeFiles.push(join(agentDir, "themes", "mine.json"));
+		writeFileSync(themeFiles[0]!, JSON.stringify(options.themeJson));
+	}
 	const sessionManager = SessionManager.create("/work", sessionDir);
 	// Requests made while `hang.on` never answer, but end as aborted when their signal fires
 	// (as real providers do); the rest go to the scripted fake.
@@ -55,6 +62,7 @@ async function setup(options: { withThemes?: boolean; columns?: number } = {}) {
 		sessionDir,
 		version: "9.9.9",
 		terminal: term,
+		themeFiles,
 		...(options.withThemes
 			? {}
 			: { theme: (await import("../../src/modes/interactive/theme-fallback.js")).plainTheme }),
@@ -271,12 +279,10 @@ describe("selector commands in the app", () => {
 	it("reloads a custom theme when its file changes", async () => {
 		const root = mkdtempSync(join(tmpdir(), "pi-sel-theme-"));
 		dirs.push(root);
-		const app = await setup({ withThemes: true });
-		const file = join(app.agentDir, "themes", "mine.json");
-		mkdirSync(join(app.agentDir, "themes"), { recursive: true });
 		const json = structuredClone(DARK_THEME);
 		json.name = "mine";
-		writeFileSync(file, JSON.stringify(json));
+		const app = await setup({ withThemes: true, themeJson: json });
+		const file = join(app.agentDir, "themes", "mine.json");
 		await app.waitFor((x) => x.includes("test-model"));
 		await app.type("/settings\r");
 		await app.waitFor((x) => x.includes("Thinking level"));

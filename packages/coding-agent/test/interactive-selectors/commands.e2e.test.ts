@@ -154,7 +154,8 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		writeFileSync(mine, JSON.stringify({ ...DARK_THEME, name: "mine" }));
 		const p = start(["--theme", mine, "--use-theme", "mine"]);
 		let screen = await p.waitFor(READY);
-		expect(screen).toContain(`Invalid theme ${join(themes, "broken.json")}: missing colour tokens (50)`);
+		// The message names the file with line:column, then the missing tokens.
+		expect(screen).toContain(`Invalid theme ${join(themes, "broken.json")}:1:18: missing colour tokens (50)`);
 		p.type("/settings");
 		p.keys("Enter");
 		await p.waitFor("Thinking level");
