@@ -54,6 +54,12 @@ export interface ExtensionBridgeOptions {
 	projectTrusted: boolean;
 	/** `ctx.shutdown()`: the mode ends the process when it can. */
 	onShutdownRequest?: () => void;
+	/**
+	 * --tools / --exclude-tools over tools registered after start-up (MCP):
+	 * "excluded" tools never reach the session; "registered" ones are callable
+	 * (codemode) but never activated by registration; undefined: as registered.
+	 */
+	lateToolFilter?: (name: string) => "excluded" | "registered" | undefined;
 	/** Extra commands listed by `pi.getCommands()` (prompt templates, skills). */
 	getOtherCommands?: () => SlashCommandInfo[];
 }
@@ -99,7 +105,8 @@ export class ExtensionBridge {
 	private readonly pendingKeys: Promise<void>[] = [];
 	private unsubscribe: (() => void) | undefined;
 	private toolHookOffs: (() => void)[] = [];
-	private registeredToolNames = new Set<string>();
+	/** The definition each tool name was last added to the session with. */
+	private registeredTools = new Map<string, AnyToolDefinition>();
 
 	private ui: ExtensionUIContext;
 
@@ -362,21 +369,38 @@ export class ExtensionBridge {
 		};
 	}
 
-	/** Adds tools registered since the last call (active unless `defaultActive: false` or not directly exposed). */
+	/**
+	 * Brings the session's tools in line with the registrations: new tools are
+	 * added (active unless `defaultActive: false` or not directly exposed); a
+	 * re-registered tool replaces the old one (tools cannot be unregistered —
+	 * `exposure: "hidden"` withdraws one, so it is also deactivated).
+	 */
 	private refreshTools(): void {
-		const fresh = this.runner.getTools().filter((t) => !this.registeredToolNames.has(t.definition.name));
-		if (fresh.length === 0) return;
+		const changed = this.runner.getTools().filter((t) => this.registeredTools.get(t.definition.name) !== t.definition);
+		if (changed.length === 0) return;
 		const activate: string[] = [];
-		for (const t of fresh) {
-			this.registeredToolNames.add(t.definition.name);
+		const withdraw = new Set<string>();
+		for (const t of changed) {
+			const isNew = !this.registeredTools.has(t.definition.name);
+			this.registeredTools.set(t.definition.name, t.definition);
 			const exposure = t.definition.exposure ?? "direct";
-			if (t.definition.defaultActive !== false && (exposure === "direct" || exposure === "model-only"))
+			if (exposure === "hidden") withdraw.add(t.definition.name);
+			else if (
+				isNew &&
+				t.definition.defaultActive !== false &&
+				(exposure === "direct" || exposure === "model-only") &&
+				this.o.lateToolFilter?.(t.definition.name) !== "registered"
+			)
 				activate.push(t.definition.name);
 		}
 		this.session.addTools(
-			fresh.map((t) => this.wrapTool(t.definition)),
+			changed
+				.filter((t) => this.o.lateToolFilter?.(t.definition.name) !== "excluded")
+				.map((t) => this.wrapTool(t.definition)),
 			activate,
 		);
+		if (withdraw.size > 0)
+			this.session.setActiveToolsByName(this.session.getActiveToolNames().filter((n) => !withdraw.has(n)));
 	}
 
 	// -- contexts ----------------------------------------------------------------------------
@@ -546,6 +570,9 @@ export class ExtensionBridge {
 						parameters: tool.parameters,
 						...(ext?.definition.promptGuidelines ? { promptGuidelines: ext.definition.promptGuidelines } : {}),
 						exposure: ext?.definition.exposure ?? "direct",
+						...(ext?.definition.namespace ? { namespace: ext.definition.namespace } : {}),
+						...(ext?.definition.annotations ? { annotations: ext.definition.annotations } : {}),
+						...(ext?.definition.reachesTools ? { reachesTools: ext.definition.reachesTools } : {}),
 						sourceInfo: ext?.sourceInfo ?? {
 							path: `builtin:${tool.name}`,
 							source: "builtin",

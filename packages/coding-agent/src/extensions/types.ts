@@ -173,6 +173,28 @@ export interface ToolRenderContext<TState = unknown, TArgs = unknown> {
 
 export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
 
+/**
+ * A group of related tools (an MCP server's tools are one: `mcp__<server>`).
+ * Codemode lists a namespace under one heading with its `description`;
+ * scripts read `instructions` with `describeNamespace(name)`. `aliases` are
+ * other names the namespace may be looked up by (the bare server name).
+ */
+export interface ToolNamespace {
+	name: string;
+	aliases?: string[];
+	description?: string;
+	instructions?: string;
+}
+
+/**
+ * Which tools one call of a tool that orchestrates other tools may reach:
+ * `"all"`, or the words of its input that may name them (a word refers to
+ * every tool or namespace whose name contains it). Extensions that register
+ * tools late (MCP) read it in their `tool_call` handler and finish
+ * registering what the call needs before it runs.
+ */
+export type ReachesTools = (input: Record<string, unknown>) => "all" | string[];
+
 export interface ToolAnnotations {
 	readOnlyHint?: boolean;
 	destructiveHint?: boolean;
@@ -194,7 +216,9 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	renderShell?: "default" | "self";
 	prepareArguments?: (args: unknown) => Static<TParams>;
 	exposure?: ToolExposure;
+	namespace?: ToolNamespace;
 	annotations?: ToolAnnotations;
+	reachesTools?: ReachesTools;
 	/** Default true: registering activates the tool. */
 	defaultActive?: boolean;
 	executionMode?: ToolExecutionMode;
@@ -250,7 +274,9 @@ export interface ToolInfo {
 	parameters: TSchema;
 	promptGuidelines?: string[];
 	exposure: ToolExposure;
+	namespace?: ToolNamespace;
 	annotations?: ToolAnnotations;
+	reachesTools?: ReachesTools;
 	sourceInfo: SourceInfo;
 }
 
