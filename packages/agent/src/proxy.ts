@@ -14,6 +14,8 @@ export type ProxySerializableOptions = Pick<
 	| "metadata"
 	| "thinkingBudgets"
 	| "timeoutMs"
+	| "maxResponseBytes"
+	| "maxResponseMs"
 >;
 
 export interface ProxyStreamOptions extends ProxySerializableOptions {
@@ -37,6 +39,8 @@ const FORWARDED: (keyof ProxySerializableOptions)[] = [
 	"metadata",
 	"thinkingBudgets",
 	"timeoutMs",
+	"maxResponseBytes",
+	"maxResponseMs",
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { NormalizedContext } from "./context.js";
-import { errorFromException } from "./errors.js";
+import { errorFromException, ProviderFault } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamWriter } from "./stream-writer.js";
 import type { Model, StreamOptions } from "./types.js";
@@ -25,8 +25,23 @@ export interface AdapterRun {
 	 * (no finish/fail) and the run reports `aborted` or the timeout.
 	 */
 	signal: AbortSignal;
-	/** Call on every wire chunk: restarts the idle timer of `options.timeoutMs`. */
-	touch(): void;
+	/**
+	 * Call on every wire chunk with its size: restarts the idle timer and counts
+	 * the response against `maxResponseBytes`. Throws once a cap is passed, so a
+	 * read loop stops at that chunk.
+	 */
+	touch(bytes?: number): void;
+}
+
+/** No byte from the provider for this long ends the request (retryable); `timeoutMs: 0` turns it off. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+/** One response may not exceed this many wire bytes (an endless stream otherwise fills memory). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** One response may not take longer than this, idle or not (an endless trickle). */
+export const DEFAULT_MAX_RESPONSE_MS = 60 * 60_000;
+
+function mib(bytes: number): string {
+	return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 }
 
 /**
@@ -43,19 +58,49 @@ export function runAdapterStream(
 	const writer = new AssistantStreamWriter(model);
 	const controller = new AbortController();
 	const callerSignal = options.signal;
+	const idleMs = options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+	const maxBytes = options.maxResponseBytes || DEFAULT_MAX_RESPONSE_BYTES;
+	const maxMs = options.maxResponseMs || DEFAULT_MAX_RESPONSE_MS;
 	let timedOut = false;
+	/** Set when a cap ended the response: it is the reported error, whatever the SDK throws after. */
+	let capped: ProviderFault | undefined;
+	let received = 0;
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const onAbort = () => controller.abort(callerSignal?.reason);
 	if (callerSignal?.aborted) controller.abort(callerSignal.reason);
 	else callerSignal?.addEventListener("abort", onAbort, { once: true });
+	const stop = (fault: ProviderFault) => {
+		capped ??= fault;
+		controller.abort(fault);
+	};
+	const lifetime = setTimeout(() => {
+		stop(
+			new ProviderFault(
+				`The provider's response took longer than ${Math.round(maxMs / 1000)} s (maxResponseMs); it was stopped`,
+				{ kind: "provider", code: "response_too_long", retryable: false },
+			),
+		);
+	}, maxMs);
+	lifetime.unref?.();
 
-	const touch = () => {
-		if (!options.timeoutMs) return;
+	const touch = (bytes = 0) => {
+		if (capped) throw capped;
+		received += bytes;
+		if (received > maxBytes) {
+			stop(
+				new ProviderFault(
+					`The provider's response passed ${mib(maxBytes)} (maxResponseBytes); it was stopped after ${mib(received)}`,
+					{ kind: "provider", code: "response_too_large", retryable: false },
+				),
+			);
+			throw capped;
+		}
+		if (!idleMs) return;
 		if (timer) clearTimeout(timer);
 		timer = setTimeout(() => {
 			timedOut = true;
 			controller.abort(new Error("idle timeout"));
-		}, options.timeoutMs);
+		}, idleMs);
 		timer.unref?.();
 	};
 
@@ -63,6 +108,7 @@ export function runAdapterStream(
 		touch();
 		try {
 			await body({ writer, signal: controller.signal, touch });
+			if (capped && !writer.isDone && !callerSignal?.aborted) throw capped;
 			if (!writer.isDone) {
 				// SDK streams end quietly on abort, so an abort or idle timeout can look like a clean end.
 				if (timedOut && !callerSignal?.aborted) throw new Error("idle timeout");
@@ -74,8 +120,10 @@ export function runAdapterStream(
 					});
 			}
 		} catch (error) {
-			if (timedOut && !callerSignal?.aborted) {
-				writer.fail(`No data from the provider for ${options.timeoutMs} ms`, {
+			if (capped && !callerSignal?.aborted) {
+				writer.fail(capped.message, { ...capped.info });
+			} else if (timedOut && !callerSignal?.aborted) {
+				writer.fail(`No data from the provider for ${idleMs} ms`, {
 					kind: "network",
 					code: "timeout",
 					retryable: true,
@@ -88,6 +136,7 @@ export function runAdapterStream(
 			}
 		} finally {
 			if (timer) clearTimeout(timer);
+			clearTimeout(lifetime);
 			callerSignal?.removeEventListener("abort", onAbort);
 		}
 	};

@@ -8,6 +8,22 @@ export interface MappedError {
 	info: ProviderErrorInfo;
 }
 
+/**
+ * A failure pi-ai detected itself (a refused redirect, a 200 that is not an
+ * event stream, a response past its cap), thrown with its facts already
+ * known. SDKs wrap what a custom fetch throws, so `errorFromException` looks
+ * for one along the `cause` chain and passes its facts through unchanged.
+ */
+export class ProviderFault extends Error {
+	constructor(
+		message: string,
+		readonly info: ProviderErrorInfo,
+	) {
+		super(message);
+		this.name = "ProviderFault";
+	}
+}
+
 type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
 
 /**
@@ -20,6 +36,8 @@ export function errorFromException(error: unknown, signal?: AbortSignal, secrets
 	if (signal?.aborted || isAbortError(error)) {
 		return { message: "Request was aborted", info: { kind: "aborted", retryable: false } };
 	}
+	const fault = faultInChain(error);
+	if (fault) return { message: redactSecrets(fault.message, secrets), info: { ...fault.info } };
 	const record = asRecord(error);
 	const name = typeof record?.name === "string" ? record.name : "";
 	const rawMessage = error instanceof Error ? error.message : typeof error === "string" ? error : safeStringify(error);
@@ -261,6 +279,15 @@ function codeInChain(error: unknown, codes: readonly string[]): string | undefin
 	for (let depth = 0; depth < 5 && current; depth++) {
 		const code = asRecord(current)?.code;
 		if (typeof code === "string" && codes.includes(code)) return code;
+		current = asRecord(current)?.cause;
+	}
+	return undefined;
+}
+
+function faultInChain(error: unknown): ProviderFault | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		if (current instanceof ProviderFault) return current;
 		current = asRecord(current)?.cause;
 	}
 	return undefined;

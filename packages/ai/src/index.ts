@@ -10,6 +10,7 @@ export * from "./models/local-compat.js";
 export * from "./models/models-config.js";
 export * from "./overflow.js";
 export * from "./partial-json.js";
+export * from "./provider-fetch.js";
 export * from "./redaction.js";
 export * from "./registry.js";
 export * from "./sse.js";

@@ -270,8 +270,12 @@ export interface StreamOptions {
 	onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 	/** Called with status and headers before the body is read. */
 	onResponse?: (response: ProviderResponseInfo, model: Model) => void;
-	/** Abort the request when no byte arrives for this long (ms). */
+	/** Abort the request when no byte arrives for this long (ms). Default 10 min; 0 turns it off. */
 	timeoutMs?: number;
+	/** Stop a response past this many wire bytes (non-retryable error). Default 64 MiB. */
+	maxResponseBytes?: number;
+	/** Stop a response that runs longer than this (ms), however steadily it streams. Default 60 min. */
+	maxResponseMs?: number;
 	metadata?: Record<string, unknown>;
 }
 

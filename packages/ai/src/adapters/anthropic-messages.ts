@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { providerFetch } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
@@ -19,6 +20,7 @@ export const adapter: ApiAdapter = {
 				baseURL: model.baseUrl,
 				maxRetries: 0,
 				defaultHeaders: request.oauth ? request.headers : { "x-api-key": options.apiKey, ...request.headers },
+				fetch: providerFetch,
 			});
 			let params: MessageCreateParamsStreaming = request.params;
 			if (options.onPayload) {

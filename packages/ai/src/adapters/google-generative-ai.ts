@@ -2,6 +2,7 @@ import { type GenerateContentParameters, GoogleGenAI } from "@google/genai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { providerStreamError } from "../errors.js";
+import { providerFetch } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { type GoogleChunk, GoogleEventMapper } from "./google-generative-ai-events.js";
 import { buildGoogleRequest } from "./google-generative-ai-request.js";
@@ -34,7 +35,7 @@ export const adapter: ApiAdapter = {
 					headers: { ...model.headers, ...options.headers },
 					// No retryOptions: the SDK then makes exactly one attempt; retries belong to the caller.
 					fetch: async (input: string | URL | Request, init?: RequestInit) => {
-						const response = await fetch(input, init);
+						const response = await providerFetch(input, init);
 						options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
 						if (!response.ok) return response; // the SDK maps the error
 						body = response.body;

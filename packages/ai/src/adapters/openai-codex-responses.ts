@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { providerFetch } from "../provider-fetch.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
@@ -60,6 +61,7 @@ export const adapter: ApiAdapter = {
 				baseURL: codexBase(model.baseUrl),
 				maxRetries: 0,
 				defaultHeaders: headers,
+				fetch: providerFetch,
 			});
 			// As in openai-responses: the SDK sends and maps HTTP errors, the body is read raw.
 			const response = await client.responses.create(params, { signal }).asResponse();

@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { providerStreamError } from "../errors.js";
+import { providerFetch } from "../provider-fetch.js";
 import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
@@ -58,6 +59,7 @@ export const adapter: ApiAdapter = {
 				maxRetries: 0, // retrying is the application's decision
 				timeout: 24 * 60 * 60 * 1000, // idle timeouts are ours (options.timeoutMs)
 				defaultHeaders: { ...model.headers, ...options.headers },
+				fetch: providerFetch,
 			});
 			// The SDK sends the request and maps HTTP errors; the body is read raw, which is several
 			// times faster than the SDK's generic SSE decoder for long streams.
@@ -71,7 +73,7 @@ export const adapter: ApiAdapter = {
 			const parser = new SseParser();
 			let sawDone = false;
 			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-				touch();
+				touch(bytes.length);
 				if (sawDone) continue; // drain to the end so the connection can be reused
 				for (const event of parser.pushBytes(bytes)) {
 					if (event.data.startsWith("[DONE]")) {

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
+import { providerFetch } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
@@ -17,6 +18,7 @@ export const adapter: ApiAdapter = {
 				baseURL: model.baseUrl,
 				maxRetries: 0,
 				defaultHeaders: request.headers,
+				fetch: providerFetch,
 			});
 			let params: ResponseCreateParamsStreaming = request.params;
 			if (options.onPayload) {

@@ -10,7 +10,7 @@ import type { AssistantStreamWriter } from "../stream-writer.js";
 export async function readSseBody(
 	body: AsyncIterable<Uint8Array>,
 	writer: AssistantStreamWriter,
-	touch: () => void,
+	touch: (bytes: number) => void,
 	onData: (data: string) => void,
 ): Promise<boolean> {
 	const parser = new SseParser();
@@ -22,7 +22,7 @@ export async function readSseBody(
 		}
 	};
 	for await (const bytes of body) {
-		touch();
+		touch(bytes.length);
 		handle(parser.pushBytes(bytes));
 		if (writer.isDone) return false;
 	}

@@ -198,7 +198,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		followUpMode: settings.getFollowUpMode(),
 		thinkingBudgets: settings.getThinkingBudgets(),
 		sessionId: sessionManager.getSessionId(),
-		streamOptions: retry.provider.timeoutMs ? { timeoutMs: retry.provider.timeoutMs } : {},
+		streamOptions: providerStreamLimits(retry.provider),
 	});
 	let session: AgentSession | undefined;
 	const models = new ModelRuntime({
@@ -250,4 +250,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	}
 
 	return { session, modelFallbackMessage: initial.fallbackMessage, warnings };
+}
+
+/** The provider limits from settings that pi-ai takes per request; unset ones keep pi-ai's defaults. */
+function providerStreamLimits(p: { timeoutMs?: number; maxResponseBytes?: number; maxResponseMs?: number }): {
+	timeoutMs?: number;
+	maxResponseBytes?: number;
+	maxResponseMs?: number;
+} {
+	const limits: { timeoutMs?: number; maxResponseBytes?: number; maxResponseMs?: number } = {};
+	if (p.timeoutMs !== undefined) limits.timeoutMs = p.timeoutMs;
+	if (p.maxResponseBytes) limits.maxResponseBytes = p.maxResponseBytes;
+	if (p.maxResponseMs) limits.maxResponseMs = p.maxResponseMs;
+	return limits;
 }

@@ -17,7 +17,11 @@ export interface BranchSummarySettings {
 }
 
 export interface ProviderRetrySettings {
+	/** No byte from the provider for this long ends the request (retryable). pi-ai's default: 10 min; 0: off. */
 	timeoutMs?: number;
+	/** Caps on one response (pi-ai's defaults: 64 MiB, 60 min); past them the request ends with an error. */
+	maxResponseBytes?: number;
+	maxResponseMs?: number;
 	maxRetries?: number;
 	/** Longest server-requested delay we wait for; 0 turns the cap off. */
 	maxRetryDelayMs: number;

@@ -46,7 +46,15 @@ const RULES: Record<string, Rule> = {
 			maxRetries: "number",
 			baseDelayMs: "number",
 			maxAgentDelayMs: "number",
-			provider: { object: { timeoutMs: "number", maxRetries: "number", maxRetryDelayMs: "number" } },
+			provider: {
+				object: {
+					timeoutMs: "number",
+					maxRetries: "number",
+					maxRetryDelayMs: "number",
+					maxResponseBytes: "number",
+					maxResponseMs: "number",
+				},
+			},
 		},
 	},
 	terminal: {

@@ -1,0 +1,118 @@
+// The fetch every adapter hands its SDK. Two things are checked here, below
+// every SDK, so each adapter gets them the same way:
+//
+// - Redirects are followed here, not by fetch itself: fetch forwards every
+//   request header to wherever a redirect points (only `Authorization` is
+//   dropped across origins), so a provider or proxy answering 307 to another
+//   host would receive `x-api-key`, `x-goog-api-key` and every secret header
+//   from models.json. Same-origin redirects are followed; a redirect to
+//   another origin is refused with an error naming both origins.
+// - A 2xx answer must be an event stream. A captive portal, a proxy's login
+//   page or a gateway's JSON error often comes back as 200; read as SSE it
+//   looks like a stream that ended without a stop reason and gets retried.
+//   It becomes a non-retryable error with the status, content type and the
+//   start of the body instead.
+import { ProviderFault } from "./errors.js";
+
+const MAX_REDIRECTS = 5;
+const EXCERPT_BYTES = 500;
+
+export class CrossOriginRedirectError extends ProviderFault {
+	constructor(
+		readonly from: string,
+		readonly to: string,
+		status: number,
+	) {
+		super(
+			`The provider at ${from} redirected the request (${status}) to another origin (${to}); it was not followed, so the credentials are not sent there. Set the model's baseUrl to the final address if that server is meant.`,
+			{ kind: "provider", status, code: "cross_origin_redirect", retryable: false },
+		);
+		this.name = "CrossOriginRedirectError";
+	}
+}
+
+function isRedirect(status: number): boolean {
+	return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** `fetch` with credential-safe redirects and a checked content type (see the file comment). */
+export async function providerFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+	let url: URL;
+	if (input instanceof Request) {
+		// Unpacked once, so every hop can re-send it (a Request's body is read only once).
+		url = new URL(input.url);
+		init = {
+			method: input.method,
+			headers: input.headers,
+			body: input.method === "GET" || input.method === "HEAD" ? undefined : await input.arrayBuffer(),
+			signal: input.signal,
+			...init,
+		};
+	} else url = new URL(String(input));
+	for (let hop = 0; ; hop++) {
+		const response = await fetch(url, { ...init, redirect: "manual" });
+		const location = response.headers.get("location");
+		if (!isRedirect(response.status) || !location) return checkEventStream(url, response);
+		const next = new URL(location, url);
+		await response.body?.cancel().catch(() => {});
+		if (next.origin !== url.origin) throw new CrossOriginRedirectError(url.origin, next.origin, response.status);
+		if (hop >= MAX_REDIRECTS) {
+			throw new ProviderFault(`Too many redirects from ${url.origin} (more than ${MAX_REDIRECTS})`, {
+				kind: "provider",
+				status: response.status,
+				code: "too_many_redirects",
+				retryable: false,
+			});
+		}
+		// As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
+		if (response.status === 303 || ((response.status === 301 || response.status === 302) && init.method === "POST")) {
+			init = { ...init, method: "GET", body: undefined };
+		}
+		url = next;
+	}
+}
+
+/**
+ * Every adapter asks for a stream, so a 2xx whose declared type is something
+ * else (HTML, JSON, plain text) is the provider or a proxy answering with an
+ * error page. No content type at all is let through (some local servers omit it).
+ */
+async function checkEventStream(url: URL, response: Response): Promise<Response> {
+	if (!response.ok) return response; // the SDK maps HTTP errors
+	const type = response.headers.get("content-type");
+	if (!type || /text\/event-stream/i.test(type)) return response;
+	const excerpt = await readExcerpt(response);
+	throw new ProviderFault(
+		`The provider at ${url.origin} answered ${response.status} with ${type} instead of an event stream${excerpt ? `: ${excerpt}` : " (empty body)"}`,
+		{ kind: "provider", status: response.status, code: "not_event_stream", retryable: false },
+	);
+}
+
+/** The first bytes of the body as one line of text; the rest is not read. */
+async function readExcerpt(response: Response): Promise<string> {
+	const reader = response.body?.getReader();
+	if (!reader) return "";
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	try {
+		while (size < EXCERPT_BYTES) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			chunks.push(value);
+			size += value.length;
+		}
+	} catch {
+		// What arrived is enough for the message.
+	} finally {
+		await reader.cancel().catch(() => {});
+	}
+	const bytes = new Uint8Array(size);
+	let at = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, at);
+		at += chunk.length;
+	}
+	const text = new TextDecoder().decode(bytes.subarray(0, EXCERPT_BYTES));
+	const line = text.replace(/\s+/g, " ").trim();
+	return size > EXCERPT_BYTES ? `${line}…` : line;
+}
