@@ -9,16 +9,18 @@
 // Collaborators: ModelRuntime (model, level, keys), PromptRecorder (system
 // prompt + tools as session history), session-stats. Compaction and retry
 // will plug in through `runHooks` and the declared events.
-import type { Agent, AgentEvent, AgentMessage, AgentTool } from "@pi/agent-core";
+import type { Agent, AgentEvent, AgentMessage, AgentTool, AgentTurnContext, AgentTurnDecision } from "@pi/agent-core";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
+import type { AgentActivityOutcome, SessionBoundaryDraft } from "../extensions/events.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import { ToolHooks } from "../extensions/tool-hooks.js";
 import { InputPipeline } from "../input/pipeline.js";
 import type { InputSource, PromptInput } from "../input/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
+import { commitDrafts, previewBoundary, validateDrafts } from "./boundary.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
@@ -108,6 +110,10 @@ export class AgentSession {
 	readonly input = new InputPipeline();
 	/** A prompt is on its way through the input pipeline to the run. */
 	private starting = false;
+	/** Session entry of each recorded message (turn_end names the entries of its turn). */
+	private readonly entryIds = new WeakMap<object, string>();
+	/** How the last low-level turn ended (agent_before_settle reports it). */
+	private lastOutcome: AgentActivityOutcome = "completed";
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -137,10 +143,12 @@ export class AgentSession {
 			timers: o.timers,
 			getHooks: () => this.lifecycleHooks,
 			transcript: this.transcript,
+			beforeSettle: (aborted) => this.beforeSettle(aborted),
 		});
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
 		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
+		this.agent.finishTurn = (turn) => this.finishTurn(turn);
 		this.userBash = new UserBash({
 			agent: this.agent,
 			sessionManager: this.sessionManager,
@@ -166,14 +174,27 @@ export class AgentSession {
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {
 		if (event.type === "message_end") {
+			const original = event.message;
+			const message = (await this.lifecycleHooks.messageEnd?.(original)) ?? original;
 			try {
-				this.sessionManager.appendMessage(event.message as Parameters<SessionManager["appendMessage"]>[0]);
+				const id = this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
+				this.entryIds.set(original, id);
+				this.entryIds.set(message, id);
 			} catch (error) {
 				// Nothing may be announced that is not recorded: stop the run.
 				this.persistenceError ??= error as Error;
 				this.agent.abort();
 				return;
 			}
+			if (message !== original) {
+				// The recorded message is the replacement: the Agent's copy follows, listeners hear of it.
+				this.transcript.refresh();
+				event = { ...event, message };
+			}
+		}
+		if (event.type === "message_end" && event.message.role === "assistant") {
+			const stop = (event.message as { stopReason?: string }).stopReason;
+			this.lastOutcome = stop === "aborted" ? "aborted" : stop === "error" ? "error" : "completed";
 		}
 		await this.emit(event);
 		if (event.type === "message_start" && event.message.role === "user") await this.queue.emitIfChanged();
@@ -184,6 +205,74 @@ export class AgentSession {
 	/** The model context of the active branch, projected from the session tree (the Agent's copy follows). */
 	private projectContext() {
 		return { systemPrompt: "", messages: this.transcript.project(), tools: this.activeTools };
+	}
+
+	// -- boundaries (turn_end, agent_before_settle) ---------------------------------
+
+	private pendingMessages(): AgentMessage[] {
+		const q = this.agent.getQueuedMessages();
+		return [...q.steering, ...q.followUp] as AgentMessage[];
+	}
+
+	private preview = (entries: SessionBoundaryDraft[]) =>
+		previewBoundary(this.sessionManager, entries, this.pendingMessages());
+
+	/** Validates and appends a boundary's drafts; returns false when the proposal was rejected. */
+	private commitBoundary(event: string, entries: SessionBoundaryDraft[]): boolean {
+		if (entries.length === 0) return true;
+		const problem = validateDrafts(this.sessionManager, entries);
+		if (problem) {
+			this.lifecycleHooks.reportError?.(event, `rejected the proposed entries: ${problem}`);
+			return false;
+		}
+		commitDrafts(this.sessionManager, entries);
+		this.transcript.refresh();
+		return true;
+	}
+
+	/** agent-core's finishTurn: the `turn_end` boundary, after the turn's messages are recorded. */
+	private async finishTurn(turn: AgentTurnContext): Promise<AgentTurnDecision | undefined> {
+		const hook = this.lifecycleHooks.turnEnd;
+		if (!hook) return undefined;
+		const messageEntryId = this.entryIds.get(turn.message);
+		if (!messageEntryId) return undefined;
+		const stop = turn.message.stopReason;
+		const decision = await hook(
+			{
+				message: turn.message,
+				toolResults: turn.toolResults,
+				messageEntryId,
+				toolResultEntryIds: turn.toolResults.flatMap((r) => this.entryIds.get(r) ?? []),
+				outcome: stop === "aborted" ? "aborted" : stop === "error" ? "error" : "completed",
+			},
+			{ entries: [], continue: false },
+			this.preview,
+		);
+		const committed = this.commitBoundary("turn_end", decision.entries);
+		// Error and aborted responses end the run whatever was asked; a continuation needs something to answer.
+		if (!committed || !decision.continue || stop === "error" || stop === "aborted") return undefined;
+		if (!this.preview([]).canContinue) {
+			this.lifecycleHooks.reportError?.("turn_end", "asked to continue, but the context ends with an answer");
+			return undefined;
+		}
+		return { action: "continue" };
+	}
+
+	/** The `agent_before_settle` boundary; true when one more run was asked for and can start. */
+	private async beforeSettle(aborted: boolean): Promise<boolean> {
+		const hook = this.lifecycleHooks.beforeSettle;
+		if (!hook || aborted) return false;
+		const decision = await hook(this.lastOutcome, { entries: [], continue: false }, this.preview);
+		const committed = this.commitBoundary("agent_before_settle", decision.entries);
+		if (!committed || !decision.continue) return false;
+		if (!this.preview([]).canContinue) {
+			this.lifecycleHooks.reportError?.(
+				"agent_before_settle",
+				"asked to continue, but the context ends with an answer",
+			);
+			return false;
+		}
+		return true;
 	}
 
 	// -- prompting ---------------------------------------------------------------
@@ -380,11 +469,16 @@ export class AgentSession {
 	}
 
 	setModel(model: Model): void {
+		const previousModel = this.models.model;
 		this.models.setModel(model);
+		void this.lifecycleHooks.modelSelect?.({ model, previousModel, source: "set" });
 	}
 
 	cycleModel(direction: "forward" | "backward" = "forward"): ModelCycleResult | undefined {
-		return this.models.cycleModel(direction);
+		const previousModel = this.models.model;
+		const result = this.models.cycleModel(direction);
+		if (result) void this.lifecycleHooks.modelSelect?.({ model: result.model, previousModel, source: "cycle" });
+		return result;
 	}
 
 	/** The models Ctrl+P cycles through (with optional levels); empty means every model with credentials. */
@@ -411,8 +505,9 @@ export class AgentSession {
 	}
 
 	/** Called by ModelRuntime when the level changed. */
-	notifyThinkingLevelChanged(level: ThinkingLevel): void {
+	notifyThinkingLevelChanged(level: ThinkingLevel, previousLevel: ThinkingLevel): void {
 		void this.emit({ type: "thinking_level_changed", level });
+		void this.lifecycleHooks.thinkingLevelSelect?.({ level, previousLevel });
 	}
 
 	// -- tools -------------------------------------------------------------------
@@ -516,24 +611,47 @@ export class AgentSession {
 		};
 	}
 
-	/** Continues in a fresh, empty session (aborting a run first). */
-	async newSession(options: { parentSession?: string } = {}): Promise<void> {
+	/**
+	 * Continues in a fresh, empty session (aborting a run first), unless a
+	 * `session_before_switch` handler cancels it.
+	 */
+	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		const gate = await this.lifecycleHooks.beforeSwitch?.({ reason: "new" });
+		if (gate?.cancel) return { cancelled: true };
 		await startNewSession(this.switchHost, options);
+		return { cancelled: false };
 	}
 
-	/** Continues in another session file (aborting a run first); its model is restored when usable. */
-	async switchSession(sessionPath: string): Promise<void> {
+	/**
+	 * Continues in another session file (aborting a run first); its model is
+	 * restored when usable. A `session_before_switch` handler may cancel it.
+	 */
+	async switchSession(sessionPath: string): Promise<{ cancelled: boolean }> {
+		const gate = await this.lifecycleHooks.beforeSwitch?.({ reason: "resume", targetSessionFile: sessionPath });
+		if (gate?.cancel) return { cancelled: true };
 		await switchToSession(this.switchHost, sessionPath);
+		return { cancelled: false };
 	}
 
-	/** New session file with the active path before user message `entryId`; returns that message's text. */
-	async fork(entryId: string): Promise<{ text: string }> {
-		return forkBefore(this.switchHost, entryId);
+	/**
+	 * New session file with the active path before user message `entryId`;
+	 * returns that message's text. A `session_before_fork` handler may cancel it.
+	 */
+	async fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
+		const gate = await this.lifecycleHooks.beforeFork?.({ entryId, position: "before" });
+		if (gate?.cancel) return { text: "", cancelled: true };
+		return { ...(await forkBefore(this.switchHost, entryId)), cancelled: false };
 	}
 
-	/** New session file with the active path through the current position. */
-	async clone(): Promise<void> {
+	/** New session file with the active path through the current position (cancellable like fork). */
+	async clone(): Promise<{ cancelled: boolean }> {
+		const gate = await this.lifecycleHooks.beforeFork?.({
+			entryId: this.sessionManager.getLeafId() ?? "",
+			position: "at",
+		});
+		if (gate?.cancel) return { cancelled: true };
 		await cloneSession(this.switchHost);
+		return { cancelled: false };
 	}
 
 	/** User messages that can be forked from. */
@@ -543,9 +661,19 @@ export class AgentSession {
 
 	// -- user bash -------------------------------------------------------------------
 
-	/** Runs a shell command for the user; its output reaches the model with the next prompt. */
-	executeBash(command: string, options: UserBashOptions = {}): Promise<BashResult> {
-		return this.userBash.run(command, options);
+	/**
+	 * Runs a shell command for the user; its output reaches the model with the
+	 * next prompt. A `user_bash` handler may run it through its own backend or
+	 * answer it without running anything; a handler that throws blocks it.
+	 */
+	async executeBash(command: string, options: UserBashOptions = {}): Promise<BashResult> {
+		const decision = await this.lifecycleHooks.userBash?.({
+			command,
+			excludeFromContext: options.excludeFromContext ?? false,
+			cwd: this.cwd,
+		});
+		if (decision?.result) return this.userBash.record(command, decision.result, options);
+		return this.userBash.run(command, { ...options, operations: decision?.operations });
 	}
 
 	abortBash(): void {

@@ -209,7 +209,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		agentDir,
 		scopedModels: options.scopedModels,
 		streamFn: options.streamFn,
-		onThinkingLevelChanged: (level) => session?.notifyThinkingLevelChanged(level),
+		onThinkingLevelChanged: (level, previous) => session?.notifyThinkingLevelChanged(level, previous),
 	});
 	models.initialize(initial.model, initial.thinkingLevel);
 

@@ -28,7 +28,7 @@ export interface ModelRuntimeOptions {
 	scopedModels?: ScopedModel[];
 	/** Underlying stream function (tests, proxies); default pi-ai's stream. */
 	streamFn?: StreamFn;
-	onThinkingLevelChanged?: (level: ThinkingLevel) => void;
+	onThinkingLevelChanged?: (level: ThinkingLevel, previous: ThinkingLevel) => void;
 }
 
 export class ModelRuntime {
@@ -106,12 +106,13 @@ export class ModelRuntime {
 	 */
 	setThinkingLevel(level: ThinkingLevel, saveDefault = true): ThinkingLevel {
 		const next = this.current ? clampThinkingLevel(this.current, level) : level;
-		const changed = next !== this.level;
+		const previous = this.level;
+		const changed = next !== previous;
 		this.level = next;
 		this.o.agent.setThinkingLevel(next);
 		if (changed) {
 			this.o.sessionManager.appendThinkingLevelChange(next);
-			this.o.onThinkingLevelChanged?.(next);
+			this.o.onThinkingLevelChanged?.(next, previous);
 		}
 		if (saveDefault && this.current?.reasoning) this.o.settings.setDefaultThinkingLevel(next);
 		return next;

@@ -7,13 +7,21 @@ import type { Agent } from "@pi/agent-core";
 import type { BashExecutionMessage } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { type BashResult, executeBash } from "../tools/bash.js";
+import type { BashOperations } from "../tools/bash-process.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../tools/shared/truncate.js";
 
 export interface UserBashOptions {
 	/** Called with output text as it arrives. */
 	onChunk?: (text: string) => void;
 	/** Stored and shown, but never sent to the model (`!!cmd`). */
 	excludeFromContext?: boolean;
+	/** Run through this backend instead of the local shell (a `user_bash` handler's). */
+	operations?: BashOperations;
 }
+
+/** A result a `user_bash` handler produced without running anything here. */
+export type ProvidedBashResult = Pick<BashResult, "output" | "exitCode" | "cancelled" | "truncated"> &
+	Partial<Pick<BashResult, "fullOutputPath">>;
 
 export interface UserBashHost {
 	agent: Agent;
@@ -22,6 +30,25 @@ export interface UserBashHost {
 	shellPath?: string;
 	/** Whether a run is active (results are then held back until it ends). */
 	isStreaming(): boolean;
+}
+
+/** The truncation facts of a handler's output, as far as they can be told from the text. */
+function describeProvided(text: string, truncated: boolean): BashResult["truncation"] {
+	const lines = text === "" ? 0 : text.split("\n").length;
+	const bytes = Buffer.byteLength(text);
+	return {
+		content: text,
+		truncated,
+		truncatedBy: null,
+		totalLines: lines,
+		totalBytes: bytes,
+		outputLines: lines,
+		outputBytes: bytes,
+		lastLinePartial: false,
+		firstLineExceedsLimit: false,
+		maxLines: DEFAULT_MAX_LINES,
+		maxBytes: DEFAULT_MAX_BYTES,
+	};
 }
 
 export class UserBash {
@@ -46,10 +73,31 @@ export class UserBash {
 				signal: controller.signal,
 				onChunk: options.onChunk,
 				shellPath: this.host.shellPath,
+				operations: options.operations,
 			});
 		} finally {
 			this.controller = undefined;
 		}
+		this.store(command, result, options);
+		return result;
+	}
+
+	/** Records a result a handler produced (nothing runs); returned in the shape `run` returns. */
+	record(command: string, provided: ProvidedBashResult, options: UserBashOptions = {}): BashResult {
+		const result: BashResult = {
+			output: String(provided.output ?? ""),
+			exitCode: provided.exitCode ?? null,
+			cancelled: Boolean(provided.cancelled),
+			timedOut: false,
+			truncated: Boolean(provided.truncated),
+			truncation: describeProvided(String(provided.output ?? ""), Boolean(provided.truncated)),
+			...(provided.fullOutputPath ? { fullOutputPath: provided.fullOutputPath } : {}),
+		};
+		this.store(command, result, options);
+		return result;
+	}
+
+	private store(command: string, result: BashResult, options: UserBashOptions): void {
 		const message: BashExecutionMessage = {
 			role: "bashExecution",
 			command,
@@ -63,7 +111,6 @@ export class UserBash {
 		if (options.excludeFromContext) message.excludeFromContext = true;
 		this.pending.push(message);
 		if (!this.host.isStreaming()) this.flush();
-		return result;
 	}
 
 	abort(): void {

@@ -219,7 +219,7 @@ export class Compactor {
 		stored.firstKeptEntryId = entry.firstKeptEntryId;
 		stored.estimatedTokensAfter = this.estimate().tokens;
 		this.host.onContextChanged?.();
-		await hooks.afterCompact?.(entry, fromExtension);
+		await hooks.afterCompact?.(entry, fromExtension, { reason, willRetry: options.willRetry ?? false });
 		return stored;
 	}
 

@@ -8,7 +8,7 @@ import { Compactor, type CompactorHost } from "../compaction/compactor.js";
 import type { AgentSessionEvent } from "../events.js";
 import type { TranscriptSync } from "../transcript.js";
 import { AutoRetry } from "./auto-retry.js";
-import { RunRecovery } from "./recovery.js";
+import { type RecoveryHost, RunRecovery } from "./recovery.js";
 import type { RetryPolicySettings } from "./retry-policy.js";
 import type { Timers } from "./timers.js";
 
@@ -25,6 +25,8 @@ export interface RecoveryParts {
 	getHooks?: CompactorHost["getHooks"];
 	/** Refreshes the Agent's transcript cache from the session projection. */
 	transcript: TranscriptSync;
+	/** The `agent_before_settle` boundary (see RecoveryHost.beforeSettle). */
+	beforeSettle?: RecoveryHost["beforeSettle"];
 }
 
 /** Default cap on any retry wait when settings do not name one. */
@@ -60,7 +62,14 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 	});
 	retry = new AutoRetry({ getSettings: () => retryPolicySettings(p.settings), emit: p.emit, timers: p.timers });
 	const recovery = new RunRecovery(
-		{ agent, sessionManager, getModel: p.getModel, emit: p.emit, refreshTranscript: p.transcript.refresh },
+		{
+			agent,
+			sessionManager,
+			getModel: p.getModel,
+			emit: p.emit,
+			refreshTranscript: p.transcript.refresh,
+			beforeSettle: p.beforeSettle,
+		},
 		compactor,
 		retry,
 	);

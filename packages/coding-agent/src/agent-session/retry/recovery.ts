@@ -26,6 +26,11 @@ export interface RecoveryHost {
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** The Agent's transcript is a cache of the projection; realigns it after the session changed. */
 	refreshTranscript(): void;
+	/**
+	 * The last boundary before `agent_settled` (`agent_before_settle`): may
+	 * record entries; true asks for one more run. Not called after an abort.
+	 */
+	beforeSettle?(aborted: boolean): Promise<boolean>;
 }
 
 function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
@@ -135,6 +140,11 @@ export class RunRecovery {
 				continue;
 			}
 			aborted = last?.stopReason === "aborted" || this.abortRequested;
+			if (!aborted && this.host.beforeSettle && (await this.host.beforeSettle(false)) && !this.abortRequested) {
+				// An extension asked for one more run (its entries are already recorded).
+				if (!(await this.continueRun())) break;
+				continue;
+			}
 			break;
 		}
 		await this.host.emit({ type: "agent_settled", aborted });

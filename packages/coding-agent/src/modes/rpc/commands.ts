@@ -67,10 +67,7 @@ export const handlers: HandlerTable = {
 		return undefined;
 	},
 	clear_queue: (_c, { session }) => session.clearQueue(),
-	new_session: async (c, { session }) => {
-		await session.newSession({ parentSession: c.parentSession });
-		return { cancelled: false };
-	},
+	new_session: (c, { session }) => session.newSession({ parentSession: c.parentSession }),
 	get_state: (_c, { session }) => sessionState(session),
 
 	set_model: (c, { session }) => {
@@ -153,18 +150,9 @@ export const handlers: HandlerTable = {
 		const result = exportLiveSession(session, c.outputPath, { cwd: process.cwd(), format: "html" });
 		return { path: result.path };
 	},
-	switch_session: async (c, { session }) => {
-		await session.switchSession(c.sessionPath);
-		return { cancelled: false };
-	},
-	fork: async (c, { session }) => {
-		const { text } = await session.fork(c.entryId);
-		return { text, cancelled: false };
-	},
-	clone: async (_c, { session }) => {
-		await session.clone();
-		return { cancelled: false };
-	},
+	switch_session: (c, { session }) => session.switchSession(c.sessionPath),
+	fork: (c, { session }) => session.fork(c.entryId),
+	clone: (_c, { session }) => session.clone(),
 	get_fork_messages: (_c, { session }) => ({ messages: session.getForkMessages() }),
 	get_entries: (c, { session }) => {
 		const sm = session.sessionManager;

@@ -6,7 +6,7 @@ export const cloneCommand: SlashCommand = {
 	description: "Duplicate the current branch into a new session",
 	async run(_args, ctx) {
 		const from = ctx.session.sessionFile;
-		await ctx.session.clone();
+		if ((await ctx.session.clone()).cancelled) return ctx.showStatus("Clone cancelled by an extension");
 		ctx.reloadFromSession();
 		const to = ctx.session.sessionFile;
 		ctx.showStatus(`Cloned into a new session${to ? `: ${to}` : ""}${from ? ` (from ${from})` : ""}`);

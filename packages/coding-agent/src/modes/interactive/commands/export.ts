@@ -48,7 +48,10 @@ export const importCommand: SlashCommand = {
 		}
 		for (const w of imported.warnings) ctx.showStatus(`${w.file}:${w.line}: ${w.message}`, "warning");
 		try {
-			await ctx.session.switchSession(imported.path);
+			if ((await ctx.session.switchSession(imported.path)).cancelled) {
+				ctx.showStatus(`Imported to ${imported.path}; switching was cancelled by an extension`);
+				return;
+			}
 		} catch (error) {
 			ctx.showStatus(`Could not open ${imported.path}: ${message(error)}`, "error");
 			return;

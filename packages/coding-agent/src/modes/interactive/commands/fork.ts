@@ -27,7 +27,12 @@ export const forkCommand: SlashCommand = {
 				restore();
 				void (async () => {
 					try {
-						const { text } = await ctx.session.fork(item.value);
+						const { text, cancelled } = await ctx.session.fork(item.value);
+						if (cancelled) {
+							ctx.showStatus("Fork cancelled by an extension");
+							ctx.requestRender();
+							return;
+						}
 						ctx.reloadFromSession();
 						ctx.editor.setText(text);
 						ctx.showStatus(`Forked into a new session${ctx.session.sessionFile ? `: ${ctx.session.sessionFile}` : ""}`);

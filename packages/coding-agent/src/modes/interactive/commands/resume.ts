@@ -71,7 +71,10 @@ async function switchTo(ctx: InteractiveContext, info: SessionInfo): Promise<voi
 		return;
 	}
 	try {
-		await ctx.session.switchSession(info.path);
+		if ((await ctx.session.switchSession(info.path)).cancelled) {
+			ctx.showStatus("Resume cancelled by an extension");
+			return;
+		}
 		ctx.reloadFromSession();
 		const name = ctx.session.sessionManager.getSessionName();
 		ctx.showStatus(`Resumed ${name ? `"${name}"` : "session"}: ${info.path}`);
