@@ -13,7 +13,7 @@ function howToConfigure(agentDir: string): string {
 		`  - a key in ${agentDir}/auth.json: { "<provider>": { "type": "api_key", "key": "<key or ENV_VAR or !command>" } }`,
 		`  - a local or custom OpenAI-compatible server in ${agentDir}/models.json:`,
 		'    { "providers": { "local": { "baseUrl": "http://localhost:11434/v1", "api": "openai-completions",',
-		'        "apiKey": "none", "models": [{ "id": "<model id>" }] } } }',
+		'        "models": [{ "id": "<model id>" }] } } }   (no apiKey needed on this machine)',
 		"  - or pass --api-key <key> together with --model <provider/id>.",
 	].join("\n");
 }

@@ -3,7 +3,14 @@
 // values may be literal, an env var name or `!command`; they are resolved
 // only when a request is made. Keys live in the AuthStorage; the registry
 // hands it the models.json keys as the last source in the lookup order.
-import { formatModelsConfigIssue, getAllModels, loadModelsJson, type Model, type ModelsConfigProvider } from "@pi/ai";
+import {
+	formatModelsConfigIssue,
+	getAllModels,
+	isLoopbackUrl,
+	loadModelsJson,
+	type Model,
+	type ModelsConfigProvider,
+} from "@pi/ai";
 import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
@@ -30,7 +37,7 @@ export class ModelRegistry {
 		private readonly options: ModelRegistryOptions = {},
 	) {
 		auth.setFallbackKeySource({
-			has: (provider) => typeof this.providers[provider]?.apiKey === "string",
+			has: (provider) => typeof this.providers[provider]?.apiKey === "string" || this.isKeylessLocal(provider),
 			get: async (provider) => {
 				const value = this.providers[provider]?.apiKey;
 				return value === undefined ? undefined : this.resolve(value, `the "${provider}" apiKey in models.json`);
@@ -67,6 +74,19 @@ export class ModelRegistry {
 			this.warnings.push(...result.warnings.map(formatModelsConfigIssue));
 		}
 		for (const extra of this.extraModels) this.upsert(extra);
+	}
+
+	/**
+	 * A server of the user's own (a models.json provider that is not a built-in
+	 * one) on this machine, configured without a key: Ollama, llama.cpp, LM
+	 * Studio and vLLM accept requests without one, so it is usable as is. No key
+	 * is made up here; pi-ai sends its placeholder to loopback hosts.
+	 */
+	private isKeylessLocal(provider: string): boolean {
+		const cfg = this.providers[provider];
+		if (!cfg || cfg.builtin || cfg.apiKey !== undefined) return false;
+		const models = this.models.filter((m) => m.provider === provider);
+		return models.length > 0 && models.every((m) => isLoopbackUrl(m.baseUrl));
 	}
 
 	private readText(file: string): string | undefined {

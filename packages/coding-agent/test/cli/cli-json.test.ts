@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
 
+/** Not on this machine, so a provider there counts as configured only with a key. */
+const REMOTE_URL = "https://llm.example.invalid/v1";
+
 let sb: Sandbox;
 beforeAll(assertBuilt);
 beforeEach(async () => {
@@ -80,7 +83,7 @@ describe("pi --mode json", () => {
 	});
 
 	it("prints the header, then the error, and exits 1 without a key", async () => {
-		sb.writeModels({ apiKey: undefined });
+		sb.writeModels({ apiKey: undefined, baseUrl: REMOTE_URL }); // a server elsewhere needs a key
 		const r = await sb.run(["--mode", "json", "--model", "fake/fake-model", "hi"]);
 		expect(r.code).toBe(1);
 		const lines = r.stdout.trimEnd().split("\n");

@@ -6,6 +6,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
 
+/** Not on this machine, so a provider there counts as configured only with a key. */
+const REMOTE_URL = "https://llm.example.invalid/v1";
+
 let sb: Sandbox;
 beforeAll(assertBuilt);
 beforeEach(async () => {
@@ -168,7 +171,7 @@ describe("pi -p (print mode)", () => {
 
 describe("errors and exit codes", () => {
 	it("no credentials at all: guidance and exit 1", async () => {
-		sb.writeModels({ apiKey: undefined });
+		sb.writeModels({ apiKey: undefined, baseUrl: REMOTE_URL }); // a server elsewhere needs a key
 		const r = await sb.run(["-p", "hi"]);
 		expect(r.code).toBe(1);
 		expect(r.stdout).toBe("");
@@ -177,7 +180,7 @@ describe("errors and exit codes", () => {
 	});
 
 	it("a chosen model without a key: exit 1 naming the provider", async () => {
-		sb.writeModels({ apiKey: undefined });
+		sb.writeModels({ apiKey: undefined, baseUrl: REMOTE_URL }); // a server elsewhere needs a key
 		const r = await sb.run(["-p", ...MODEL, "hi"]);
 		expect(r.code).toBe(1);
 		expect(r.stderr).toMatch(/^No API key found for fake\. Set FAKE_API_KEY/);

@@ -122,6 +122,25 @@ describe("ModelRegistry", () => {
 		expect(reg.getAll().map((m) => m.id)).toEqual(["gpt-5.4", "a"]);
 	});
 
+	it("a models.json server on this machine needs no apiKey; remote or built-in providers still do", async () => {
+		const { reg } = registry(`{
+			"providers": {
+				"ollama": { "baseUrl": "http://localhost:11434/v1", "api": "openai-completions", "models": [{ "id": "q" }] },
+				"lan": { "baseUrl": "http://[::1]:8080/v1", "api": "openai-completions", "models": [{ "id": "l" }] },
+				"remote": { "baseUrl": "https://llm.example.com/v1", "api": "openai-completions", "models": [{ "id": "r" }] },
+				"openai": { "baseUrl": "http://127.0.0.1:9/v1" }
+			}
+		}`);
+		expect(reg.getErrors()).toEqual([]);
+		expect(reg.hasAuth({ provider: "ollama" })).toBe(true);
+		expect(reg.hasAuth({ provider: "lan" })).toBe(true);
+		expect(reg.hasAuth({ provider: "remote" })).toBe(false);
+		expect(reg.hasAuth({ provider: "openai" })).toBe(false);
+		expect(reg.getAvailable().map((m) => `${m.provider}/${m.id}`)).toEqual(["ollama/q", "lan/l"]);
+		// No key is invented here: pi-ai sends its local placeholder for loopback servers.
+		expect(await reg.getApiKey({ provider: "ollama" })).toBeUndefined();
+	});
+
 	it("without models.json only built-ins are known", () => {
 		const auth = AuthStorage.inMemory({}, { env: { OPENAI_API_KEY: "k" } });
 		const reg = ModelRegistry.inMemory(auth, { builtins });

@@ -17,6 +17,9 @@ import {
 	toolReply,
 } from "./support.js";
 
+/** Not on this machine, so a provider there counts as configured only with a key. */
+const REMOTE_URL = "https://llm.example.invalid/v1";
+
 let sb: Sandbox;
 let client: RpcClient | undefined;
 beforeAll(assertBuilt);
@@ -187,7 +190,7 @@ describe("pi --mode rpc: prompting", () => {
 	});
 
 	it("rejects a prompt without a usable model with an error response", async () => {
-		sb.writeModels({ apiKey: undefined });
+		sb.writeModels({ apiKey: undefined, baseUrl: REMOTE_URL }); // a server elsewhere needs a key
 		client = await startClient(sb);
 		await expect(client.prompt("hi")).rejects.toThrow(/No API key found for fake/);
 		expect((await client.getState()).isStreaming).toBe(false);
