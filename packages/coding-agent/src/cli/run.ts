@@ -136,11 +136,13 @@ async function run(
 		cliPaths: args.extensions,
 		noExtensions: args.noExtensions,
 	});
-	for (const w of ext.warnings) err(w);
-	if (ext.errors.length > 0) {
+	// The interactive app shows these inside its screen (printed here they would sit above the TUI).
+	const extensionProblems = [...ext.warnings, ...ext.errors.map((e) => `Error: ${e.message}`)];
+	if (mode !== "interactive") {
+		for (const w of ext.warnings) err(w);
 		for (const e of ext.errors) err(`Error: ${e.message}`);
 		// Outside the interactive app a file that cannot load stops the run before any request.
-		if (mode !== "interactive") return 1;
+		if (ext.errors.length > 0) return 1;
 	}
 	const extensionFlags = ext.runner?.getFlags() ?? [];
 	if (extensionFlags.length > 0 && argv) {
@@ -210,6 +212,8 @@ async function run(
 		onWarning: mode === "interactive" ? undefined : (w) => err(formatLoadWarning(w)),
 	});
 
+	// Interactive: input problems (an unreadable /skill: file) become notices once the app runs.
+	let showInApp = (_message: string) => {};
 	const { session, modelFallbackMessage, warnings } = await createAgentSession({
 		cwd,
 		agentDir,
@@ -220,7 +224,7 @@ async function run(
 		resourceLoader: resources,
 		// --verbose already printed every diagnostic.
 		quietResourceDiagnostics: args.verbose,
-		onInputError: mode === "interactive" ? () => {} : (message) => err(`Warning: ${message}`),
+		onInputError: mode === "interactive" ? (message) => showInApp(message) : (message) => err(`Warning: ${message}`),
 		model: cli.model,
 		thinkingLevel: args.thinking ?? cli.thinkingLevel,
 		scopedModels: scope.scoped,
@@ -235,6 +239,9 @@ async function run(
 	// The extension bridge: json/rpc report handler errors as `extension_error` events, print on stderr.
 	let bridge: import("../agent-session/extension-bridge.js").ExtensionBridge | undefined;
 	let writeExtensionError = (e: import("../extensions/types.js").ExtensionError) => err(formatExtensionError(e));
+	// The interactive app draws extension errors as notices itself (modes/interactive/extensions/).
+	if (mode === "interactive") writeExtensionError = () => {};
+	let requestShutdown = () => {};
 	if (ext.runner) {
 		const [{ ExtensionBridge }, { createNoUIContext }] = await Promise.all([
 			import("../agent-session/extension-bridge.js"),
@@ -250,6 +257,7 @@ async function run(
 			ui: createNoUIContext(mode === "print" ? (message) => err(message) : undefined),
 			hasUI: mode === "rpc" || mode === "interactive",
 			projectTrusted: trust.trusted,
+			onShutdownRequest: () => requestShutdown(),
 		});
 		if (mode === "json") {
 			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
@@ -282,7 +290,6 @@ async function run(
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
 		try {
-			await bridge?.start("startup");
 			return await runInteractiveMode({
 				session,
 				cwd,
@@ -291,12 +298,26 @@ async function run(
 				version: VERSION,
 				contextFiles: resources.getContextFiles().map((f) => f.path),
 				skills: resources.getSkills().map((s) => s.name),
-				warnings: [...warnings, ...(modelFallbackMessage ? [modelFallbackMessage] : [])],
+				warnings: [
+					...warnings,
+					...(modelFallbackMessage ? [modelFallbackMessage] : []),
+					...(bridge ? [] : extensionProblems),
+				],
 				initialPrompt: prompts.initial,
 				followingPrompts: prompts.rest,
 				openResumePicker: args.resume === true,
 				themeFiles: resources.getThemeFiles().map((t) => t.path),
 				useTheme: args.useTheme,
+				// The app emits session_start once its screen is up, and session_shutdown when it ends.
+				extensions: bridge && ext.runner ? { bridge, runner: ext.runner, problems: extensionProblems } : undefined,
+				submit: bridge
+					? (text, options) =>
+							(bridge as NonNullable<typeof bridge>).submit(text, { ...options, source: "interactive" })
+					: undefined,
+				bindApp: (app) => {
+					showInApp = (message) => app.showStatus(message, "warning");
+					requestShutdown = () => void app.shutdown();
+				},
 			});
 		} finally {
 			session.dispose();

@@ -5,6 +5,7 @@
 // runtime value; they are erased when jiti transforms the extension.
 
 export { serializeConversation, serializeMessage } from "../agent-session/compaction/serialize.js";
+export { VERSION } from "../cli/version.js";
 export { getAgentDir, PROJECT_CONFIG_DIR as CONFIG_DIR_NAME } from "../config/paths.js";
 export {
 	COMPACTION_SUMMARY_PREFIX,
@@ -45,3 +46,4 @@ export {
 	isToolCallEventType,
 	isWriteToolResult,
 } from "./types.js";
+export { CustomEditor, type CustomEditorOptions, DynamicBorder } from "./ui-components.js";

@@ -32,6 +32,11 @@ export interface SlashCommand {
 	run(args: string, ctx: InteractiveContext): Awaitable<void>;
 	/** Not listed in autocomplete or /hotkeys, still runnable. */
 	hidden?: boolean;
+	/**
+	 * Listed for completion only: typed, the text goes down the prompt path
+	 * (extension commands, skills, prompt templates), queued while a run works.
+	 */
+	sendAsPrompt?: boolean;
 }
 
 /** The registry as commands see it (implemented by SlashCommandRegistry). */
@@ -81,6 +86,8 @@ export interface InteractiveContext {
 	runCommand(name: string, args?: string): Promise<boolean>;
 	/** Leaves the app (restores the terminal, flushes settings). */
 	shutdown(): Promise<void>;
+	/** Extension shortcuts for /hotkeys (absent without extensions). */
+	extensionHotkeys?: () => { key: string; description: string; extensionPath: string }[];
 }
 
 export type { Component, EditorComponent };

@@ -5,17 +5,15 @@
 // (commands/). Layout, top to bottom: banner and transcript, a working
 // indicator, queued messages, the editor (or a selector in its place), the
 // footer.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { ImageContent } from "@pi/ai";
 import {
+	type AutocompleteProvider,
 	CombinedAutocompleteProvider,
 	type Component,
 	Container,
+	type EditorComponent,
 	getCapabilities,
-	Loader,
 	ProcessTerminal,
 	setCapabilities,
 	type Terminal,
@@ -33,9 +31,13 @@ import { ChatView } from "./components/chat-view.js";
 import { Footer, type FooterData } from "./components/footer.js";
 import { imageOptions } from "./components/image-options.js";
 import { QueueView } from "./components/queue-view.js";
+import { WORKING, WorkingRow } from "./components/working-row.js";
 import type { InteractiveContext, StatusKind } from "./context.js";
 import { InputController } from "./controllers/input-controller.js";
 import { KeyController } from "./controllers/key-controller.js";
+import { AppExtensions, type InteractiveExtensions } from "./extensions/app-extensions.js";
+import type { ExtensionUIHost } from "./extensions/extension-ui.js";
+import { editExternally } from "./external-editor.js";
 import { createFileLister } from "./file-lister.js";
 import { readGitBranch } from "./git-branch.js";
 import { keyText, loadKeybindings } from "./keybindings.js";
@@ -68,12 +70,28 @@ export interface InteractiveModeOptions {
 	useTheme?: string;
 	/** Extra commands (extensions, tests). */
 	registerCommands?: (registry: SlashCommandRegistry) => void;
+	/** Loaded extensions: ctx.ui in the app, their commands, shortcuts and errors. */
+	extensions?: InteractiveExtensions;
+	/**
+	 * The prompt path for typed text (extension commands, `input` handlers,
+	 * skills, templates); default `session.prompt`.
+	 */
+	submit?: (text: string, options: SubmitOptions) => Promise<void>;
+	/** Gets the app once it exists (the CLI routes late notices and ctx.shutdown() to it). */
+	bindApp?: (app: InteractiveMode) => void;
+}
+
+export interface SubmitOptions {
+	images?: ImageContent[];
+	streamingBehavior?: "steer" | "followUp";
 }
 
 export class InteractiveMode {
 	readonly tui: TUI;
 	readonly chat: ChatView;
 	readonly editor: AppEditor;
+	/** The editor in use: the built-in one or an extension's (ctx.ui.setEditorComponent). */
+	private activeEditor: EditorComponent;
 	readonly commands = new SlashCommandRegistry();
 	readonly ctx: InteractiveContext;
 	private theme: AppTheme;
@@ -81,11 +99,18 @@ export class InteractiveMode {
 	private readonly themes: ThemeManager | undefined;
 	private readonly session: AgentSession;
 	private readonly editorArea = new Container();
-	private readonly statusArea = new Container();
+	private readonly working: WorkingRow;
+	private readonly headerSlot = new Container();
+	private readonly footerSlot = new Container();
+	private readonly widgetsAbove = new Container();
+	private readonly widgetsBelow = new Container();
+	private readonly banner: Banner;
+	private readonly extensions: AppExtensions | undefined;
+	private autocompleteWrap: ((base: AutocompleteProvider) => AutocompleteProvider) | undefined;
+	private updateAutocomplete: () => void = () => {};
 	private readonly queueView: QueueView;
 	private readonly footer: Footer;
 	private footerData: FooterData;
-	private loader: Loader | undefined;
 	private readonly input: InputController;
 	private readonly keys: KeyController;
 	private unsubscribe: (() => void) | undefined;
@@ -94,6 +119,8 @@ export class InteractiveMode {
 	private shuttingDown = false;
 	private readonly showProgress: boolean;
 	private readonly gitBranch: string | undefined;
+	/** Extension statuses (ctx.ui.setStatus), joined for the footer. */
+	private statusText: string | undefined;
 
 	constructor(private readonly o: InteractiveModeOptions) {
 		this.session = o.session;
@@ -123,6 +150,8 @@ export class InteractiveMode {
 			paddingX: numberSetting(o.session.settings.get("editorPaddingX"), 0),
 			autocompleteMaxVisible: numberSetting(o.session.settings.get("autocompleteMaxVisible"), 5),
 		});
+		this.activeEditor = this.editor;
+		this.working = new WorkingRow(this.tui, themeSource);
 		this.queueView = new QueueView(themeSource);
 		this.gitBranch = readGitBranch(o.cwd);
 		this.footerData = this.computeFooterData();
@@ -139,7 +168,9 @@ export class InteractiveMode {
 			keybindings,
 			commands: this.commands,
 			chat: this.chat,
-			editor: this.editor,
+			get editor() {
+				return mode.activeEditor;
+			},
 			get theme() {
 				return mode.theme;
 			},
@@ -153,10 +184,11 @@ export class InteractiveMode {
 			runCommand: (name, args) => this.runCommand(name, args ?? ""),
 			shutdown: () => this.shutdown(),
 		};
-		this.input = new InputController(this.ctx);
+		this.input = new InputController(this.ctx, (text, options) => this.submitText(text, options));
 		this.keys = new KeyController({
 			ctx: this.ctx,
 			input: this.input,
+			// An extension's editor routes app keys itself (CustomEditor.onAppKey).
 			editorFocused: () => this.tui.getFocus() === this.editor,
 			openExternalEditor: () => this.openExternalEditor(),
 			pasteImage: () => void this.pasteImage(),
@@ -166,34 +198,50 @@ export class InteractiveMode {
 		registerBuiltinCommands(this.commands);
 		o.registerCommands?.(this.commands);
 		const lister = createFileLister();
-		const updateAutocomplete = () =>
-			this.editor.setAutocompleteProvider(
-				new CombinedAutocompleteProvider(this.commands.toAutocomplete(), o.cwd, { listFiles: lister }),
-			);
-		updateAutocomplete();
-		this.commands.onChange(updateAutocomplete);
-
-		this.editor.onSubmit = (text) => {
-			void this.input.submit(text);
+		this.updateAutocomplete = () => {
+			const base = new CombinedAutocompleteProvider(this.commands.toAutocomplete(), o.cwd, { listFiles: lister });
+			this.activeEditor.setAutocompleteProvider?.(this.autocompleteWrap ? this.autocompleteWrap(base) : base);
 		};
-		this.editor.onChange = () => this.updateEditorBorder();
+		this.updateAutocomplete();
+		this.commands.onChange(() => this.updateAutocomplete());
+
+		this.wireEditor(this.editor);
 		this.updateEditorBorder();
 
-		this.tui.addChild(
-			new Banner(themeSource, this.bannerData([...keyWarnings, ...(this.themes?.getWarnings() ?? [])])),
-		);
+		this.banner = new Banner(themeSource, this.bannerData([...keyWarnings, ...(this.themes?.getWarnings() ?? [])]));
+		this.headerSlot.addChild(this.banner);
+		this.footerSlot.addChild(this.footer);
+		this.tui.addChild(this.headerSlot);
 		this.tui.addChild(this.chat);
-		this.tui.addChild(this.statusArea);
+		this.tui.addChild(this.working);
 		this.tui.addChild(this.queueView);
+		this.tui.addChild(this.widgetsAbove);
 		this.tui.addChild(this.editorArea);
-		this.tui.addChild(this.footer);
+		this.tui.addChild(this.widgetsBelow);
+		this.tui.addChild(this.footerSlot);
 		this.editorArea.addChild(this.editor);
 		this.tui.setFocus(this.editor);
 		this.tui.addInputListener(this.keys.onInput);
 
+		if (o.extensions) {
+			this.extensions = new AppExtensions({
+				...o.extensions,
+				ui: this.extensionUIHost(),
+				ctx: this.ctx,
+				submit: (text) => this.submitText(text, {}),
+				afterAction: () => this.chat.syncEntries(this.session.sessionManager),
+			});
+			const shortcuts = this.extensions.shortcuts;
+			this.tui.addInputListener((data) =>
+				this.tui.getFocus() === this.editor && shortcuts.handle(data) ? { consume: true } : undefined,
+			);
+			this.ctx.extensionHotkeys = () => this.extensions?.hotkeys() ?? [];
+		}
+
 		this.done = new Promise((resolve) => {
 			this.finished = resolve;
 		});
+		o.bindApp?.(this);
 	}
 
 	/** Starts the app; resolves with the exit code when the user quits. */
@@ -203,9 +251,21 @@ export class InteractiveMode {
 		this.themes?.onWarning((message) => this.showStatus(message, "warning"));
 		this.themes?.startWatching();
 		this.chat.renderHistory(this.session.messages);
+		this.chat.syncEntries(this.session.sessionManager, true);
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
+		// Extensions start once the screen is up: session_start handlers may ask, set widgets or the editor.
+		if (this.extensions) {
+			try {
+				await this.extensions.start();
+			} catch (error) {
+				this.showStatus(
+					`Extensions failed to start: ${error instanceof Error ? error.message : String(error)}`,
+					"error",
+				);
+			}
+		}
 		if (this.o.openResumePicker) {
 			// "startup": cancelling the picker quits, as `pi -r` does in the reference.
 			if (this.commands.has("resume")) await this.runCommand("resume", "startup");
@@ -223,7 +283,7 @@ export class InteractiveMode {
 		const initial = this.o.initialPrompt;
 		if (initial) {
 			try {
-				await this.session.prompt(initial.text, { images: initial.images });
+				await this.submitText(initial.text, { images: initial.images });
 			} catch (error) {
 				this.showStatus(error instanceof Error ? error.message : String(error), "error");
 				return;
@@ -234,12 +294,20 @@ export class InteractiveMode {
 
 	// -- session events ------------------------------------------------------------
 
+	/** Typed text down the prompt path (see InteractiveModeOptions.submit). */
+	private submitText(text: string, options: SubmitOptions): Promise<void> {
+		return this.o.submit ? this.o.submit(text, options) : this.session.prompt(text, options);
+	}
+
 	private onSessionEvent(event: AgentSessionEvent): void {
+		// Entries added outside events (extension entries, messages appended while idle) are drawn first, in order.
+		if (event.type === "message_start") this.chat.syncEntries(this.session.sessionManager);
 		this.chat.handleEvent(event);
+		if (event.type === "message_end") this.chat.syncEntries(this.session.sessionManager, true);
 		switch (event.type) {
 			case "agent_start":
 				if (this.showProgress) this.tui.terminal.setProgress?.(true);
-				this.showLoader("Working... (esc to interrupt)");
+				this.showLoader(WORKING);
 				break;
 			case "agent_settled":
 				if (this.showProgress) this.tui.terminal.setProgress?.(false);
@@ -252,7 +320,7 @@ export class InteractiveMode {
 				);
 				break;
 			case "compaction_end":
-				if (this.session.isStreaming) this.showLoader("Working... (esc to interrupt)");
+				if (this.session.isStreaming) this.showLoader(WORKING);
 				else this.hideLoader();
 				this.refreshStatus();
 				break;
@@ -271,27 +339,11 @@ export class InteractiveMode {
 	}
 
 	private showLoader(message: string): void {
-		if (this.loader) {
-			this.loader.setMessage(message);
-			return;
-		}
-		const t = this.theme;
-		this.loader = new Loader(
-			this.tui,
-			(s) => t.fg("accent", s),
-			(s) => t.fg("muted", s),
-			message,
-		);
-		this.statusArea.addChild(this.loader);
-		this.tui.requestRender();
+		this.working.show(message);
 	}
 
 	private hideLoader(): void {
-		if (!this.loader) return;
-		this.loader.stop();
-		this.statusArea.clear();
-		this.loader = undefined;
-		this.tui.requestRender();
+		this.working.hide();
 	}
 
 	// -- status, footer, editor border ---------------------------------------------
@@ -317,6 +369,7 @@ export class InteractiveMode {
 			autoCompact: s.autoCompactionEnabled,
 			model: model ? { provider: model.provider, id: model.id, reasoning: model.reasoning } : undefined,
 			thinkingLevel: s.thinkingLevel,
+			status: this.statusText,
 		};
 	}
 
@@ -328,9 +381,10 @@ export class InteractiveMode {
 
 	private updateEditorBorder(): void {
 		const t = this.theme;
-		const text = this.editor.getText();
-		if (text.startsWith("!")) this.editor.borderColor = t.getBashModeBorderColor();
-		else this.editor.borderColor = t.getThinkingBorderColor(this.session.thinkingLevel as ThinkingLevelName);
+		const editor = this.activeEditor;
+		const text = editor.getText();
+		if (text.startsWith("!")) editor.borderColor = t.getBashModeBorderColor();
+		else editor.borderColor = t.getThinkingBorderColor(this.session.thinkingLevel as ThinkingLevelName);
 	}
 
 	showStatus(text: string, kind: StatusKind = "info"): void {
@@ -392,9 +446,82 @@ export class InteractiveMode {
 			if (restored) return;
 			restored = true;
 			this.editorArea.clear();
-			this.editorArea.addChild(this.editor);
-			this.tui.setFocus(this.editor);
+			this.editorArea.addChild(this.activeEditor);
+			this.tui.setFocus(this.activeEditor);
 			this.tui.requestRender();
+		};
+	}
+
+	// -- extensions -------------------------------------------------------------------
+
+	private wireEditor(editor: EditorComponent): void {
+		editor.onSubmit = (text) => {
+			void this.input.submit(text);
+		};
+		editor.onChange = () => this.updateEditorBorder();
+	}
+
+	/** Puts an extension's editor in place of the built-in one (undefined: back to the built-in). */
+	private replaceEditor(next: EditorComponent | undefined): void {
+		const previous = this.activeEditor;
+		const editor = next ?? this.editor;
+		if (editor === previous) return;
+		const text = previous.getText();
+		this.activeEditor = editor;
+		this.wireEditor(editor);
+		const custom = editor as EditorComponent & { onAppKey?: (data: string) => boolean };
+		if (editor !== this.editor && "onAppKey" in custom) {
+			custom.onAppKey = (data) => this.keys.handleKey(data) || (this.extensions?.shortcuts.handle(data) ?? false);
+		}
+		editor.setText(text);
+		this.updateAutocomplete();
+		this.updateEditorBorder();
+		const showing = this.editorArea.children.includes(previous);
+		if (showing) {
+			this.editorArea.clear();
+			this.editorArea.addChild(editor);
+			this.tui.setFocus(editor);
+		}
+		this.tui.requestRender();
+	}
+
+	private extensionUIHost(): ExtensionUIHost {
+		const mode = this;
+		return {
+			tui: this.tui,
+			theme: () => this.theme,
+			keybindings: this.ctx.keybindings,
+			themes: this.themes,
+			setTheme: (theme) => this.setTheme(theme),
+			notify: (text, kind) => this.showStatus(text, kind),
+			showInEditorArea: (component) => this.showInEditorArea(component),
+			slots: {
+				header: this.headerSlot,
+				widgetsAbove: this.widgetsAbove,
+				widgetsBelow: this.widgetsBelow,
+				footer: this.footerSlot,
+			},
+			get defaultHeader() {
+				return mode.banner;
+			},
+			defaultFooter: this.footer,
+			setStatusText: (text) => {
+				this.statusText = text;
+				this.refreshStatus();
+			},
+			gitBranch: () => this.gitBranch,
+			working: this.working,
+			setHiddenThinkingLabel: (label) => this.chat.setHiddenThinkingLabel(label),
+			editor: () => this.activeEditor,
+			replaceEditor: (editor) => this.replaceEditor(editor),
+			setAutocompleteWrappers: () => {
+				const ext = this.extensions;
+				this.autocompleteWrap = ext ? (base) => ext.ui.wrapAutocomplete(base) : undefined;
+				this.updateAutocomplete();
+			},
+			chat: this.chat,
+			externalEdit: (text) => editExternally(this.tui, text),
+			setTitle: (title) => this.tui.terminal.setTitle?.(title),
 		};
 	}
 
@@ -409,24 +536,13 @@ export class InteractiveMode {
 	// -- terminal hand-offs ---------------------------------------------------------
 
 	private openExternalEditor(): void {
-		const editorCmd = process.env.VISUAL || process.env.EDITOR;
-		if (!editorCmd) {
+		if (!(process.env.VISUAL || process.env.EDITOR)) {
 			this.showStatus("Set $VISUAL or $EDITOR to edit the message in an external editor", "warning");
 			return;
 		}
-		const dir = mkdtempSync(join(tmpdir(), "pi-edit-"));
-		const file = join(dir, "message.md");
-		writeFileSync(file, this.editor.getExpandedText());
-		this.tui.stop();
-		try {
-			const [cmd, ...args] = editorCmd.split(" ");
-			const result = spawnSync(cmd, [...args, file], { stdio: "inherit" });
-			if (result.status === 0) this.editor.setText(readFileSync(file, "utf8").replace(/\n$/, ""));
-		} finally {
-			rmSync(dir, { recursive: true, force: true });
-			this.tui.start();
-			this.tui.requestRender(true);
-		}
+		const editor = this.activeEditor;
+		const edited = editExternally(this.tui, editor.getExpandedText?.() ?? editor.getText());
+		if (edited !== undefined) editor.setText(edited);
 	}
 
 	/** Ctrl+V: a clipboard image goes out with the next message; a marker shows where. */
@@ -440,7 +556,7 @@ export class InteractiveMode {
 			this.showStatus("No image on the clipboard (or no clipboard tool: wl-paste, xclip, pngpaste)", "warning");
 			return;
 		}
-		this.editor.insertTextAtCursor(`${this.input.addImage(png, "image/png")} `);
+		this.activeEditor.insertTextAtCursor?.(`${this.input.addImage(png, "image/png")} `);
 		this.tui.requestRender();
 	}
 
@@ -463,6 +579,13 @@ export class InteractiveMode {
 			await this.session.abort();
 		}
 		if (this.session.isBashRunning) this.session.abortBash();
+		if (this.extensions) {
+			try {
+				await this.extensions.stop();
+			} catch {
+				// session_shutdown handler errors were reported; leaving goes on.
+			}
+		}
 		this.hideLoader();
 		if (this.showProgress) this.tui.terminal.setProgress?.(false);
 		this.unsubscribe?.();

@@ -22,6 +22,10 @@ export const hotkeysCommand: SlashCommand = {
 		);
 		const width = Math.max(...rows.map(([k]) => k.length));
 		const lines = rows.map(([k, d]) => `${k.padEnd(width)}  ${d}`);
+		const extensionRows = (ctx.extensionHotkeys?.() ?? []).map(
+			(h) => `${h.key}  ${h.description || "(no description)"}  — ${h.extensionPath}`,
+		);
+		if (extensionRows.length > 0) lines.push("", "Extension shortcuts", ...extensionRows);
 		const commands = ctx.commands
 			.list()
 			.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""} — ${c.description}`);

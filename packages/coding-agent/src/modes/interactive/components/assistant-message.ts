@@ -16,7 +16,14 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 	private footer: { text: string; kind: "error" | "muted" } | undefined;
 	private showThinking: boolean;
 
-	constructor(theme: ThemeSource, message: AssistantMessage, showThinking: boolean, final = true) {
+	constructor(
+		theme: ThemeSource,
+		message: AssistantMessage,
+		showThinking: boolean,
+		final = true,
+		/** Shared with the chat view: ctx.ui.setHiddenThinkingLabel changes it for every item. */
+		private readonly labels: { hiddenThinking?: string } = {},
+	) {
 		super(theme);
 		this.showThinking = showThinking;
 		this.update(message, final);
@@ -94,7 +101,8 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 		for (const b of this.blocks) {
 			if (!b.text.trim()) continue;
 			out.push("");
-			if (b.kind === "thinking" && !this.showThinking) out.push(` ${t.italic(t.fg("thinkingText", "Thinking..."))}`);
+			if (b.kind === "thinking" && !this.showThinking)
+				out.push(` ${t.italic(t.fg("thinkingText", this.labels.hiddenThinking ?? "Thinking..."))}`);
 			else out.push(...b.md.render(width));
 		}
 		if (this.footer) {

@@ -5,6 +5,7 @@ import type { AgentMessage } from "@pi/agent-core";
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "@pi/ai";
 import { type Component, Container } from "@pi/tui";
 import type { AgentSessionEvent } from "../../../agent-session/events.js";
+import type { CustomMessageEntry, SessionEntry } from "../../../session/types.js";
 import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
 import { isExpandable, type ThemeSource } from "./cached.js";
@@ -33,6 +34,12 @@ export class ChatView extends Container {
 	private readonly tools = new Map<string, ToolExecutionItem>();
 	private streaming: AssistantMessageItem | undefined;
 	private retry: RetryNoticeItem | undefined;
+	/** Shared with assistant items (ctx.ui.setHiddenThinkingLabel). */
+	private readonly labels: { hiddenThinking?: string } = {};
+	/** The last session entry the transcript shows (see syncEntries). */
+	private lastEntryId: string | null | undefined;
+	/** Draws entries that are not messages (extension entries); undefined: not shown. */
+	entryItem: ((entry: SessionEntry, expanded: boolean) => Component | undefined) | undefined;
 
 	constructor(
 		private readonly theme: ThemeSource,
@@ -61,6 +68,48 @@ export class ChatView extends Container {
 	setShowThinking(show: boolean): void {
 		this.thinkingVisible = show;
 		for (const c of this.children) if (c instanceof AssistantMessageItem) c.setExpanded(show);
+	}
+
+	setHiddenThinkingLabel(label: string | undefined): void {
+		this.labels.hiddenThinking = label;
+		for (const c of this.children) if (c instanceof AssistantMessageItem) c.invalidate();
+		this.requestRender();
+	}
+
+	/**
+	 * Draws what was appended to the session outside the event stream since
+	 * the last call: extension entries (pi.appendEntry) and messages recorded
+	 * while idle (pi.sendMessage without a turn). `markOnly` just notes where
+	 * the transcript is (history drawn, a message drawn from its events).
+	 */
+	syncEntries(sessionManager: { getBranch(): SessionEntry[]; getLeafId(): string | null }, markOnly = false): void {
+		const leaf = sessionManager.getLeafId();
+		if (markOnly || this.lastEntryId === undefined) {
+			this.lastEntryId = leaf;
+			return;
+		}
+		if (leaf === this.lastEntryId) return;
+		const branch = sessionManager.getBranch();
+		const at = this.lastEntryId === null ? -1 : branch.findIndex((e) => e.id === this.lastEntryId);
+		const moved = this.lastEntryId !== null && at === -1;
+		this.lastEntryId = leaf;
+		// Not on this branch any more: tree moves and session switches redraw the whole transcript.
+		if (moved) return;
+		const from = at + 1;
+		let added = false;
+		for (const entry of branch.slice(from)) {
+			if (entry.type === "custom_message") {
+				this.addMessage(entryMessage(entry));
+				added = true;
+			} else if (entry.type === "custom") {
+				const item = this.entryItem?.(entry, this.toolsExpanded);
+				if (item) {
+					this.addChild(item);
+					added = true;
+				}
+			}
+		}
+		if (added) this.requestRender();
 	}
 
 	addItem(component: Component): void {
@@ -144,7 +193,7 @@ export class ChatView extends Container {
 	}
 
 	private addAssistant(m: AssistantMessage, final = true): AssistantMessageItem {
-		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible, final);
+		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible, final, this.labels);
 		this.addChild(item);
 		this.syncToolCalls(m);
 		return item;
@@ -251,4 +300,16 @@ export class ChatView extends Container {
 		this.retry?.end(outcome);
 		this.retry = undefined;
 	}
+}
+
+/** A custom_message entry as the message it records. */
+function entryMessage(entry: CustomMessageEntry): AgentMessage {
+	return {
+		role: "custom",
+		customType: entry.customType,
+		content: entry.content,
+		display: entry.display,
+		details: entry.details,
+		timestamp: Date.parse(entry.timestamp) || Date.now(),
+	};
 }

@@ -13,7 +13,14 @@ export class InputController {
 	private readonly images = new Map<string, ImageContent>();
 	private imageCounter = 0;
 
-	constructor(private readonly ctx: InteractiveContext) {}
+	constructor(
+		private readonly ctx: InteractiveContext,
+		/** The prompt path (extension commands, `input`, skills, templates); default session.prompt. */
+		private readonly send: (
+			text: string,
+			options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" },
+		) => Promise<void> = (text, options) => ctx.session.prompt(text, options),
+	) {}
 
 	/** Keeps a pasted image for the next message; returns the marker to put in the editor. */
 	addImage(data: Buffer, mimeType: string): string {
@@ -38,8 +45,14 @@ export class InputController {
 		ctx.editor.addToHistory?.(text);
 		try {
 			const parsed = parseSlashCommand(text);
-			if (parsed && ctx.commands.has(parsed.name)) {
+			const command = parsed ? ctx.commands.get(parsed.name) : undefined;
+			if (parsed && command && !command.sendAsPrompt) {
 				await ctx.runCommand(parsed.name, parsed.args);
+				return;
+			}
+			if (command?.sendAsPrompt && !ctx.session.isStreaming) {
+				// Extension commands, skills, templates: the prompt path decides (no model needed for a command).
+				await this.send(raw.replace(/\s+$/, ""), { images: this.takeImages(text) });
 				return;
 			}
 			if (text.startsWith("!")) {
@@ -60,7 +73,7 @@ export class InputController {
 		const { session } = this.ctx;
 		const images = this.takeImages(text);
 		if (session.isStreaming) {
-			await session.prompt(text, { images, streamingBehavior: kind === "followUp" ? "followUp" : "steer" });
+			await this.send(text, { images, streamingBehavior: kind === "followUp" ? "followUp" : "steer" });
 			return;
 		}
 		if (session.isCompacting) {
@@ -77,7 +90,7 @@ export class InputController {
 			this.ctx.editor.setText(text);
 			return;
 		}
-		await session.prompt(text, { images });
+		await this.send(text, { images });
 	}
 
 	private async runBash(command: string, excludeFromContext: boolean): Promise<void> {

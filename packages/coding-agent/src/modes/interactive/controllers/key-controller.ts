@@ -38,6 +38,11 @@ export class KeyController {
 		return handled ? { consume: true } : undefined;
 	};
 
+	/** An app key typed into an extension's editor (CustomEditor.onAppKey); true when used. */
+	handleKey(data: string): boolean {
+		return this.handle(data);
+	}
+
 	private handle(data: string): boolean {
 		const { ctx } = this.host;
 		const kb = ctx.keybindings;

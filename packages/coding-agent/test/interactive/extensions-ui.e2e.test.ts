@@ -1,0 +1,108 @@
+// Extensions in the BUILT interactive app (tmux, fake provider): upstream's
+// examples, copied unmodified into test/fixtures/extensions/upstream/, drive
+// ctx.ui (status, widgets, footer, header), typed extension commands and
+// their completion, and errors shown inside the app.
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+
+const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
+const READY = /fake-model\s*$/m;
+
+let sb: Sandbox;
+let pi: TmuxPi | undefined;
+
+beforeAll(() => {
+	if (!hasTmux) console.warn("tmux not found: skipping interactive extension tests (CI installs it)");
+	else assertBuilt();
+});
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	pi?.kill();
+	pi = undefined;
+	await sb.close();
+});
+
+function start(extensions: string[], size?: { columns: number; rows: number }): TmuxPi {
+	const args = extensions.flatMap((e) => ["-e", e.includes("/") ? e : join(UPSTREAM, e)]);
+	pi = startPi({ cwd: sb.cwd, env: sb.env, args, ...size });
+	return pi;
+}
+
+describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
+	it("status-line: setStatus text in the footer follows turn_start", async () => {
+		sb.fake.enqueue(textReply("done"));
+		const p = start(["status-line.ts"]);
+		await p.waitFor(/^Ready$/m);
+		p.type("hello");
+		p.keys("Enter");
+		await p.waitFor("done");
+		const screen = await p.waitFor(/Turn 1/);
+		// turn_end (Turn 1 complete) follows once the session emits it; turn_start is emitted today.
+		expect(screen).toMatch(/● Turn 1\.\.\.|✓ Turn 1 complete/);
+		expect(p.exited()).toBe(false);
+	});
+
+	it("widget-placement: widgets above and below the editor", async () => {
+		const p = start(["widget-placement.ts"]);
+		const screen = await p.waitFor("Below editor widget");
+		const lines = screen.split("\n");
+		const above = lines.findIndex((l) => l.includes("Above editor widget"));
+		const below = lines.findIndex((l) => l.includes("Below editor widget"));
+		const model = lines.findIndex((l) => /fake-model\s*$/.test(l));
+		expect(above).toBeGreaterThan(-1);
+		expect(below).toBeGreaterThan(above);
+		// The editor (a bordered box) sits between them; the footer after.
+		expect(lines.slice(above + 1, below).some((l) => l.includes("─"))).toBe(true);
+		expect(model).toBeGreaterThan(below);
+	});
+
+	it("custom-footer: the command is completed with its description, replaces the footer and restores it", async () => {
+		const p = start(["custom-footer.ts"]);
+		await p.waitFor(READY);
+		p.type("/foo");
+		await p.waitFor("Toggle custom footer");
+		p.keys("Tab");
+		await p.waitFor(/\/footer\s/);
+		p.keys("Enter");
+		await p.waitFor("Custom footer enabled");
+		const custom = await p.waitFor(/↑0 ↓0 \$0\.000\s+fake-model/);
+		expect(custom).not.toMatch(/0\.0%\/100k/);
+		p.type("/footer");
+		p.keys("Enter");
+		await p.waitFor("Default footer restored");
+		await p.waitFor(/0\.0%\/100k/);
+	});
+
+	it("a file that cannot load and a throwing handler are notices inside the app; the session goes on", async () => {
+		const bad = join(sb.root, "bad.ts");
+		writeFileSync(bad, "export default function (pi) { pi.on(\n");
+		const throwing = join(sb.root, "throwing.ts");
+		writeFileSync(
+			throwing,
+			[
+				"export default function (pi) {",
+				'  pi.registerCommand("boom", { description: "throws", handler: async () => { throw new Error("kaboom"); } });',
+				'  pi.on("input", () => { throw new Error("input handler broke"); });',
+				"}",
+			].join("\n"),
+		);
+		sb.fake.enqueue(textReply("still here"));
+		const p = start([bad, throwing]);
+		const screen = await p.waitFor(READY);
+		expect(screen).toContain("bad.ts");
+		p.type("/boom");
+		p.keys("Enter");
+		await p.waitFor(/Extension error \(.*throwing\.ts, command:\/boom\): kaboom/);
+		p.type("hello");
+		p.keys("Enter");
+		await p.waitFor("input handler broke");
+		await p.waitFor("still here");
+		expect(p.exited()).toBe(false);
+		expect(sb.fake.requests).toHaveLength(1);
+	});
+});
