@@ -41,9 +41,8 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		p.type("hello");
 		p.keys("Enter");
 		await p.waitFor("done");
-		const screen = await p.waitFor(/Turn 1/);
-		// turn_end (Turn 1 complete) follows once the session emits it; turn_start is emitted today.
-		expect(screen).toMatch(/● Turn 1\.\.\.|✓ Turn 1 complete/);
+		// turn_start sets "● Turn 1..."; turn_end ("✓ Turn 1 complete") once the bridge installs the turn_end hook.
+		await p.waitFor(/● Turn 1\.\.\.$|✓ Turn 1 complete$/m);
 		expect(p.exited()).toBe(false);
 	});
 

@@ -318,7 +318,9 @@ export class InteractiveExtensionUI implements ExtensionUIContext {
 			this.host.replaceEditor(undefined);
 			return;
 		}
-		const editor = this.build("editor", () => factory(this.host.tui, this.host.theme().getEditorTheme(), this.host.keybindings));
+		const editor = this.build("editor", () =>
+			factory(this.host.tui, this.host.theme().getEditorTheme(), this.host.keybindings),
+		);
 		if (editor) this.host.replaceEditor(editor);
 	}
 
