@@ -61,24 +61,28 @@ export function describeHookError(error: unknown): string {
 }
 
 export async function executeToolBatch(batch: ToolBatch): Promise<ToolBatchOutcome> {
-	const state: BatchState = { batch, hookError: undefined };
+	const state: BatchState = { batch, hookError: undefined, fanOut: new SignalFanOut(batch.signal) };
 	const cutOff = batch.assistantMessage.stopReason === "length";
 	const sequential =
 		batch.config.toolExecution === "sequential" ||
 		batch.toolCalls.some((call) => findTool(batch.context, call.name)?.executionMode === "sequential");
 	let finals: Finalized[];
 	let results: ToolResultMessage[];
-	if (sequential) {
-		results = [];
-		finals = await runSequential(state, cutOff, results);
-	} else {
-		finals = await runParallel(state, cutOff);
-		// Result messages follow the order of the calls in the assistant message.
-		results = finals.map((final, i) => resultMessage(batch.toolCalls[i], final));
-		for (const message of results) {
-			const pending = batch.commit(message);
-			if (pending) await pending;
+	try {
+		if (sequential) {
+			results = [];
+			finals = await runSequential(state, cutOff, results);
+		} else {
+			finals = await runParallel(state, cutOff);
+			// Result messages follow the order of the calls in the assistant message.
+			results = finals.map((final, i) => resultMessage(batch.toolCalls[i], final));
+			for (const message of results) {
+				const pending = batch.commit(message);
+				if (pending) await pending;
+			}
 		}
+	} finally {
+		state.fanOut.dispose();
 	}
 	const terminate = finals.length > 0 && finals.every((final) => final.result.terminate === true);
 	return { results, terminate, hookError: state.hookError };
@@ -87,6 +91,8 @@ export async function executeToolBatch(batch: ToolBatch): Promise<ToolBatchOutco
 interface BatchState {
 	batch: ToolBatch;
 	hookError: unknown;
+	/** The per-call signals of executing tools. */
+	fanOut: SignalFanOut;
 }
 
 function resultMessage(call: AgentToolCall, final: Finalized): ToolResultMessage {
@@ -211,14 +217,18 @@ async function execute(state: BatchState, call: AgentToolCall, tool: AgentTool, 
 			partialResult,
 		});
 	};
+	// Each call gets its own signal, aborted with the batch's: tools add abort listeners to it, and
+	// 200 calls on one shared signal would pass Node's listener limit (MaxListenersExceededWarning).
+	const signal = state.fanOut.child();
 	try {
-		const result = await tool.execute(call.id, args as never, state.batch.signal, onUpdate);
+		const result = await tool.execute(call.id, args as never, signal, onUpdate);
 		if (!result || !Array.isArray(result.content)) return failure(`Tool ${call.name} returned no valid result`);
 		return { result, isError: result.isError === true };
 	} catch (error) {
 		return failure(errorText(error));
 	} finally {
 		settled = true;
+		state.fanOut.release(signal);
 	}
 }
 
@@ -265,6 +275,38 @@ function abortedResult(): Finalized {
 
 function isSyntheticAbort(final: Finalized): boolean {
 	return syntheticAborts.has(final.result);
+}
+
+/**
+ * One listener on the batch's signal that aborts every in-flight call's own
+ * signal, however many calls run at once.
+ */
+export class SignalFanOut {
+	private readonly children = new Map<AbortSignal, AbortController>();
+	private readonly onAbort = () => {
+		for (const controller of this.children.values()) controller.abort(this.parent.reason);
+	};
+
+	constructor(private readonly parent: AbortSignal) {
+		if (!parent.aborted) parent.addEventListener("abort", this.onAbort, { once: true });
+	}
+
+	/** A signal aborted when the parent is (already aborted if the parent is). */
+	child(): AbortSignal {
+		const controller = new AbortController();
+		if (this.parent.aborted) controller.abort(this.parent.reason);
+		else this.children.set(controller.signal, controller);
+		return controller.signal;
+	}
+
+	release(signal: AbortSignal): void {
+		this.children.delete(signal);
+	}
+
+	dispose(): void {
+		this.parent.removeEventListener("abort", this.onAbort);
+		this.children.clear();
+	}
 }
 
 /**

@@ -243,3 +243,35 @@ describe("abort", () => {
 		]);
 	});
 });
+
+describe("abort with many parallel calls", () => {
+	it("200 calls each listening on their signal: all see the abort, and Node warns about no listener leak", async () => {
+		const warnings: string[] = [];
+		const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+		process.on("warning", onWarning);
+		try {
+			let started = 0;
+			const allStarted = deferred();
+			const tool = defineTool("hang", Type.Object({}), (_params, signal) => {
+				// Like bash or grep: one abort listener per call, on the signal it was given.
+				return new Promise((resolve) => {
+					signal?.addEventListener("abort", () => resolve(textResult("stopped")), { once: true });
+					if (++started === 200) allStarted.resolve();
+				});
+			});
+			const { agent, fake } = setup([tool]);
+			fake.enqueue(reply(...Array.from({ length: 200 }, (_, i) => toolCall("hang", {}, `c${i}`))));
+			const run = agent.prompt("go");
+			await allStarted.promise;
+			agent.abort();
+			await run;
+			// Warnings are emitted on the next tick.
+			await new Promise((r) => setImmediate(r));
+			expect(warnings.filter((w) => w.includes("MaxListeners"))).toEqual([]);
+			const results = agent.state.messages.filter((m) => m.role === "toolResult");
+			expect(results).toHaveLength(200);
+		} finally {
+			process.off("warning", onWarning);
+		}
+	});
+});

@@ -74,6 +74,19 @@ export interface BashResult {
 	signal?: string;
 }
 
+/** Node's timers hold at most 2^31-1 ms; a longer delay fires at once (the command "timed out" immediately). */
+export const MAX_BASH_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A timeout the timers can honour, or a clear error naming the allowed range. */
+function validateTimeout(timeout: number | undefined): void {
+	if (timeout === undefined || timeout === 0) return;
+	if (!Number.isFinite(timeout) || timeout < 0 || timeout > MAX_BASH_TIMEOUT_SECONDS) {
+		throw new Error(
+			`Invalid timeout ${timeout}: give seconds from 1 to ${MAX_BASH_TIMEOUT_SECONDS} (about 24.8 days), or leave it out for no timeout. The command was not run.`,
+		);
+	}
+}
+
 /** PATH with pi's own bin directory in front, so tools installed for pi are found first. */
 export function bashEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
 	const agentDir = base.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
@@ -83,6 +96,7 @@ export function bashEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.P
 
 /** Runs a shell command with bounded output; used by the bash tool and by user `!cmd` / RPC bash. */
 export async function executeBash(command: string, options: ExecuteBashOptions): Promise<BashResult> {
+	validateTimeout(options.timeout);
 	if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory()) {
 		throw new Error(`Working directory does not exist: ${options.cwd}`);
 	}

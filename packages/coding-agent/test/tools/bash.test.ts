@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBashTool, executeBash } from "../../src/tools/bash.js";
+import { createBashTool, executeBash, MAX_BASH_TIMEOUT_SECONDS } from "../../src/tools/bash.js";
 import { OutputAccumulator } from "../../src/tools/output-accumulator.js";
 import { run, runError, tempDir, text } from "./helpers.js";
 
@@ -36,6 +36,28 @@ async function waitForFile(path: string): Promise<string> {
 	}
 	throw new Error(`timed out waiting for ${path}`);
 }
+
+describe("bash: timeout validation", () => {
+	it("a timeout past what timers can hold (> 2^31 ms) is refused, not 'timed out' at once", async () => {
+		const dir = tempDir();
+		const marker = join(dir, "ran");
+		const message = await runError(createBashTool(dir), {
+			command: `sleep 0.3; touch ${marker}`,
+			timeout: 2 ** 31 / 1000 + 1,
+		});
+		expect(message).toContain("Invalid timeout 2147484.648");
+		expect(message).toContain(`1 to ${MAX_BASH_TIMEOUT_SECONDS}`);
+		expect(message).not.toContain("timed out");
+		expect(existsSync(marker)).toBe(false);
+	});
+
+	it("negative timeouts are refused; the largest valid one runs the command normally", async () => {
+		const dir = tempDir();
+		expect(await runError(createBashTool(dir), { command: "true", timeout: -5 })).toContain("Invalid timeout -5");
+		const r = await run(createBashTool(dir), { command: "sleep 0.3; echo fine", timeout: MAX_BASH_TIMEOUT_SECONDS });
+		expect(text(r)).toContain("fine");
+	});
+});
 
 describe("bash: results", () => {
 	it("merges stdout and stderr, runs in cwd, reports (no output)", async () => {
