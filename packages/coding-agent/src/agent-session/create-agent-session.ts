@@ -149,6 +149,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const auth = options.authStorage ?? AuthStorage.create(paths.auth, withLoginFlows());
 	const authWarning = auth.getLoadWarning();
 	if (!options.authStorage && authWarning) warnings.push(authWarning);
+	if (!options.authStorage) warnings.push(...auth.takePermissionNotices());
 	const registry = options.modelRegistry ?? ModelRegistry.create(auth, paths.models);
 	if (!options.modelRegistry) warnings.push(...registry.getErrors());
 

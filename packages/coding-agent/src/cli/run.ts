@@ -99,6 +99,7 @@ async function run(
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
 	if (authWarning) err(authWarning);
+	for (const notice of auth.takePermissionNotices()) err(notice);
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });
 	for (const e of registry.getErrors()) err(`Warning: ${e}`);
 	const resources = new DefaultResourceLoader({

@@ -4,7 +4,7 @@
 // var → fallback (models.json provider key). Expired OAuth tokens are
 // refreshed under a file lock, so several processes refresh only once.
 // Keys never appear in error messages.
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { getEnvApiKey } from "@pi/ai";
 import { ConfigValueError, resolveConfigValue } from "./config-value.js";
@@ -87,6 +87,7 @@ export class AuthStorage {
 	private readonly refreshing = new Map<string, Promise<OAuthCredential>>();
 	private fallback: FallbackKeySource | undefined;
 	private loadWarning: string | undefined;
+	private permissionNotices: string[] = [];
 	private readonly env: NodeJS.ProcessEnv;
 	private readonly now: () => number;
 
@@ -116,6 +117,7 @@ export class AuthStorage {
 		if (!this.file) return;
 		const read = readJsonFile(this.file);
 		this.loadWarning = undefined;
+		if (read.kind !== "missing") this.permissionNotices.push(...tightenPermissions(this.file));
 		if (read.kind === "missing") this.data = {};
 		else if (read.kind === "malformed") {
 			this.data = {};
@@ -137,6 +139,11 @@ export class AuthStorage {
 
 	getLoadWarning(): string | undefined {
 		return this.loadWarning;
+	}
+
+	/** What was found readable by others (and tightened, or not) since the last call; shown once at start-up. */
+	takePermissionNotices(): string[] {
+		return this.permissionNotices.splice(0);
 	}
 
 	setRuntimeApiKey(provider: string, key: string): void {
@@ -351,4 +358,40 @@ function ensurePrivateDir(dir: string): void {
 	if (existsSync(dir)) return;
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
 	chmodSync(dir, 0o700);
+}
+
+/**
+ * auth.json holds keys and tokens: found readable or writable by group or
+ * others (0644 from an old version, a copy, a restore from backup), it is set
+ * to 0600 and its directory to 0700, and the user is told once. When that is
+ * not possible (not the owner, read-only file system) the notice says how to
+ * fix it by hand.
+ */
+function tightenPermissions(file: string): string[] {
+	const notices: string[] = [];
+	for (const [path, mode, what] of [
+		[file, 0o600, "file"],
+		[dirname(file), 0o700, "directory"],
+	] as const) {
+		let current: number;
+		try {
+			current = statSync(path).mode & 0o777;
+		} catch {
+			continue;
+		}
+		if ((current & 0o077) === 0) continue;
+		const was = `0${current.toString(8)}`;
+		try {
+			chmodSync(path, mode);
+			notices.push(
+				`Note: ${path} (credentials ${what}) was open to other users (mode ${was}); pi changed it to 0${mode.toString(8)}.`,
+			);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code ?? String(error);
+			notices.push(
+				`Warning: ${path} (credentials ${what}) is open to other users (mode ${was}) and pi could not change it (${code}). Run: chmod ${mode.toString(8)} '${path}'`,
+			);
+		}
+	}
+	return notices;
 }

@@ -4,7 +4,7 @@
 // an outside edit of settings.json survives pi saving another key; auth.json
 // written under umask 000 is still 0600 in a 0700 dir.
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
@@ -115,5 +115,24 @@ describe("credentials at rest", () => {
 		expect(statSync(file).mode & 0o777).toBe(0o600);
 		expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ fake: { type: "api_key", key: "sk-umask-test" } });
+	});
+
+	it("an existing auth.json at 0644 in a 0755 directory is tightened to 0600/0700 and the user is told once", async () => {
+		const file = join(sb.agentDir, "auth.json");
+		writeFileSync(file, JSON.stringify({ other: { type: "api_key", key: "sk-loose-file-key" } }));
+		chmodSync(file, 0o644);
+		chmodSync(sb.agentDir, 0o755);
+		sb.fake.enqueue(textReply("hello"), textReply("again"));
+		const first = await sb.run(["-p", ...MODEL, "hi"]);
+		expect(first.code).toBe(0);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(statSync(sb.agentDir).mode & 0o777).toBe(0o700);
+		expect(first.stderr).toContain(`${file} (credentials file) was open to other users (mode 0644)`);
+		expect(first.stderr).toContain(`${sb.agentDir} (credentials directory) was open to other users (mode 0755)`);
+		expect(first.stderr).not.toContain("sk-loose-file-key");
+		// The content is untouched, and the next run has nothing to say.
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ other: { type: "api_key", key: "sk-loose-file-key" } });
+		const second = await sb.run(["-p", ...MODEL, "hi"]);
+		expect(second.stderr).not.toContain("open to other users");
 	});
 });
