@@ -1,46 +1,39 @@
 // The extension bridge: plugs an ExtensionRunner into one AgentSession.
-//   - carries out `pi.*` actions on the session (it is the runtime's host);
-//   - builds `ctx` for handlers, tools and commands;
+//   - carries out `pi.*` actions on the session (it is the runtime's host:
+//     extension-host.ts);
+//   - builds `ctx` for handlers, tools and commands (extension-context.ts);
 //   - turns agent-core hooks and session events into extension events:
 //       tool_call/tool_result  through the session's ToolHooks (first block wins / chained patches)
 //       context, context_with_system, forced system prompt  through the Agent's transformContext,
-//         so they change the request only, never the session file
+//         so they change the request only, never the session file (extension-request.ts)
 //       before_provider_request / after_provider_response  through the stream options
 //       before_agent_start  through AgentSession.beforeAgentStart
 //       every session event  forwarded with notify semantics;
 //   - runs the extension stages of the input path (extension command, then
 //     the `input` event) before a prompt reaches the session.
-import type { AgentMessage, AgentTool, AgentToolResult } from "@pi/agent-core";
-import {
-	type AssistantMessage,
-	complete,
-	type ImageContent,
-	type Message,
-	type Model,
-	replaySystemState,
-} from "@pi/ai";
-import { resolveConfigValue } from "../config/config-value.js";
-import type { ExtensionHost } from "../extensions/extension.js";
+import type { AgentTool, AgentToolResult } from "@pi/agent-core";
+import type { ImageContent } from "@pi/ai";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	AnyToolDefinition,
-	CustomMessageInput,
 	ExtensionCommandContext,
 	ExtensionContext,
 	ExtensionMode,
-	ExtensionToolContext,
 	InputSource,
-	ProviderConfig,
-	SendMessageOptions,
-	SendUserMessageOptions,
 	SlashCommandInfo,
-	ToolInfo,
 	ToolResultEvent,
 } from "../extensions/types.js";
 import type { ExtensionUIContext } from "../extensions/ui-types.js";
-import type { CustomMessage } from "../messages.js";
 import type { AgentSession } from "./agent-session.js";
 import type { AgentSessionEvent } from "./events.js";
+import {
+	createCommandContext,
+	createExtensionContext,
+	createToolContext,
+	type ExtensionContextDeps,
+} from "./extension-context.js";
+import { createExtensionHost } from "./extension-host.js";
+import { ExtensionRequestShaper } from "./extension-request.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
@@ -74,34 +67,12 @@ export interface SubmitOptions {
 	waitForExtensionRuns?: boolean;
 }
 
-function textOfContent(content: string | { type: string; text?: string }[]): string {
-	if (typeof content === "string") return content;
-	return content
-		.filter((c) => c.type === "text")
-		.map((c) => c.text ?? "")
-		.join("\n");
-}
-
-function customMessage(input: CustomMessageInput): CustomMessage {
-	return {
-		role: "custom",
-		customType: input.customType,
-		content: input.content,
-		display: input.display,
-		...(input.details !== undefined ? { details: input.details } : {}),
-		timestamp: Date.now(),
-	};
-}
-
 export class ExtensionBridge {
 	private readonly session: AgentSession;
 	private readonly runner: ExtensionRunner;
 	/** Runs started by extensions (sendUserMessage, triggerTurn); print mode waits for them. */
 	private readonly started = new Set<Promise<void>>();
-	/** `deliverAs: "nextTurn"` messages, sent with the next prompt. */
-	private nextTurn: CustomMessage[] = [];
-	/** The system prompt a before_agent_start handler forced on the current run. */
-	private forcedSystemPrompt: string | undefined;
+	private readonly request: ExtensionRequestShaper;
 	private readonly pendingKeys: Promise<void>[] = [];
 	private unsubscribe: (() => void) | undefined;
 	private toolHookOffs: (() => void)[] = [];
@@ -114,6 +85,7 @@ export class ExtensionBridge {
 		this.session = o.session;
 		this.runner = o.runner;
 		this.ui = o.ui;
+		this.request = new ExtensionRequestShaper(o.session, o.runner);
 	}
 
 	/** Replaces `ctx.ui` (rpc mode binds its protocol UI once the server exists). */
@@ -233,67 +205,15 @@ export class ExtensionBridge {
 			}),
 		);
 
-		agent.transformContext = async (messages) => this.transformRequest(messages);
+		agent.transformContext = async (messages) => this.request.transformRequest(messages);
 		agent.onPayload = (payload) => this.runner.emitBeforeProviderRequest(payload);
 		agent.onResponse = (response) => {
 			void this.runner.emit({ type: "after_provider_response", status: response.status, headers: response.headers });
 		};
 		this.toolHookOffs.push(
-			session.input.onAgentStart(async (input) => this.beforeAgentStart(input.text, input.images)),
+			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);
 		this.unsubscribe = session.subscribe((event) => this.forward(event));
-	}
-
-	/** context → prompt/tools put back → context_with_system → a forced system prompt. Never touches the session. */
-	private async transformRequest(messages: AgentMessage[]): Promise<AgentMessage[]> {
-		let out = messages;
-		if (this.runner.hasHandlers("context")) {
-			const system = out.filter((m) => m.role === "system");
-			const rest = out.filter((m) => m.role !== "system");
-			const changed = await this.runner.emitContext("context", rest);
-			if (changed !== rest) {
-				// The prompt and tool state belong to pi: replay them into one head ahead of the returned list.
-				const state = replaySystemState(system as Message[]);
-				const head = { role: "system" as const, content: state.systemPrompt, toolsAdded: state.tools, timestamp: 0 };
-				out = [...(system.length > 0 ? [head] : []), ...changed];
-			}
-		}
-		if (this.runner.hasHandlers("context_with_system")) out = await this.runner.emitContext("context_with_system", out);
-		if (this.forcedSystemPrompt !== undefined) {
-			const state = replaySystemState(out.filter((m) => m.role === "system") as Message[]);
-			const head = { role: "system" as const, content: this.forcedSystemPrompt, toolsAdded: state.tools, timestamp: 0 };
-			out = [head, ...out.filter((m) => m.role !== "system")];
-		}
-		return out;
-	}
-
-	private async beforeAgentStart(text: string, images: ImageContent[] | undefined): Promise<AgentMessage[]> {
-		this.forcedSystemPrompt = undefined;
-		const injected: AgentMessage[] = this.nextTurn.splice(0);
-		if (!this.runner.hasHandlers("before_agent_start")) return injected;
-		const systemPrompt = this.currentSystemPrompt();
-		const outcome = await this.runner.emitBeforeAgentStart(
-			{
-				type: "before_agent_start",
-				messageType: "user",
-				prompt: text,
-				...(images && images.length > 0 ? { images } : {}),
-				systemPromptOptions: {
-					selectedTools: this.session.getActiveToolNames(),
-					cwd: this.session.cwd,
-					contextFiles: [],
-					skills: [],
-				},
-			},
-			systemPrompt,
-		);
-		if (outcome.systemPrompt !== undefined) this.forcedSystemPrompt = outcome.systemPrompt;
-		for (const m of outcome.messages) injected.push(customMessage(m));
-		return injected;
-	}
-
-	private currentSystemPrompt(): string {
-		return replaySystemState(this.session.sessionManager.buildSessionContext().messages as Message[]).systemPrompt;
 	}
 
 	/** Session events → extension events (notify). */
@@ -303,7 +223,7 @@ export class ExtensionBridge {
 			case "agent_start":
 				return r.emit({ type: "agent_start" });
 			case "agent_end":
-				this.forcedSystemPrompt = undefined;
+				this.request.endRun();
 				return r.emit({ type: "agent_end", messages: event.messages });
 			case "turn_start":
 				return r.emit({ type: "turn_start", turnIndex: 0, timestamp: Date.now() });
@@ -405,96 +325,30 @@ export class ExtensionBridge {
 
 	// -- contexts ----------------------------------------------------------------------------
 
-	createContext(): ExtensionContext {
-		const session = this.session;
-		const registry = session.modelRegistry;
+	private contextDeps(): ExtensionContextDeps {
 		return {
-			ui: this.ui,
+			session: this.session,
+			runner: this.runner,
 			mode: this.o.mode,
 			hasUI: this.o.hasUI,
-			cwd: session.cwd,
-			sessionManager: session.sessionManager,
-			modelRegistry: {
-				getAll: () => registry.getAll(),
-				getAvailable: () => registry.getAvailable(),
-				find: (provider, id) => registry.find(provider, id),
-				hasAuth: (model) => registry.hasAuth(model),
-				getApiKey: (model) => registry.getApiKey(model),
-				complete: async (model, context, options) =>
-					complete(model, context, {
-						...options,
-						apiKey: await registry.getApiKey(model),
-					}) as Promise<AssistantMessage>,
-			},
-			get model() {
-				return session.model;
-			},
-			scopedModels: session.getScopedModels(),
-			get thinkingLevel() {
-				return session.thinkingLevel;
-			},
-			isIdle: () => !session.isStreaming,
-			isProjectTrusted: () => this.o.projectTrusted,
-			get signal() {
-				return session.agent.signal;
-			},
-			abort: () => void session.abort(),
-			hasPendingMessages: () => {
-				const q = session.agent.getQueuedMessages();
-				return q.steering.length + q.followUp.length > 0;
-			},
-			shutdown: () => this.o.onShutdownRequest?.(),
-			getContextUsage: () => session.getContextUsage() as ReturnType<ExtensionContext["getContextUsage"]>,
-			compact: (options) => {
-				session.compact(options?.customInstructions).then(
-					(result) => options?.onComplete?.(result),
-					(error: unknown) => options?.onError?.(error instanceof Error ? error : new Error(String(error))),
-				);
-			},
-			getSystemPrompt: () => this.forcedSystemPrompt ?? this.currentSystemPrompt(),
+			projectTrusted: this.o.projectTrusted,
+			ui: () => this.ui,
+			onShutdownRequest: this.o.onShutdownRequest,
+			waitForIdle: () => this.waitForIdle(),
+			systemPrompt: () => this.request.systemPrompt(),
 		};
 	}
 
-	private createToolContext(): ExtensionToolContext {
-		return Object.assign(this.createContext(), { tools: this.session.getAllTools().map((t) => ({ name: t.name })) });
+	createContext(): ExtensionContext {
+		return createExtensionContext(this.contextDeps());
+	}
+
+	private createToolContext() {
+		return createToolContext(this.contextDeps());
 	}
 
 	createCommandContext(): ExtensionCommandContext {
-		const session = this.session;
-		const unsupported = (what: string) => () =>
-			Promise.reject(new Error(`ctx.${what}() is not available in ${this.o.mode} mode yet`));
-		return Object.assign(this.createContext(), {
-			waitForIdle: () => this.waitForIdle(),
-			newSession: async (options?: { parentSession?: string }) => {
-				const cancel = await this.runner.emitCancellable({ type: "session_before_switch", reason: "new" });
-				if (cancel?.cancel) return { cancelled: true };
-				await session.newSession({ parentSession: options?.parentSession });
-				return { cancelled: false };
-			},
-			fork: async (entryId: string, options?: { position?: "before" | "at" }) => {
-				const position = options?.position ?? "before";
-				const cancel = await this.runner.emitCancellable({ type: "session_before_fork", entryId, position });
-				if (cancel?.cancel) return { cancelled: true };
-				if (position === "at") await session.clone();
-				else await session.fork(entryId);
-				return { cancelled: false };
-			},
-			navigateTree: async (targetId: string, options?: Parameters<AgentSession["navigateTree"]>[1]) => {
-				const result = await session.navigateTree(targetId, options);
-				return { cancelled: result.cancelled };
-			},
-			switchSession: async (sessionPath: string) => {
-				const cancel = await this.runner.emitCancellable({
-					type: "session_before_switch",
-					reason: "resume",
-					targetSessionFile: sessionPath,
-				});
-				if (cancel?.cancel) return { cancelled: true };
-				await session.switchSession(sessionPath);
-				return { cancelled: false };
-			},
-			reload: unsupported("reload"),
-		}) as ExtensionCommandContext;
+		return createCommandContext(this.contextDeps());
 	}
 
 	// -- pi.* actions --------------------------------------------------------------------------
@@ -511,143 +365,17 @@ export class ExtensionBridge {
 		void p.finally(() => this.started.delete(p));
 	}
 
-	private host(): ExtensionHost {
-		const session = this.session;
-		const registry = session.modelRegistry;
-		return {
-			sendMessage: (input: CustomMessageInput, options: SendMessageOptions) => {
-				const message = customMessage(input);
-				const deliverAs = options.deliverAs ?? "steer";
-				if (deliverAs === "nextTurn") {
-					this.nextTurn.push(message);
-					return;
-				}
-				if (session.isStreaming) {
-					if (options.triggerTurn === false)
-						this.track(session.agent.waitForIdle().then(() => session.appendMessage(message)));
-					else if (deliverAs === "followUp") session.agent.followUp(message);
-					else session.agent.steer(message);
-					return;
-				}
-				if (options.triggerTurn) this.track(session.promptMessages([message]));
-				else session.appendMessage(message);
-			},
-			sendUserMessage: (content, options: SendUserMessageOptions) => {
-				const text = textOfContent(content as string | { type: string; text?: string }[]);
-				const images =
-					typeof content === "string" ? undefined : (content.filter((c) => c.type === "image") as ImageContent[]);
-				if (session.isStreaming) {
-					if (!options.deliverAs)
-						throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
-					this.track(session.prompt(text, { images, streamingBehavior: options.deliverAs }));
-					return;
-				}
-				this.track(
-					this.submit(text, {
-						images,
-						source: "extension",
-						commands: options.expandPromptTemplates === true,
-						waitForExtensionRuns: false,
-					}),
-				);
-			},
-			appendEntry: (customType, data) => {
-				session.sessionManager.appendCustomEntry(customType, data);
-			},
-			setSessionName: (name) => session.setSessionName(name),
-			getSessionName: () => session.sessionManager.getSessionName(),
-			setLabel: (entryId, label) => {
-				session.sessionManager.appendLabelChange(entryId, label);
-			},
-			getActiveTools: () => session.getActiveToolNames(),
-			getAllTools: () => {
-				const fromExtensions = new Map(this.runner.getTools().map((t) => [t.definition.name, t]));
-				return session.getAllTools().map((tool): ToolInfo => {
-					const ext = fromExtensions.get(tool.name);
-					return {
-						name: tool.name,
-						description: tool.description,
-						parameters: tool.parameters,
-						...(ext?.definition.promptGuidelines ? { promptGuidelines: ext.definition.promptGuidelines } : {}),
-						exposure: ext?.definition.exposure ?? "direct",
-						...(ext?.definition.namespace ? { namespace: ext.definition.namespace } : {}),
-						...(ext?.definition.annotations ? { annotations: ext.definition.annotations } : {}),
-						...(ext?.definition.reachesTools ? { reachesTools: ext.definition.reachesTools } : {}),
-						sourceInfo: ext?.sourceInfo ?? {
-							path: `builtin:${tool.name}`,
-							source: "builtin",
-							scope: "temporary",
-							origin: "top-level",
-						},
-					};
-				});
-			},
-			setActiveTools: (names) => {
-				const hidden = new Set(
-					this.runner
-						.getTools()
-						.filter((t) => t.definition.exposure === "hidden")
-						.map((t) => t.definition.name),
-				);
-				session.setActiveToolsByName(names.filter((n) => !hidden.has(n)));
-			},
+	private host() {
+		return createExtensionHost({
+			session: this.session,
+			runner: this.runner,
+			request: this.request,
+			track: (run) => this.track(run),
+			submit: (text, options) => this.submit(text, options),
 			refreshTools: () => this.refreshTools(),
-			getCommands: () => [...this.listCommands(), ...(this.o.getOtherCommands?.() ?? [])],
-			getSettings: () => structuredClone(session.settings.getSettings()) as Record<string, unknown>,
-			setModel: async (model: Model) => {
-				if (!registry.hasAuth(model)) return false;
-				session.setModel(model);
-				return true;
-			},
-			getThinkingLevel: () => session.thinkingLevel,
-			setThinkingLevel: (level) => {
-				session.setThinkingLevel(level);
-			},
-			registerProvider: (name, config) => this.registerProvider(name, config),
-			unregisterProvider: (name) => {
-				registry.unregisterProvider(name);
-				registry.auth.removeRuntimeApiKey(name);
-			},
-		};
-	}
-
-	private registerProvider(name: string, config: ProviderConfig): void {
-		const registry = this.session.modelRegistry;
-		if (config.apiKey) {
-			const label = `the apiKey of provider "${name}" (pi.registerProvider)`;
-			const pending = resolveConfigValue(config.apiKey, { label }).then(
-				(key) => registry.auth.setRuntimeApiKey(name, key),
-				(error: unknown) =>
-					this.runner.emitError({
-						extensionPath: "<registerProvider>",
-						event: "registerProvider",
-						error: String(error),
-					}),
-			);
-			this.pendingKeys.push(pending);
-		}
-		const existing = registry.getAll().filter((m) => m.provider === name);
-		const models: Model[] = config.models
-			? config.models.map((m) => ({
-					id: m.id,
-					name: m.name,
-					api: (m.api ?? config.api ?? "openai-completions") as Model["api"],
-					provider: name,
-					baseUrl: m.baseUrl ?? config.baseUrl ?? "",
-					reasoning: m.reasoning ?? false,
-					input: m.input,
-					cost: m.cost,
-					contextWindow: m.contextWindow ?? 128_000,
-					maxTokens: m.maxTokens ?? 16_384,
-					...(m.headers || config.headers ? { headers: { ...config.headers, ...m.headers } } : {}),
-					...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
-				}))
-			: existing.map((m) => ({
-					...m,
-					...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-					...(config.headers ? { headers: { ...m.headers, ...config.headers } } : {}),
-				}));
-		if (config.models) registry.unregisterProvider(name);
-		for (const model of models) registry.registerModel(model);
+			listCommands: () => this.listCommands(),
+			getOtherCommands: this.o.getOtherCommands,
+			pendingKeys: this.pendingKeys,
+		});
 	}
 }

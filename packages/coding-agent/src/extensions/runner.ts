@@ -36,13 +36,21 @@ import type {
 	UserBashEventResult,
 } from "./events.js";
 import type { AnyHandler, ExtensionRuntime, LoadedExtension, RegisteredTool } from "./extension.js";
+import {
+	findConflicts,
+	firstRegistered,
+	type ResolvedCommand,
+	resolveCommands,
+	resolveFlags,
+	resolveShortcuts,
+	resolveTools,
+} from "./registrations.js";
 import type {
 	ExtensionContext,
 	ExtensionError,
 	ExtensionFlag,
 	ExtensionShortcut,
 	ProjectTrustContext,
-	RegisteredCommand,
 } from "./types.js";
 
 /** The event without the chained prompt (the runner fills it in per handler). */
@@ -74,11 +82,7 @@ export interface BeforeAgentStartOutcome {
 	systemPrompt?: string;
 }
 
-/** A command as invoked: duplicates across extensions get `name:1`, `name:2` in load order. */
-export interface ResolvedCommand extends RegisteredCommand {
-	invocationName: string;
-	extensionPath: string;
-}
+export type { ResolvedCommand } from "./registrations.js";
 
 export class ExtensionRunner {
 	private readonly errorListeners = new Set<ExtensionErrorListener>();
@@ -91,7 +95,7 @@ export class ExtensionRunner {
 		readonly runtime: ExtensionRuntime,
 	) {
 		runtime.reportError = (error) => this.emitError(error);
-		this.collectConflicts();
+		this.warnings.push(...findConflicts(extensions));
 	}
 
 	/** Sets how handler contexts are made (the session bridge does this when it binds). */
@@ -493,33 +497,16 @@ export class ExtensionRunner {
 		return proposal;
 	}
 
-	// -- registrations ----------------------------------------------------------------------------------
+	// -- registrations (resolved in registrations.ts) -----------------------------------------------
 
 	/** Tools by name; the first extension (load order) to register a name wins. */
 	getTools(): RegisteredTool[] {
-		const byName = new Map<string, RegisteredTool>();
-		for (const ext of this.extensions) {
-			for (const tool of ext.tools.values())
-				if (!byName.has(tool.definition.name)) byName.set(tool.definition.name, tool);
-		}
-		return [...byName.values()];
+		return resolveTools(this.extensions);
 	}
 
+	/** Commands with their invocation names (`name:1`, `name:2` for duplicates). */
 	getCommands(): ResolvedCommand[] {
-		const counts = new Map<string, number>();
-		for (const ext of this.extensions)
-			for (const name of ext.commands.keys()) counts.set(name, (counts.get(name) ?? 0) + 1);
-		const seen = new Map<string, number>();
-		const out: ResolvedCommand[] = [];
-		for (const ext of this.extensions) {
-			for (const command of ext.commands.values()) {
-				const n = (seen.get(command.name) ?? 0) + 1;
-				seen.set(command.name, n);
-				const invocationName = (counts.get(command.name) ?? 0) > 1 ? `${command.name}:${n}` : command.name;
-				out.push({ ...command, invocationName, extensionPath: ext.path });
-			}
-		}
-		return out;
+		return resolveCommands(this.extensions);
 	}
 
 	getCommand(invocationName: string): ResolvedCommand | undefined {
@@ -528,33 +515,20 @@ export class ExtensionRunner {
 
 	/** Flags by name; the first registration wins. */
 	getFlags(): ExtensionFlag[] {
-		const byName = new Map<string, ExtensionFlag>();
-		for (const ext of this.extensions)
-			for (const f of ext.flags.values()) if (!byName.has(f.name)) byName.set(f.name, f);
-		return [...byName.values()];
+		return resolveFlags(this.extensions);
 	}
 
 	/** Shortcuts by key; a later registration replaces an earlier one (reported). */
 	getShortcuts(): ExtensionShortcut[] {
-		const byKey = new Map<string, ExtensionShortcut>();
-		for (const ext of this.extensions) for (const s of ext.shortcuts.values()) byKey.set(s.shortcut, s);
-		return [...byKey.values()];
+		return resolveShortcuts(this.extensions);
 	}
 
 	getMessageRenderer(customType: string) {
-		for (const ext of this.extensions) {
-			const r = ext.messageRenderers.get(customType);
-			if (r) return r;
-		}
-		return undefined;
+		return firstRegistered(this.extensions, (e) => e.messageRenderers.get(customType));
 	}
 
 	getEntryRenderer(customType: string) {
-		for (const ext of this.extensions) {
-			const r = ext.entryRenderers.get(customType);
-			if (r) return r;
-		}
-		return undefined;
+		return firstRegistered(this.extensions, (e) => e.entryRenderers.get(customType));
 	}
 
 	getToolRendererResolvers() {
@@ -563,44 +537,5 @@ export class ExtensionRunner {
 
 	getMarkdownTransformers() {
 		return this.extensions.flatMap((e) => (e.markdownTransformer ? [e.markdownTransformer] : []));
-	}
-
-	private collectConflicts(): void {
-		const owners = {
-			tool: new Map<string, string>(),
-			command: new Map<string, string>(),
-			flag: new Map<string, string>(),
-			shortcut: new Map<string, string>(),
-		};
-		for (const ext of this.extensions) {
-			for (const name of ext.tools.keys())
-				this.noteConflict(owners.tool, "tool", name, ext.path, "the first one is used");
-			for (const name of ext.commands.keys()) {
-				this.noteConflict(
-					owners.command,
-					"command",
-					`/${name}`,
-					ext.path,
-					`both are kept as /${name}:1 and /${name}:2 (load order)`,
-				);
-			}
-			for (const name of ext.flags.keys())
-				this.noteConflict(owners.flag, "flag", `--${name}`, ext.path, "the first one is used");
-			for (const key of ext.shortcuts.keys())
-				this.noteConflict(owners.shortcut, "shortcut", key, ext.path, "the later one is used");
-		}
-	}
-
-	private noteConflict(
-		owners: Map<string, string>,
-		kind: string,
-		name: string,
-		path: string,
-		resolution: string,
-	): void {
-		const first = owners.get(name);
-		if (first === undefined) owners.set(name, path);
-		else if (first !== path)
-			this.warnings.push(`Extension ${kind} ${name} is registered by both ${first} and ${path}; ${resolution}.`);
 	}
 }

@@ -1,0 +1,118 @@
+// The extension bridge's `ctx` builders: what a handler, a tool and a command
+// see of the session. Each call makes a fresh object over the live session
+// (model, thinking level and signal are getters, so they stay current).
+import { type AssistantMessage, complete } from "@pi/ai";
+import type { ExtensionRunner } from "../extensions/runner.js";
+import type {
+	ExtensionCommandContext,
+	ExtensionContext,
+	ExtensionMode,
+	ExtensionToolContext,
+} from "../extensions/types.js";
+import type { ExtensionUIContext } from "../extensions/ui-types.js";
+import type { AgentSession } from "./agent-session.js";
+
+export interface ExtensionContextDeps {
+	session: AgentSession;
+	runner: ExtensionRunner;
+	mode: ExtensionMode;
+	hasUI: boolean;
+	projectTrusted: boolean;
+	ui(): ExtensionUIContext;
+	onShutdownRequest?: () => void;
+	waitForIdle(): Promise<void>;
+	systemPrompt(): string;
+}
+
+export function createExtensionContext(d: ExtensionContextDeps): ExtensionContext {
+	const session = d.session;
+	const registry = session.modelRegistry;
+	return {
+		ui: d.ui(),
+		mode: d.mode,
+		hasUI: d.hasUI,
+		cwd: session.cwd,
+		sessionManager: session.sessionManager,
+		modelRegistry: {
+			getAll: () => registry.getAll(),
+			getAvailable: () => registry.getAvailable(),
+			find: (provider, id) => registry.find(provider, id),
+			hasAuth: (model) => registry.hasAuth(model),
+			getApiKey: (model) => registry.getApiKey(model),
+			complete: async (model, context, options) =>
+				complete(model, context, {
+					...options,
+					apiKey: await registry.getApiKey(model),
+				}) as Promise<AssistantMessage>,
+		},
+		get model() {
+			return session.model;
+		},
+		scopedModels: session.getScopedModels(),
+		get thinkingLevel() {
+			return session.thinkingLevel;
+		},
+		isIdle: () => !session.isStreaming,
+		isProjectTrusted: () => d.projectTrusted,
+		get signal() {
+			return session.agent.signal;
+		},
+		abort: () => void session.abort(),
+		hasPendingMessages: () => {
+			const q = session.agent.getQueuedMessages();
+			return q.steering.length + q.followUp.length > 0;
+		},
+		shutdown: () => d.onShutdownRequest?.(),
+		getContextUsage: () => session.getContextUsage() as ReturnType<ExtensionContext["getContextUsage"]>,
+		compact: (options) => {
+			session.compact(options?.customInstructions).then(
+				(result) => options?.onComplete?.(result),
+				(error: unknown) => options?.onError?.(error instanceof Error ? error : new Error(String(error))),
+			);
+		},
+		getSystemPrompt: () => d.systemPrompt(),
+	};
+}
+
+export function createToolContext(d: ExtensionContextDeps): ExtensionToolContext {
+	return Object.assign(createExtensionContext(d), { tools: d.session.getAllTools().map((t) => ({ name: t.name })) });
+}
+
+/** A command's ctx: the handler ctx plus session control (each switch asks session_before_* first). */
+export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandContext {
+	const { session, runner } = d;
+	const unsupported = (what: string) => () =>
+		Promise.reject(new Error(`ctx.${what}() is not available in ${d.mode} mode yet`));
+	return Object.assign(createExtensionContext(d), {
+		waitForIdle: () => d.waitForIdle(),
+		newSession: async (options?: { parentSession?: string }) => {
+			const cancel = await runner.emitCancellable({ type: "session_before_switch", reason: "new" });
+			if (cancel?.cancel) return { cancelled: true };
+			await session.newSession({ parentSession: options?.parentSession });
+			return { cancelled: false };
+		},
+		fork: async (entryId: string, options?: { position?: "before" | "at" }) => {
+			const position = options?.position ?? "before";
+			const cancel = await runner.emitCancellable({ type: "session_before_fork", entryId, position });
+			if (cancel?.cancel) return { cancelled: true };
+			if (position === "at") await session.clone();
+			else await session.fork(entryId);
+			return { cancelled: false };
+		},
+		navigateTree: async (targetId: string, options?: Parameters<AgentSession["navigateTree"]>[1]) => {
+			const result = await session.navigateTree(targetId, options);
+			return { cancelled: result.cancelled };
+		},
+		switchSession: async (sessionPath: string) => {
+			const cancel = await runner.emitCancellable({
+				type: "session_before_switch",
+				reason: "resume",
+				targetSessionFile: sessionPath,
+			});
+			if (cancel?.cancel) return { cancelled: true };
+			await session.switchSession(sessionPath);
+			return { cancelled: false };
+		},
+		reload: unsupported("reload"),
+	}) as ExtensionCommandContext;
+}

@@ -1,0 +1,190 @@
+// The extension bridge's `pi.*` host: carries out what extensions ask of the
+// session (messages, entries, names, tools, model, providers). The runtime
+// shared by all extensions is bound to one of these per session.
+import type { ImageContent, Model } from "@pi/ai";
+import { resolveConfigValue } from "../config/config-value.js";
+import type { ExtensionHost } from "../extensions/extension.js";
+import type { ExtensionRunner } from "../extensions/runner.js";
+import type {
+	CustomMessageInput,
+	InputSource,
+	ProviderConfig,
+	SendMessageOptions,
+	SendUserMessageOptions,
+	SlashCommandInfo,
+	ToolInfo,
+} from "../extensions/types.js";
+import type { AgentSession } from "./agent-session.js";
+import { customMessage, type ExtensionRequestShaper } from "./extension-request.js";
+
+export interface ExtensionHostDeps {
+	session: AgentSession;
+	runner: ExtensionRunner;
+	request: ExtensionRequestShaper;
+	/** Keeps track of a run an extension started (print mode waits for them). */
+	track(run: Promise<void>): void;
+	/** The input path, as a typed prompt takes it. */
+	submit(
+		text: string,
+		options: {
+			images?: ImageContent[];
+			source?: InputSource;
+			commands?: boolean;
+			waitForExtensionRuns?: boolean;
+		},
+	): Promise<void>;
+	refreshTools(): void;
+	listCommands(): SlashCommandInfo[];
+	getOtherCommands?: () => SlashCommandInfo[];
+	/** API keys being resolved; the bridge awaits them before session_start. */
+	pendingKeys: Promise<void>[];
+}
+
+function textOfContent(content: string | { type: string; text?: string }[]): string {
+	if (typeof content === "string") return content;
+	return content
+		.filter((c) => c.type === "text")
+		.map((c) => c.text ?? "")
+		.join("\n");
+}
+
+export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
+	const { session, runner } = d;
+	const registry = session.modelRegistry;
+	return {
+		sendMessage: (input: CustomMessageInput, options: SendMessageOptions) => {
+			const message = customMessage(input);
+			const deliverAs = options.deliverAs ?? "steer";
+			if (deliverAs === "nextTurn") {
+				d.request.queueNextTurn(message);
+				return;
+			}
+			if (session.isStreaming) {
+				if (options.triggerTurn === false)
+					d.track(session.agent.waitForIdle().then(() => session.appendMessage(message)));
+				else if (deliverAs === "followUp") session.agent.followUp(message);
+				else session.agent.steer(message);
+				return;
+			}
+			if (options.triggerTurn) d.track(session.promptMessages([message]));
+			else session.appendMessage(message);
+		},
+		sendUserMessage: (content, options: SendUserMessageOptions) => {
+			const text = textOfContent(content as string | { type: string; text?: string }[]);
+			const images =
+				typeof content === "string" ? undefined : (content.filter((c) => c.type === "image") as ImageContent[]);
+			if (session.isStreaming) {
+				if (!options.deliverAs)
+					throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
+				d.track(session.prompt(text, { images, streamingBehavior: options.deliverAs }));
+				return;
+			}
+			d.track(
+				d.submit(text, {
+					images,
+					source: "extension",
+					commands: options.expandPromptTemplates === true,
+					waitForExtensionRuns: false,
+				}),
+			);
+		},
+		appendEntry: (customType, data) => {
+			session.sessionManager.appendCustomEntry(customType, data);
+		},
+		setSessionName: (name) => session.setSessionName(name),
+		getSessionName: () => session.sessionManager.getSessionName(),
+		setLabel: (entryId, label) => {
+			session.sessionManager.appendLabelChange(entryId, label);
+		},
+		getActiveTools: () => session.getActiveToolNames(),
+		getAllTools: () => {
+			const fromExtensions = new Map(runner.getTools().map((t) => [t.definition.name, t]));
+			return session.getAllTools().map((tool): ToolInfo => {
+				const ext = fromExtensions.get(tool.name);
+				return {
+					name: tool.name,
+					description: tool.description,
+					parameters: tool.parameters,
+					...(ext?.definition.promptGuidelines ? { promptGuidelines: ext.definition.promptGuidelines } : {}),
+					exposure: ext?.definition.exposure ?? "direct",
+					...(ext?.definition.namespace ? { namespace: ext.definition.namespace } : {}),
+					...(ext?.definition.annotations ? { annotations: ext.definition.annotations } : {}),
+					...(ext?.definition.reachesTools ? { reachesTools: ext.definition.reachesTools } : {}),
+					sourceInfo: ext?.sourceInfo ?? {
+						path: `builtin:${tool.name}`,
+						source: "builtin",
+						scope: "temporary",
+						origin: "top-level",
+					},
+				};
+			});
+		},
+		setActiveTools: (names) => {
+			const hidden = new Set(
+				runner
+					.getTools()
+					.filter((t) => t.definition.exposure === "hidden")
+					.map((t) => t.definition.name),
+			);
+			session.setActiveToolsByName(names.filter((n) => !hidden.has(n)));
+		},
+		refreshTools: () => d.refreshTools(),
+		getCommands: () => [...d.listCommands(), ...(d.getOtherCommands?.() ?? [])],
+		getSettings: () => structuredClone(session.settings.getSettings()) as Record<string, unknown>,
+		setModel: async (model: Model) => {
+			if (!registry.hasAuth(model)) return false;
+			session.setModel(model);
+			return true;
+		},
+		getThinkingLevel: () => session.thinkingLevel,
+		setThinkingLevel: (level) => {
+			session.setThinkingLevel(level);
+		},
+		registerProvider: (name, config) => registerProvider(d, name, config),
+		unregisterProvider: (name) => {
+			registry.unregisterProvider(name);
+			registry.auth.removeRuntimeApiKey(name);
+		},
+	};
+}
+
+/** pi.registerProvider: new models for a provider, or a new base URL/headers for its existing ones. */
+function registerProvider(d: ExtensionHostDeps, name: string, config: ProviderConfig): void {
+	const registry = d.session.modelRegistry;
+	if (config.apiKey) {
+		const label = `the apiKey of provider "${name}" (pi.registerProvider)`;
+		const pending = resolveConfigValue(config.apiKey, { label }).then(
+			(key) => registry.auth.setRuntimeApiKey(name, key),
+			(error: unknown) =>
+				d.runner.emitError({
+					extensionPath: "<registerProvider>",
+					event: "registerProvider",
+					error: String(error),
+				}),
+		);
+		d.pendingKeys.push(pending);
+	}
+	const existing = registry.getAll().filter((m) => m.provider === name);
+	const models: Model[] = config.models
+		? config.models.map((m) => ({
+				id: m.id,
+				name: m.name,
+				api: (m.api ?? config.api ?? "openai-completions") as Model["api"],
+				provider: name,
+				baseUrl: m.baseUrl ?? config.baseUrl ?? "",
+				reasoning: m.reasoning ?? false,
+				input: m.input,
+				cost: m.cost,
+				contextWindow: m.contextWindow ?? 128_000,
+				maxTokens: m.maxTokens ?? 16_384,
+				...(m.headers || config.headers ? { headers: { ...config.headers, ...m.headers } } : {}),
+				...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
+			}))
+		: existing.map((m) => ({
+				...m,
+				...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+				...(config.headers ? { headers: { ...m.headers, ...config.headers } } : {}),
+			}));
+	if (config.models) registry.unregisterProvider(name);
+	for (const model of models) registry.registerModel(model);
+}
