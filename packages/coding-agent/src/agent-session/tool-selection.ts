@@ -41,3 +41,31 @@ export function selectToolNames(o: ToolSelection): string[] {
 	const excluded = o.excludeTools ?? [];
 	return [...new Set(names)].filter((n) => !excluded.some((p) => matchesToolPattern(p, n)));
 }
+
+const MCP_RESOURCE_TOOLS = new Set(["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);
+const isMcpTool = (name: string) => name.startsWith("mcp__") || MCP_RESOURCE_TOOLS.has(name);
+
+/**
+ * --tools / --exclude-tools for tools registered after start-up (MCP tools
+ * arrive as their servers connect): "excluded" never reach the session,
+ * "registered" stay callable from other tools (codemode) but are not declared.
+ * `--tools` removes MCP tools only once one of its entries starts with `mcp__`.
+ */
+export function lateToolFilter(
+	tools: readonly string[] | undefined,
+	excludeTools: readonly string[] | undefined,
+): ((name: string) => "excluded" | "registered" | undefined) | undefined {
+	if (!tools && !excludeTools) return undefined;
+	const plain = (tools ?? []).filter((t) => !t.startsWith("+") && !t.startsWith("-"));
+	const named = [...plain, ...(tools ?? []).filter((t) => t.startsWith("+")).map((t) => t.slice(1))];
+	const removed = (tools ?? []).filter((t) => t.startsWith("-")).map((t) => t.slice(1));
+	const filtersMcp = named.some((t) => t.startsWith("mcp__"));
+	return (name) => {
+		if ((excludeTools ?? []).some((p) => matchesToolPattern(p, name))) return "excluded";
+		if (removed.some((p) => matchesToolPattern(p, name))) return "registered";
+		const matched = named.some((p) => matchesToolPattern(p, name));
+		if (filtersMcp && isMcpTool(name) && !matched) return "excluded";
+		if (plain.length > 0 && !matched) return "registered";
+		return undefined;
+	};
+}

@@ -7,6 +7,7 @@ import type { LoadError } from "../extensions/loader.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type { ExtensionError, ExtensionFlag } from "../extensions/types.js";
 import type { ExtensionFlagKind } from "./args.js";
+import { BUILTIN_EXTENSION_NAMES, BUILTIN_EXTENSIONS } from "./builtin-extensions.js";
 
 export interface ExtensionSetupOptions {
 	cwd: string;
@@ -16,6 +17,10 @@ export interface ExtensionSetupOptions {
 	projectSetting?: unknown;
 	cliPaths?: string[];
 	noExtensions?: boolean;
+	/** Built-ins turned off for this run (`--no-mcp` → "mcp"). */
+	disabledBuiltins?: string[];
+	/** Built-in names to consider (default: all bundled ones; tests pass fewer). */
+	builtins?: readonly string[];
 }
 
 export interface ExtensionSetup {
@@ -36,6 +41,8 @@ export async function setupExtensions(o: ExtensionSetupOptions): Promise<Extensi
 		projectSetting: o.projectSetting,
 		cliPaths: o.cliPaths,
 		noExtensions: o.noExtensions,
+		builtins: o.builtins ?? BUILTIN_EXTENSION_NAMES,
+		disabledBuiltins: o.disabledBuiltins,
 	});
 	const warnings = diagnostics.map((d) => `Warning: ${d.message}`);
 	if (sources.length === 0) return { errors: [], warnings };
@@ -43,7 +50,10 @@ export async function setupExtensions(o: ExtensionSetupOptions): Promise<Extensi
 		import("../extensions/loader.js"),
 		import("../extensions/runner.js"),
 	]);
-	const loaded = await loadExtensions({ cwd: o.cwd, sources });
+	const loaded = await loadExtensions({
+		cwd: o.cwd,
+		sources: sources.map((s) => (s.builtin ? { ...s, loadFactory: BUILTIN_EXTENSIONS[s.builtin] } : s)),
+	});
 	const runner = new ExtensionRunner(loaded.extensions, loaded.runtime);
 	return { runner, errors: loaded.errors, warnings: [...warnings, ...runner.warnings.map((w) => `Warning: ${w}`)] };
 }

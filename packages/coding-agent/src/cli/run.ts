@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
+import { lateToolFilter } from "../agent-session/tool-selection.js";
 import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
@@ -136,6 +137,7 @@ async function run(
 		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
 		cliPaths: args.extensions,
 		noExtensions: args.noExtensions,
+		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
 	});
 	// The interactive app shows these inside its screen (printed here they would sit above the TUI).
 	const extensionProblems = [...ext.warnings, ...ext.errors.map((e) => `Error: ${e.message}`)];
@@ -259,6 +261,7 @@ async function run(
 			hasUI: mode === "rpc" || mode === "interactive",
 			projectTrusted: trust.trusted,
 			onShutdownRequest: () => requestShutdown(),
+			lateToolFilter: lateToolFilter(args.tools, args.excludeTools),
 		});
 		if (mode === "json") {
 			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);

@@ -7,6 +7,11 @@
 //      discovery found, `+path` to force one in, `-path` to take one out,
 //   4. `-e/--extension` paths (relative to cwd), which load even with
 //      `--no-extensions`.
+// Built-in extensions (`builtin:<name>`, bundled with pi) come first, in the
+// order the caller lists them: each loads unless a setting says
+// `-builtin:<name>` (a later `+builtin:<name>` or `builtin:<name>` turns it
+// back on) or the caller disables it (`--no-mcp`); `--no-extensions` leaves
+// them all out, and `-e builtin:<name>` loads one anyway.
 // Inside a directory discovery goes one level deep: `*.ts`/`*.js` files;
 // sub-directories with a `package.json` naming `pi.extensions`, else with an
 // `index.ts`/`index.js`. Nothing here executes extension code.
@@ -17,9 +22,11 @@ import { PROJECT_CONFIG_DIR, resolveUserPath } from "../config/paths.js";
 import type { SourceInfo } from "./types.js";
 
 export interface ExtensionSource {
-	/** Absolute path of the module to load. */
+	/** Absolute path of the module to load; `builtin:<name>` for a built-in. */
 	path: string;
 	sourceInfo: SourceInfo;
+	/** Set for a built-in: its name (the caller maps it to a module). */
+	builtin?: string;
 }
 
 export interface DiscoveryDiagnostic {
@@ -40,6 +47,10 @@ export interface DiscoverOptions {
 	cliPaths?: string[];
 	/** `-ne`: no discovery, no settings paths; `-e` still loads. */
 	noExtensions?: boolean;
+	/** Built-in extension names, in load order (all on unless a setting or `disabledBuiltins` turns one off). */
+	builtins?: readonly string[];
+	/** Built-ins turned off for this run (`--no-mcp` → "mcp"). */
+	disabledBuiltins?: readonly string[];
 }
 
 const isModule = (name: string) => /\.(ts|js|mts|mjs)$/.test(name) && !name.endsWith(".d.ts");
@@ -128,7 +139,7 @@ function parseSetting(
 	}
 	for (const entry of setting) {
 		if (typeof entry !== "string" || entry.trim() === "") continue;
-		if (entry.startsWith("builtin:") || entry.startsWith("+builtin:") || entry.startsWith("-builtin:")) continue;
+		if (/^[+-]?builtin:/.test(entry)) continue;
 		if (entry.startsWith("!")) out.globs.push(entry.slice(1));
 		else if (entry.startsWith("+")) out.include.push(resolveUserPath(entry.slice(1), base));
 		else if (entry.startsWith("-")) out.exclude.push(resolveUserPath(entry.slice(1), base));
@@ -149,6 +160,31 @@ export function discoverExtensions(o: DiscoverOptions): {
 	const diagnostics: DiscoveryDiagnostic[] = [];
 	const sources: ExtensionSource[] = [];
 	const projectConfig = join(o.cwd, PROJECT_CONFIG_DIR);
+
+	const builtins = o.builtins ?? [];
+	const builtinSource = (name: string, scope: SourceInfo["scope"]): ExtensionSource => ({
+		path: `builtin:${name}`,
+		builtin: name,
+		sourceInfo: { path: `builtin:${name}`, source: "builtin", scope, origin: "top-level" },
+	});
+	if (!o.noExtensions) {
+		const on = new Map(builtins.map((n) => [n, true]));
+		const settings = [o.globalSetting, o.projectTrusted ? o.projectSetting : undefined];
+		for (const setting of settings) {
+			if (!Array.isArray(setting)) continue;
+			for (const entry of setting) {
+				const m = typeof entry === "string" ? /^([+-]?)builtin:(.+)$/.exec(entry.trim()) : null;
+				if (!m) continue;
+				if (!on.has(m[2])) {
+					diagnostics.push({ path: entry, message: `Unknown built-in extension "${entry}"` });
+					continue;
+				}
+				on.set(m[2], m[1] !== "-");
+			}
+		}
+		for (const name of o.disabledBuiltins ?? []) on.set(name, false);
+		for (const [name, enabled] of on) if (enabled) sources.push(builtinSource(name, "user"));
+	}
 
 	if (!o.noExtensions) {
 		const globalSetting = parseSetting(o.globalSetting, o.agentDir, "the global settings", diagnostics);
@@ -188,6 +224,12 @@ export function discoverExtensions(o: DiscoverOptions): {
 	}
 
 	for (const given of o.cliPaths ?? []) {
+		if (given.startsWith("builtin:")) {
+			const name = given.slice("builtin:".length);
+			if (builtins.includes(name)) sources.push(builtinSource(name, "temporary"));
+			else diagnostics.push({ path: given, message: `-e ${given}: no such built-in extension` });
+			continue;
+		}
 		if (/^(npm|git):/.test(given)) {
 			diagnostics.push({
 				path: given,
@@ -202,7 +244,7 @@ export function discoverExtensions(o: DiscoverOptions): {
 	const seen = new Set<string>();
 	return {
 		sources: sources.filter((s) => {
-			const key = resolve(s.path);
+			const key = s.builtin ? s.path : resolve(s.path);
 			if (seen.has(key)) return false;
 			seen.add(key);
 			return true;

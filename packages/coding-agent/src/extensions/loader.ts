@@ -20,8 +20,13 @@ export interface LoadError {
 	line?: number;
 }
 
+/** A source to load; built-ins (bundled with pi) bring their factory instead of a file. */
+export interface LoadableSource extends ExtensionSource {
+	loadFactory?: () => Promise<ExtensionFactory>;
+}
+
 export interface LoadExtensionsOptions {
-	sources: ExtensionSource[];
+	sources: LoadableSource[];
 	/** The session's working directory (pi.exec's default cwd). */
 	cwd: string;
 	/** Shared state; a new one by default. */
@@ -113,11 +118,12 @@ const TIMED_OUT = Symbol("timed out");
 
 /** Loads one module and runs its factory into a fresh record. */
 export async function loadExtension(
-	source: ExtensionSource,
+	source: LoadableSource,
 	runtime: ExtensionRuntime,
 	o: { cwd: string; timeoutMs: number; apiVersion: string },
 ): Promise<{ extension?: LoadedExtension; error?: LoadError }> {
 	const { path } = source;
+	if (source.loadFactory) return runFactory(source, runtime, o, await source.loadFactory());
 	if (!existsSync(path)) return { error: { path, message: `Extension file not found: ${path}` } };
 	const rangeError = checkRange(path, declaredRange(path), "engines.pi in its package.json", o.apiVersion);
 	if (rangeError) return { error: rangeError };
@@ -136,7 +142,17 @@ export async function loadExtension(
 		| ExtensionFactory
 		| undefined;
 	if (!factory) return { error: { path, message: `Extension ${path} does not export a default function.` } };
+	return runFactory(source, runtime, o, factory);
+}
 
+/** Runs a factory into a fresh extension record, with the time limit. */
+async function runFactory(
+	source: LoadableSource,
+	runtime: ExtensionRuntime,
+	o: { cwd: string; timeoutMs: number },
+	factory: ExtensionFactory,
+): Promise<{ extension?: LoadedExtension; error?: LoadError }> {
+	const { path } = source;
 	const extension = createExtensionRecord(path, path, source.sourceInfo);
 	const api = createExtensionAPI(extension, runtime, { cwd: o.cwd });
 	try {

@@ -16,6 +16,8 @@ import type { EventBus } from "./event-bus.js";
 import type { ExtensionEventMap, ExtensionEventName, ProjectTrustEvent, ProjectTrustEventResult } from "./events.js";
 import type { ExtensionTheme, ExtensionUIContext } from "./ui-types.js";
 
+/** The global config dir (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`), where user-level config files live. */
+export { getAgentDir } from "../config/paths.js";
 export * from "./events.js";
 export * from "./ui-types.js";
 

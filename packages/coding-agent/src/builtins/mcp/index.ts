@@ -1,0 +1,165 @@
+// builtin:mcp — the MCP client as an extension. Written only against the
+// public extension API. Start-up never waits for a server: session_start
+// reads the config and starts every connection in the background; a prompt
+// waits (at most PROMPT_WAIT_MS) only for servers with `direct` tools, which
+// must be declared in its request; calls of tools that may reach MCP tools
+// (`reachesTools`) wait for the servers they name.
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "../../extensions/types.js";
+import { type ConfiguredServer, loadMcpConfig, type McpConfig, parseServerEntry, serverKey } from "./config.js";
+import { MCP_TOOL_PREFIX } from "./interface.js";
+import { McpLog } from "./log.js";
+import { McpManager } from "./manager.js";
+import { registerResourceTools, resourceExposure } from "./resources.js";
+import { formatStatus } from "./status.js";
+
+/** How long the first prompt waits for servers with direct tools. */
+export const PROMPT_WAIT_MS = 10_000;
+
+function hasDirectTools(s: ConfiguredServer): boolean {
+	return s.config.exposure === "direct" || Object.values(s.config.toolExposure).includes("direct");
+}
+
+/** Servers added by extensions with pi.registerMcpServer(); a file entry of the same name wins. */
+function registeredServers(pi: ExtensionAPI, config: McpConfig, cwd: string): ConfiguredServer[] {
+	const taken = new Set(config.servers.map((s) => serverKey(s.name)));
+	const out: ConfiguredServer[] = [];
+	for (const r of pi.getMcpServers()) {
+		if (taken.has(serverKey(r.name))) continue;
+		try {
+			out.push({ name: r.name, config: parseServerEntry(r.config, cwd), source: "extension", file: r.extensionPath });
+		} catch (error) {
+			config.errors.push(`${r.extensionPath}: server "${r.name}": ${(error as Error).message}`);
+		}
+	}
+	return out;
+}
+
+export default function mcpExtension(pi: ExtensionAPI): void {
+	let manager: McpManager | undefined;
+	let config: McpConfig = { servers: [], errors: [], autoEnableCodemode: true };
+	let ui: ExtensionContext["ui"] | undefined;
+	let resourcesRegistered: string | undefined;
+
+	const report = (message: string, level: "info" | "warning" | "error") => ui?.notify(message, level);
+
+	pi.on("session_start", (_event, ctx) => {
+		ui = ctx.ui;
+		const agentDir = getAgentDir();
+		config = loadMcpConfig({ agentDir, cwd: ctx.cwd, projectTrusted: ctx.isProjectTrusted() });
+		const servers = [...config.servers, ...registeredServers(pi, config, ctx.cwd)];
+		for (const e of config.errors) report(`MCP config: ${e}`, "warning");
+		if (servers.length === 0) return;
+		const m = new McpManager({
+			pi,
+			log: new McpLog(agentDir),
+			version: pi.apiVersion,
+			report,
+			autoEnableCodemode: config.autoEnableCodemode,
+			authProvider: async (server) => {
+				const { createStoredAuthProvider } = await import("./oauth.js");
+				return createStoredAuthProvider(agentDir, server);
+			},
+			onConnected: (entry) => {
+				if (!entry.hasResources) return;
+				// (Re-)register when the widest exposure among resource servers changes.
+				const exposure = resourceExposure(m);
+				if (resourcesRegistered === exposure) return;
+				resourcesRegistered = exposure;
+				registerResourceTools(pi, m, exposure);
+			},
+		});
+		manager = m;
+		m.setServers(servers);
+		m.startAll();
+	});
+
+	pi.on("session_shutdown", async () => {
+		await manager?.closeAll();
+		manager = undefined;
+	});
+
+	// A prompt waits (bounded) for servers whose tools must be declared in its request.
+	pi.on("before_agent_start", async () => {
+		if (!manager) return;
+		const direct = [...manager.servers.values()].filter(
+			(e) => e.state === "connecting" && hasDirectTools(e.configured),
+		);
+		if (direct.length === 0) return;
+		const late = await manager.waitFor(
+			direct.map((e) => e.name),
+			PROMPT_WAIT_MS,
+		);
+		for (const e of late) {
+			report(
+				`MCP server "${e.name}" was not ready after ${PROMPT_WAIT_MS / 1000} s; this prompt goes without its tools`,
+				"warning",
+			);
+		}
+	});
+
+	// Calls that may reach MCP tools wait for the servers they name.
+	pi.on("tool_call", async (event) => {
+		const m = manager;
+		if (!m) return;
+		if (event.toolName.startsWith(MCP_TOOL_PREFIX)) {
+			const server = event.toolName.slice(MCP_TOOL_PREFIX.length).split("__")[0];
+			await m.waitFor([server]);
+			return;
+		}
+		if (event.toolName === "list_mcp_resources" || event.toolName === "list_mcp_resource_templates") return;
+		const info = pi.getAllTools().find((t) => t.name === event.toolName);
+		if (!info?.reachesTools) return;
+		let reach: "all" | string[];
+		try {
+			reach = info.reachesTools(event.input as Record<string, unknown>);
+		} catch {
+			reach = "all";
+		}
+		await m.waitFor(reach === "all" ? "all" : m.serversNamedBy(reach));
+	});
+
+	pi.registerCommand("mcp", {
+		description: "MCP servers: status; /mcp tools|reconnect|login|logout <server>",
+		getArgumentCompletions: (prefix) =>
+			["tools", "reconnect", "login", "logout"]
+				.filter((w) => w.startsWith(prefix))
+				.map((w) => ({ value: w, label: w })),
+		handler: async (args, ctx) => {
+			const [action, name] = args.trim().split(/\s+/);
+			const m = manager;
+			if (!action) {
+				// Give servers that are still connecting a moment, so the status says how they ended.
+				await m?.waitFor("all", PROMPT_WAIT_MS);
+				ctx.ui.notify(formatStatus([...(m?.servers.values() ?? [])], config.errors), "info");
+				return;
+			}
+			const entry = name ? m?.find(name) : undefined;
+			if (!entry || !m) {
+				ctx.ui.notify(name ? `No MCP server named "${name}"` : `Usage: /mcp ${action} <server>`, "error");
+				return;
+			}
+			if (action === "tools") {
+				await m.waitFor([entry.name]);
+				ctx.ui.notify(formatStatus([entry], [], true), "info");
+			} else if (action === "reconnect") {
+				await m.reconnect(entry.name);
+				ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
+			} else if (action === "login" || action === "logout") {
+				const { login, logout } = await import("./oauth.js");
+				const agentDir = getAgentDir();
+				try {
+					if (action === "logout") {
+						await logout(agentDir, entry.configured);
+						ctx.ui.notify(`Signed out of MCP server "${entry.name}"`, "info");
+					} else {
+						await login(agentDir, entry.configured, { notify: (message) => ctx.ui.notify(message, "info") });
+						await m.reconnect(entry.name);
+						ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
+					}
+				} catch (error) {
+					ctx.ui.notify(`MCP ${action} for "${entry.name}" failed: ${(error as Error).message}`, "error");
+				}
+			} else ctx.ui.notify(`Unknown /mcp action "${action}" (tools, reconnect, login, logout)`, "error");
+		},
+	});
+}

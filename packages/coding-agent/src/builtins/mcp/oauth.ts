@@ -1,0 +1,308 @@
+// OAuth for remote servers through the SDK's auth flow (`auth()` from
+// @modelcontextprotocol/sdk/client/auth.js: protected-resource and
+// authorization-server discovery, dynamic client registration, PKCE,
+// refresh). We supply the OAuthClientProvider: credentials live in
+// `<agentDir>/mcp-auth.json` (0600, written atomically), keyed by server
+// name and URL, and never reach logs or sessions. A background connection
+// only uses and refreshes stored tokens; signing in (opening the
+// authorization page and taking the redirect on a loopback port) happens
+// only on `/mcp login` or `pi mcp login`.
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { dirname, join } from "node:path";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+	OAuthClientInformationMixed,
+	OAuthClientMetadata,
+	OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { ConfiguredServer, HttpServerConfig } from "./config.js";
+import { resolveValue } from "./values.js";
+
+interface StoredCredentials {
+	tokens?: OAuthTokens;
+	clientInformation?: OAuthClientInformationMixed;
+	/** The redirect URI the stored client was registered with. */
+	redirectUri?: string;
+	savedAt?: number;
+}
+
+type Store = Record<string, StoredCredentials>;
+
+export const authFilePath = (agentDir: string) => join(agentDir, "mcp-auth.json");
+const keyOf = (server: ConfiguredServer) => `${server.name}|${(server.config as HttpServerConfig).url}`;
+
+function readStore(file: string): Store {
+	if (!existsSync(file)) return {};
+	try {
+		const doc = JSON.parse(readFileSync(file, "utf8")) as unknown;
+		return typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as Store) : {};
+	} catch {
+		return {};
+	}
+}
+
+function writeStore(file: string, store: Store): void {
+	mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+	const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+	writeFileSync(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+	chmodSync(tmp, 0o600);
+	renameSync(tmp, file);
+}
+
+function update(
+	agentDir: string,
+	server: ConfiguredServer,
+	change: (c: StoredCredentials) => StoredCredentials | undefined,
+) {
+	const file = authFilePath(agentDir);
+	const store = readStore(file);
+	const next = change(store[keyOf(server)] ?? {});
+	if (next === undefined) delete store[keyOf(server)];
+	else store[keyOf(server)] = { ...next, savedAt: Date.now() };
+	writeStore(file, store);
+}
+
+export function storedCredentials(agentDir: string, server: ConfiguredServer): StoredCredentials | undefined {
+	return readStore(authFilePath(agentDir))[keyOf(server)];
+}
+
+interface ProviderOptions {
+	agentDir: string;
+	server: ConfiguredServer;
+	redirectUrl: string | undefined;
+	clientSecret?: string;
+	/** Called with the authorization page; absent for background connections (they never sign in). */
+	onRedirect?: (url: URL) => void;
+}
+
+class StoredAuthProvider implements OAuthClientProvider {
+	private verifier: string | undefined;
+	readonly expectedState = randomBytes(16).toString("hex");
+
+	constructor(private readonly o: ProviderOptions) {}
+
+	private get oauth() {
+		return (this.o.server.config as HttpServerConfig).oauth ?? {};
+	}
+
+	get redirectUrl(): string | undefined {
+		return this.o.redirectUrl;
+	}
+
+	get clientMetadata(): OAuthClientMetadata {
+		return {
+			client_name: this.oauth.clientName ?? "pi",
+			redirect_uris: this.o.redirectUrl ? [this.o.redirectUrl] : [],
+			grant_types: ["authorization_code", "refresh_token"],
+			response_types: ["code"],
+			token_endpoint_auth_method: this.o.clientSecret ? "client_secret_post" : "none",
+			...(this.oauth.scope ? { scope: this.oauth.scope } : {}),
+		};
+	}
+
+	state(): string {
+		return this.expectedState;
+	}
+
+	clientInformation(): OAuthClientInformationMixed | undefined {
+		if (this.oauth.clientId) {
+			return { client_id: this.oauth.clientId, ...(this.o.clientSecret ? { client_secret: this.o.clientSecret } : {}) };
+		}
+		const stored = storedCredentials(this.o.agentDir, this.o.server);
+		// A registered client stays in use while its redirect URI matches.
+		if (stored?.clientInformation && (!this.o.redirectUrl || stored.redirectUri === this.o.redirectUrl)) {
+			return stored.clientInformation;
+		}
+		return undefined;
+	}
+
+	saveClientInformation(info: OAuthClientInformationMixed): void {
+		update(this.o.agentDir, this.o.server, (c) => ({ ...c, clientInformation: info, redirectUri: this.o.redirectUrl }));
+	}
+
+	tokens(): OAuthTokens | undefined {
+		return storedCredentials(this.o.agentDir, this.o.server)?.tokens;
+	}
+
+	saveTokens(tokens: OAuthTokens): void {
+		update(this.o.agentDir, this.o.server, (c) => ({ ...c, tokens }));
+	}
+
+	redirectToAuthorization(url: URL): void {
+		// Background connections never sign in: the SDK then reports UnauthorizedError ("needs sign-in").
+		this.o.onRedirect?.(url);
+	}
+
+	saveCodeVerifier(verifier: string): void {
+		this.verifier = verifier;
+	}
+
+	codeVerifier(): string {
+		if (!this.verifier) throw new Error("no sign-in is in progress");
+		return this.verifier;
+	}
+
+	invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+		if (scope === "verifier" || scope === "discovery") {
+			if (scope === "verifier") this.verifier = undefined;
+			return;
+		}
+		update(this.o.agentDir, this.o.server, (c) => {
+			if (scope === "all") return undefined;
+			if (scope === "client") return { ...c, clientInformation: undefined, redirectUri: undefined };
+			return { ...c, tokens: undefined };
+		});
+	}
+}
+
+async function clientSecretOf(server: ConfiguredServer): Promise<string | undefined> {
+	const secret = (server.config as HttpServerConfig).oauth?.clientSecret;
+	return secret === undefined ? undefined : resolveValue(secret, `server "${server.name}" oauth.clientSecret`);
+}
+
+/** The provider a background connection uses: stored tokens, refreshed when expired; never a sign-in. */
+export async function createStoredAuthProvider(
+	agentDir: string,
+	server: ConfiguredServer,
+): Promise<OAuthClientProvider | undefined> {
+	if (server.config.type !== "http") return undefined;
+	const stored = storedCredentials(agentDir, server);
+	return new StoredAuthProvider({
+		agentDir,
+		server,
+		redirectUrl: stored?.redirectUri,
+		clientSecret: await clientSecretOf(server),
+	});
+}
+
+export interface LoginOptions {
+	/** Tells the user where to sign in (the URL is always given, whether or not a browser opened). */
+	notify: (message: string) => void;
+	/** Opens a URL in a browser; returns whether one was started. */
+	openUrl?: (url: string) => boolean;
+	/** Whole sign-in limit (default 300 s). */
+	timeoutMs?: number;
+}
+
+interface Callback {
+	server: Server;
+	redirectUrl: string;
+	code: Promise<{ code: string; state: string | null }>;
+}
+
+/** A loopback HTTP server that takes one redirect on the callback path. */
+async function startCallback(config: HttpServerConfig): Promise<Callback> {
+	const configured = config.oauth?.callbackUrl ? new URL(config.oauth.callbackUrl) : undefined;
+	const host = configured ? configured.hostname.replace(/^\[|\]$/g, "") : "127.0.0.1";
+	const path = configured?.pathname ?? "/callback";
+	const wantPort = configured?.port ? Number(configured.port) : (config.oauth?.callbackPort ?? 0);
+	let settle: (v: { code: string; state: string | null }) => void = () => {};
+	let fail: (e: Error) => void = () => {};
+	const code = new Promise<{ code: string; state: string | null }>((res, rej) => {
+		settle = res;
+		fail = rej;
+	});
+	const server = createServer((req, res) => {
+		const url = new URL(req.url ?? "/", "http://localhost");
+		if (url.pathname !== path) {
+			res.writeHead(404).end();
+			return;
+		}
+		const error = url.searchParams.get("error");
+		const got = url.searchParams.get("code");
+		res.writeHead(error || !got ? 400 : 200, { "content-type": "text/html; charset=utf-8" });
+		res.end(
+			error || !got
+				? "<p>Sign-in failed. You can close this page.</p>"
+				: "<p>Signed in to the MCP server. You can close this page and return to pi.</p>",
+		);
+		if (error)
+			fail(new Error(`the authorization server answered ${error}: ${url.searchParams.get("error_description") ?? ""}`));
+		else if (got) settle({ code: got, state: url.searchParams.get("state") });
+	});
+	await new Promise<void>((res, rej) => {
+		server.once("error", rej);
+		server.listen(wantPort, host, () => res());
+	});
+	const port = (server.address() as { port: number }).port;
+	const redirect = configured ? new URL(configured.href) : new URL(`http://127.0.0.1${path}`);
+	redirect.port = String(port);
+	return { server, redirectUrl: configured?.port ? configured.href : redirect.href, code };
+}
+
+/** Signs in: discovery, registration, the authorization page, the loopback redirect, the token exchange. */
+export async function login(agentDir: string, server: ConfiguredServer, o: LoginOptions): Promise<void> {
+	if (server.config.type !== "http") throw new Error(`"${server.name}" is a stdio server; only HTTP servers sign in`);
+	const config = server.config;
+	const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+	const callback = await startCallback(config);
+	const timeoutMs = o.timeoutMs ?? 300_000;
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, rej) => {
+		timer = setTimeout(
+			() => rej(new Error(`sign-in did not finish within ${Math.round(timeoutMs / 1000)} s`)),
+			timeoutMs,
+		);
+	});
+	try {
+		const provider = new StoredAuthProvider({
+			agentDir,
+			server,
+			redirectUrl: callback.redirectUrl,
+			clientSecret: await clientSecretOf(server),
+			onRedirect: (url) => {
+				const opened = o.openUrl?.(url.href) ?? false;
+				o.notify(
+					`${opened ? "Opened the sign-in page" : "Open this URL to sign in"} for MCP server "${server.name}": ${url.href}`,
+				);
+			},
+		});
+		const fetchFn = config.oauth?.authServerMetadataUrl
+			? metadataOverride(config.oauth.authServerMetadataUrl)
+			: undefined;
+		const first = await Promise.race([
+			auth(provider, { serverUrl: config.url, scope: config.oauth?.scope, ...(fetchFn ? { fetchFn } : {}) }),
+			timeout,
+		]);
+		if (first === "AUTHORIZED") return;
+		const { code, state } = await Promise.race([callback.code, timeout]);
+		if (state !== provider.expectedState)
+			throw new Error("the redirect carried a state this sign-in did not send; ignored");
+		const second = await Promise.race([
+			auth(provider, { serverUrl: config.url, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) }),
+			timeout,
+		]);
+		if (second !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
+	} finally {
+		clearTimeout(timer);
+		callback.server.close();
+	}
+}
+
+/** `authServerMetadataUrl`: answer the SDK's authorization-server discovery with the configured document. */
+function metadataOverride(metadataUrl: string) {
+	const target = new URL(metadataUrl);
+	const local = ["localhost", "127.0.0.1", "[::1]"].includes(target.hostname);
+	if (target.protocol !== "https:" && !(local && target.protocol === "http:")) {
+		throw new Error("oauth.authServerMetadataUrl must use https (http only on localhost)");
+	}
+	return (input: string | URL, init?: RequestInit) => {
+		const url = new URL(typeof input === "string" ? input : input.href);
+		if (
+			url.pathname.startsWith("/.well-known/oauth-authorization-server") ||
+			url.pathname.startsWith("/.well-known/openid-configuration")
+		) {
+			return fetch(target, init);
+		}
+		return fetch(input, init);
+	};
+}
+
+/** Deletes the stored credentials of a server. */
+export async function logout(agentDir: string, server: ConfiguredServer): Promise<boolean> {
+	const had = storedCredentials(agentDir, server) !== undefined;
+	if (had) update(agentDir, server, () => undefined);
+	return had;
+}

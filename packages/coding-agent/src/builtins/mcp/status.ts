@@ -1,0 +1,40 @@
+// Plain-text status of the servers, for `/mcp` and `pi mcp list`: servers
+// that need attention first, then the others, each with its state, tool
+// count, exposure and source; the error and stderr tail of a failed server.
+import type { ServerEntry } from "./manager.js";
+
+const ORDER: Record<string, number> = {
+	failed: 0,
+	"needs-auth": 1,
+	connecting: 2,
+	connected: 3,
+	disabled: 4,
+	closed: 5,
+};
+
+export function formatStatus(entries: ServerEntry[], configErrors: readonly string[], verbose = false): string {
+	const lines: string[] = [];
+	for (const e of configErrors) lines.push(`✗ config: ${e}`);
+	if (entries.length === 0 && configErrors.length === 0) {
+		return "No MCP servers configured. Add one with `pi mcp add <name> -- <command>` or in ~/.pi/agent/mcp.json.";
+	}
+	const sorted = [...entries].sort((a, b) => (ORDER[a.state] ?? 9) - (ORDER[b.state] ?? 9));
+	for (const e of sorted) {
+		const c = e.configured;
+		const mark = e.state === "connected" ? "✓" : e.state === "disabled" ? "-" : e.state === "connecting" ? "…" : "✗";
+		const count = e.state === "connected" ? `, ${e.registered.size} tool${e.registered.size === 1 ? "" : "s"}` : "";
+		lines.push(`${mark} ${e.name}: ${e.state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`);
+		if (e.error && e.state !== "connected") lines.push(`    error: ${e.error}`);
+		if (e.state === "failed" && e.stderrTail.length > 0) {
+			lines.push("    stderr:");
+			for (const l of e.stderrTail.slice(-5)) lines.push(`      ${l}`);
+		}
+		if (verbose && e.state === "connected") {
+			for (const [name, r] of e.registered) {
+				const differs = r.exposure !== c.config.exposure ? ` (${r.exposure})` : "";
+				lines.push(`    ${name}${differs}`);
+			}
+		}
+	}
+	return lines.join("\n");
+}

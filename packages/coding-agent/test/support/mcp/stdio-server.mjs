@@ -1,0 +1,17 @@
+// Runs the fixture server on stdio. Options: JSON in argv[2] (see fixture-server.mjs).
+// The pid file is written before the SDK loads, so a test can tell the process started.
+import { writeFileSync } from "node:fs";
+
+const options = JSON.parse(process.argv[2] ?? "{}");
+if (options.pidFile) writeFileSync(options.pidFile, String(process.pid));
+if (options.stderr) process.stderr.write(`${options.stderr}\n`);
+if (options.exitAtStart) {
+	process.stderr.write("fixture: refusing to start\n");
+	process.exit(7);
+}
+if (options.garbage) process.stdout.write("this is not json-rpc\n");
+const [{ StdioServerTransport }, { buildServer }] = await Promise.all([
+	import("@modelcontextprotocol/sdk/server/stdio.js"),
+	import("./fixture-server.mjs"),
+]);
+await buildServer(options).connect(new StdioServerTransport());
