@@ -168,8 +168,11 @@ export class ExtensionBridge {
 			this.session.isStreaming ? options.streamingBehavior : undefined,
 		);
 		if (input.action === "handled") return;
+		// A message queued into a running run (steer/followUp) returns once queued: waiting for
+		// idle here would hold an RPC "queued" answer until the whole run ends.
+		const queued = this.session.isStreaming && options.streamingBehavior !== undefined;
 		await this.session.prompt(input.text, { images: input.images, streamingBehavior: options.streamingBehavior });
-		if (options.waitForExtensionRuns !== false) await this.waitForIdle();
+		if (!queued && options.waitForExtensionRuns !== false) await this.waitForIdle();
 	}
 
 	// -- hooks -----------------------------------------------------------------------------

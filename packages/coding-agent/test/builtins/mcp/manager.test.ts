@@ -125,6 +125,8 @@ describe("McpManager over real SDK servers", () => {
 		expect(h.manager.servers.get("mute")?.state).toBe("connecting");
 		const late = await h.manager.waitFor("all");
 		expect(late.map((e) => e.name)).toEqual(["mute"]);
+		// waitFor gives up at the server's timeout; the attempt itself ends by its own initialize timeout.
+		await h.manager.servers.get("mute")?.settled;
 		expect(h.manager.servers.get("mute")?.error).toMatch(/did not answer the initialize request within 1 s/);
 		expect(h.manager.servers.get("ok")?.state).toBe("connected");
 		expect(h.reports.some((r) => r.message.startsWith('MCP server "mute" failed to connect'))).toBe(true);
