@@ -62,8 +62,7 @@ export function errorFromException(error: unknown, signal?: AbortSignal, secrets
 	}
 	const netCode = codeInChain(error, NETWORK_CODES);
 	if (name.includes("Connection") || netCode || /fetch failed|socket|network|terminated|ECONN/i.test(rawMessage)) {
-		const detail = causeMessage(error);
-		const text = detail && !rawMessage.includes(detail) ? `${rawMessage} (${detail})` : rawMessage;
+		const text = withNetworkDetail(rawMessage, error);
 		const info: ProviderErrorInfo = { kind: "network", retryable: true };
 		if (netCode) info.code = netCode;
 		return { message: redactSecrets(text, secrets), info };
@@ -293,9 +292,28 @@ function faultInChain(error: unknown): ProviderFault | undefined {
 	return undefined;
 }
 
-function causeMessage(error: unknown): string | undefined {
-	const cause = asRecord(error)?.cause;
-	return cause instanceof Error ? cause.message : undefined;
+/**
+ * The message plus what its causes add: SDKs wrap the socket error twice
+ * ("Connection error." → "fetch failed" → "connect ECONNREFUSED 127.0.0.1:8080"),
+ * and a host name with several addresses fails with one error per address.
+ * The innermost facts (address, port, errno) are what a user can act on.
+ */
+function withNetworkDetail(rawMessage: string, error: unknown): string {
+	const details: string[] = [];
+	const add = (text: unknown) => {
+		if (typeof text !== "string" || text === "" || rawMessage.includes(text) || details.includes(text)) return;
+		details.push(text);
+	};
+	let current = asRecord(error)?.cause;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		const record = asRecord(current);
+		add(record?.message);
+		if (Array.isArray(record?.errors)) for (const sub of record.errors) add(asRecord(sub)?.message);
+		current = record?.cause;
+	}
+	// "fetch failed" says nothing the socket error does not.
+	const useful = details.length > 1 ? details.filter((d) => d !== "fetch failed") : details;
+	return useful.length > 0 ? `${rawMessage} (${useful.join("; ")})` : rawMessage;
 }
 
 function isAbortError(error: unknown): boolean {
