@@ -93,6 +93,16 @@ describe("tool calls", () => {
 		expect(lines).toContain(" … 4 more lines (ctrl+o to expand)");
 	});
 
+	it("write: a file ending in a newline counts its lines as an editor does", () => {
+		const count = (content: string) =>
+			text(new ToolExecutionItem(plain, "c", "write", { path: "w.txt", content }, false).render(50))[2];
+		expect(count("a\nb\nc\nd\ne\n")).toBe(" write w.txt (5 lines)");
+		expect(count("a\nb\nc\nd\ne")).toBe(" write w.txt (5 lines)");
+		expect(count("only\n")).toBe(" write w.txt (1 line)");
+		expect(count("\n")).toBe(" write w.txt (1 line)");
+		expect(count("a\n\n")).toBe(" write w.txt (2 lines)");
+	});
+
 	it("an error result shows the error text", () => {
 		const item = new ToolExecutionItem(plain, "c", "edit", { path: "x" }, false);
 		item.finish({ content: [{ type: "text", text: "Could not find the text in x" }] }, true);

@@ -104,7 +104,8 @@ const edit: ToolRenderer = {
 const write: ToolRenderer = {
 	title(v, t) {
 		const content = str(v.args.content);
-		const n = content ? content.split("\n").length : 0;
+		// A final newline ends the last line; it does not start another one.
+		const n = content ? content.split("\n").length - (content.endsWith("\n") ? 1 : 0) : 0;
 		const size = content ? t.fg("muted", ` (${n} line${n === 1 ? "" : "s"})`) : "";
 		return `${t.bold("write")} ${t.fg("accent", shortenPath(str(v.args.path) || "…"))}${size}`;
 	},
