@@ -63,6 +63,10 @@ async function run(
 	argv: readonly string[] | undefined,
 ): Promise<number> {
 	const mode = resolveMode(args, Boolean(io.stdin.isTTY));
+	// The app shows start-up warnings inside it (its screen would paint over
+	// stderr); the other modes write them to stderr at once.
+	const startupNotes: string[] = [];
+	const warn = mode === "interactive" ? (text: string) => void startupNotes.push(text) : err;
 	if (args.offline) io.env.PI_OFFLINE = "1";
 	if (args.resume && mode !== "interactive") {
 		throw new CliUsageError(
@@ -94,15 +98,15 @@ async function run(
 	});
 	const settings = trust.trusted ? SettingsManager.create({ cwd, agentDir }) : globalSettings;
 	if (trust.required && !trust.trusted && trust.source === "default") {
-		err("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
+		warn("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
 	}
-	for (const w of settings.getWarnings()) err(w.message);
+	for (const w of settings.getWarnings()) warn(w.message);
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
-	if (authWarning) err(authWarning);
-	for (const notice of auth.takePermissionNotices()) err(notice);
+	if (authWarning) warn(authWarning);
+	for (const notice of auth.takePermissionNotices()) warn(notice);
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });
-	for (const e of registry.getErrors()) err(`Warning: ${e}`);
+	for (const e of registry.getErrors()) warn(`Warning: ${e}`);
 	const resources = new DefaultResourceLoader({
 		cwd,
 		agentDir,
@@ -119,7 +123,7 @@ async function run(
 		noThemes: args.noThemes,
 	});
 	await resources.reload();
-	if (args.verbose) for (const line of resources.describe()) err(line);
+	if (args.verbose) for (const line of resources.describe()) warn(line);
 
 	// -- unknown long flags ------------------------------------------------------
 	// Legal only when an extension registers them, so this runs once resources
@@ -182,7 +186,7 @@ async function run(
 		err(`Error: ${cli.error}`);
 		return 1;
 	}
-	if (cli.warning) err(`Warning: ${cli.warning}`);
+	if (cli.warning) warn(`Warning: ${cli.warning}`);
 	const scopePatterns = args.models ?? settings.getEnabledModels() ?? [];
 	if (args.apiKey && !cli.model && !args.models) {
 		throw new CliUsageError("--api-key requires a model to be specified via --model, --provider/--model, or --models");
@@ -192,7 +196,7 @@ async function run(
 		scopePatterns,
 		args.apiKey && args.models ? registry.getAll() : registry.getAvailable(),
 	);
-	for (const w of scope.warnings) err(`Warning: ${w}`);
+	for (const w of scope.warnings) warn(`Warning: ${w}`);
 	if (args.apiKey && !cli.model && scope.scoped[0]) auth.setRuntimeApiKey(scope.scoped[0].model.provider, args.apiKey);
 
 	// -- prompt input (before the session, so bad @files fail fast) ------------
@@ -211,8 +215,8 @@ async function run(
 		agentDir,
 		sessionDir: explicitDir ?? getDefaultSessionDir(cwd, agentDir),
 		customSessionDir: explicitDir !== undefined,
-		// Print, json and rpc have no screen: damaged-file warnings go to stderr as they are found.
-		onWarning: mode === "interactive" ? undefined : (w) => err(formatLoadWarning(w)),
+		// Damaged lines are named (file, line) when the session is opened: on stderr, or inside the app.
+		onWarning: (w) => warn(formatLoadWarning(w)),
 	});
 
 	// Interactive: input problems (an unreadable /skill: file) become notices once the app runs.
@@ -235,8 +239,10 @@ async function run(
 		excludeTools: args.excludeTools,
 		noTools: args.noTools ? "all" : args.noBuiltinTools ? "builtin" : undefined,
 	});
-	for (const w of warnings) err(w);
-	if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
+	if (mode !== "interactive") {
+		for (const w of warnings) err(w);
+		if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
+	}
 	if (args.name) session.setSessionName(args.name);
 
 	// The extension bridge: json/rpc report handler errors as `extension_error` events, print on stderr.
@@ -294,7 +300,7 @@ async function run(
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
 		try {
-			return await runInteractiveMode({
+			const code = await runInteractiveMode({
 				session,
 				cwd,
 				agentDir,
@@ -303,6 +309,7 @@ async function run(
 				contextFiles: resources.getContextFiles().map((f) => f.path),
 				skills: resources.getSkills().map((s) => s.name),
 				warnings: [
+					...startupNotes,
 					...warnings,
 					...(modelFallbackMessage ? [modelFallbackMessage] : []),
 					...(bridge ? [] : extensionProblems),
@@ -323,6 +330,10 @@ async function run(
 					requestShutdown = () => void app.shutdown();
 				},
 			});
+			const { formatResumeCommand, resumeHint } = await import("./resume-hint.js");
+			const resume = formatResumeCommand(session.sessionManager, explicitDir !== undefined);
+			if (resume && (io.stdout as { isTTY?: boolean }).isTTY) io.stdout.write(resumeHint(resume));
+			return code;
 		} finally {
 			session.dispose();
 			await settings.flush();

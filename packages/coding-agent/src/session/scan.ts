@@ -165,7 +165,7 @@ function parseLineText(
 	if (parts.length === 0) {
 		return isLastUnterminated
 			? `incomplete last line (${byteLength} bytes, no trailing newline) skipped; the bytes stay in the file`
-			: `unparsable line (${byteLength} bytes) skipped`;
+			: `unparsable line (${byteLength} bytes) skipped: the entry on it is left out of the context; the entries before and after it are kept (the bytes stay in the file)`;
 	}
 	let covered = 0;
 	for (const p of parts) {
