@@ -66,7 +66,7 @@ describe.skipIf(!hasTmux)("pi interactive (tmux)", () => {
 		p.keys("Enter");
 		const screen = await p.waitFor("All done here.");
 		expect(screen).toContain("make notes");
-		expect(screen).toContain("write notes.txt (3 lines)");
+		expect(screen).toContain("write notes.txt (2 lines)");
 		expect(screen).toContain("read notes.txt:2-2");
 		expect(screen).toMatch(/^\s+beta$/m);
 		expect(readFileSync(join(sb.cwd, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
