@@ -144,10 +144,35 @@ describe("retry notice", () => {
 		now += 2500;
 		item.invalidate();
 		expect(text(item.render(80))[1]).toContain("Retrying in 2s");
-		item.end("Retry failed after 3 attempts: 503 overloaded");
+		// The wait is over and the attempt is under way: no frozen "Retrying in 0s … esc to cancel".
+		now += 2000;
+		item.invalidate();
+		expect(text(item.render(80))[1]).toBe(" Retrying now (attempt 2/3) after: 503 overloaded");
+		item.end({ kind: "succeeded" });
+		expect(text(item.render(80))[1]).toBe(" Recovered on retry (attempt 2/3) after: 503 overloaded");
+		item.end({ kind: "failed", text: "Retry failed after 3 attempts: 503 overloaded" });
 		expect(text(item.render(80))).toEqual(["", " Retry failed after 3 attempts: 503 overloaded"]);
-		item.end("");
+		item.end({ kind: "hidden" });
 		expect(item.render(80)).toEqual([]);
+	});
+
+	it("retry notice: a long error wraps at word boundaries instead of being cut at the edge", () => {
+		const words = Array.from({ length: 30 }, (_, i) => `word${i}`);
+		const item = new RetryNoticeItem(
+			plain,
+			1,
+			3,
+			4000,
+			words.join(" "),
+			() => {},
+			() => 0,
+		);
+		const lines = text(item.render(40));
+		for (const l of lines) expect(visibleWidth(l)).toBeLessThanOrEqual(40);
+		const joined = lines.join(" ");
+		for (const w of words) expect(joined).toMatch(new RegExp(`\\b${w}\\b`));
+		expect(joined).toContain("esc to cancel");
+		item.end({ kind: "hidden" });
 	});
 });
 

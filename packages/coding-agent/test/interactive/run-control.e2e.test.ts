@@ -89,6 +89,44 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 		await pi.waitFor("[pi exited 0]");
 	});
 
+	it("once the retried request is under way the countdown is gone; the notice ends with the outcome; long errors wrap", async () => {
+		writeFileSync(
+			join(sb.agentDir, "settings.json"),
+			JSON.stringify({ retry: { baseDelayMs: 1000, maxRetries: 2, provider: { maxRetries: 0 } } }),
+		);
+		const words = Array.from({ length: 40 }, (_, i) => `w${i}x`);
+		// A reply whose second half arrives 4 s after the first: the screen is read in between.
+		const reply = new ChatStream({ model: "fake-model" })
+			.role()
+			.text("streaming partial")
+			.text(" and the rest")
+			.finish("stop")
+			.usage({ prompt_tokens: 5, completion_tokens: 5 })
+			.done()
+			.script();
+		const second = reply.bytes.indexOf("data:", reply.bytes.indexOf("streaming partial"));
+		sb.fake.enqueue(json(503, { error: { message: `overloaded ${words.join(" ")}` } }), {
+			...reply,
+			splitAt: [second],
+			delayMs: 4000,
+		});
+		pi = startPi({ cwd: sb.cwd, env: sb.env, columns: 80 });
+		await pi.waitFor(READY);
+		pi.type("go");
+		pi.keys("Enter");
+		const waiting = await pi.waitFor(/Retrying in \ds \(attempt 1\/2\)/);
+		// Every word of the long error is on screen (wrapped, not cut at the edge).
+		for (const w of words) expect(waiting).toMatch(new RegExp(`\\b${w}\\b`));
+		const streaming = await pi.waitFor("streaming partial");
+		expect(streaming).not.toMatch(/Retrying in \ds/);
+		expect(streaming).not.toContain("esc to cancel");
+		expect(streaming).not.toContain("and the rest");
+		const done = await pi.waitFor("and the rest", 15_000);
+		expect(done).toContain("Recovered on retry (attempt 1/2) after: 503");
+		expect(done).not.toContain("esc to cancel");
+		expect(sb.fake.requests).toHaveLength(2);
+	});
+
 	it("a transient error shows a retry countdown, then the answer; esc during the wait cancels it", async () => {
 		writeFileSync(
 			join(sb.agentDir, "settings.json"),

@@ -10,7 +10,7 @@ import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
 import { isExpandable, type ThemeSource } from "./cached.js";
 import { NoticeItem, type StatusKind } from "./notice.js";
-import { RetryNoticeItem } from "./retry-notice.js";
+import { RetryNoticeItem, type RetryOutcome } from "./retry-notice.js";
 import { SummaryItem } from "./summary-item.js";
 import { ToolExecutionItem } from "./tool-execution.js";
 import { UserMessageItem } from "./user-message.js";
@@ -234,6 +234,9 @@ export class ChatView extends Container {
 				break;
 			case "message_end":
 				if (event.message.role === "assistant") {
+					// The retried request answered: the chain is over, whatever the run does next.
+					if (this.retry?.isOpen && event.message.stopReason !== "error" && event.message.stopReason !== "aborted")
+						this.stopRetry({ kind: "succeeded" });
 					if (this.streaming) this.streaming.update(event.message);
 					else this.addAssistant(event.message);
 					this.syncToolCalls(event.message);
@@ -284,11 +287,14 @@ export class ChatView extends Container {
 				this.addChild(this.retry);
 				break;
 			case "auto_retry_end":
-				this.stopRetry(
-					event.success
-						? ""
-						: `Retry failed after ${event.attempt} attempt${event.attempt === 1 ? "" : "s"}${event.finalError ? `: ${event.finalError}` : ""}`,
-				);
+				if (event.success) {
+					if (this.retry?.isOpen) this.stopRetry({ kind: "succeeded" });
+				} else if (event.finalError === "Retry cancelled") this.stopRetry({ kind: "failed", text: "Retry cancelled" });
+				else
+					this.stopRetry({
+						kind: "failed",
+						text: `Retry failed after ${event.attempt} attempt${event.attempt === 1 ? "" : "s"}${event.finalError ? `: ${event.finalError}` : ""}`,
+					});
 				break;
 			default:
 				return;
@@ -296,7 +302,7 @@ export class ChatView extends Container {
 		this.requestRender();
 	}
 
-	private stopRetry(outcome?: string): void {
+	private stopRetry(outcome: RetryOutcome = { kind: "hidden" }): void {
 		this.retry?.end(outcome);
 		this.retry = undefined;
 	}
