@@ -42,10 +42,14 @@ const libraries = [
 	{ dir: "packages/ai", entries: ["src/index.ts"] },
 	{ dir: "packages/agent", entries: ["src/index.ts"] },
 	{ dir: "packages/tui", entries: ["src/index.ts"] },
-	// The search worker is loaded by file name (worker_threads), so it is an entry of its own at the dist root.
+	// The search and codemode workers are loaded by file name (worker_threads), so each is an entry of its own at the dist root.
 	{
 		dir: "packages/coding-agent",
-		entries: { index: "src/index.ts", "search-worker": "src/tools/search/search-worker.ts" },
+		entries: {
+			index: "src/index.ts",
+			"search-worker": "src/tools/search/search-worker.ts",
+			"codemode-worker": "src/builtins/codemode/sandbox/worker.ts",
+		},
 	},
 ];
 
@@ -74,6 +78,7 @@ await build({
 	entryPoints: {
 		cli: "packages/coding-agent/src/cli/cli.ts",
 		"search-worker": "packages/coding-agent/src/tools/search/search-worker.ts",
+		"codemode-worker": "packages/coding-agent/src/builtins/codemode/sandbox/worker.ts",
 	},
 	outdir: "packages/coding-agent/dist",
 	entryNames: "[name]",
