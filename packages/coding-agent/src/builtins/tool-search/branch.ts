@@ -28,6 +28,11 @@ export class LoadedToolsFollower {
 
 	constructor(private readonly pi: Pick<ExtensionAPI, "getAllTools" | "getActiveTools" | "setActiveTools">) {}
 
+	/** A `tool_search` call activated these (and recorded them on the current branch). */
+	noteLoaded(names: readonly string[]): void {
+		for (const name of names) this.applied.add(name);
+	}
+
 	/** Brings the active set in line with the branch's loads. */
 	reconcile(branch: readonly EntryLike[]): void {
 		const wanted = loadedOnBranch(branch);

@@ -9,8 +9,8 @@ import { createToolSearchTool } from "./tool.js";
 
 export function createToolSearchExtension(): ExtensionFactory {
 	return (pi) => {
-		pi.registerTool(createToolSearchTool(pi));
 		const follower = new LoadedToolsFollower(pi);
+		pi.registerTool(createToolSearchTool(pi, (names) => follower.noteLoaded(names)));
 		const reconcile = (_event: unknown, ctx: ExtensionContext) => {
 			follower.reconcile(ctx.sessionManager.getBranch());
 		};

@@ -46,7 +46,11 @@ function firstLine(text: string): string {
 	return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function createToolSearchTool(pi: ExtensionAPI): ToolDefinition<typeof toolSearchSchema, ToolSearchDetails> {
+export function createToolSearchTool(
+	pi: ExtensionAPI,
+	/** Told what each call loaded (the branch follower takes these out again on branches that never loaded them). */
+	onLoaded?: (names: readonly string[]) => void,
+): ToolDefinition<typeof toolSearchSchema, ToolSearchDetails> {
 	return {
 		name: TOOL_SEARCH_TOOL_NAME,
 		label: "Tool search",
@@ -70,6 +74,7 @@ export function createToolSearchTool(pi: ExtensionAPI): ToolDefinition<typeof to
 			const loaded = matches.map((m) => m.name);
 			pi.setActiveTools([...new Set([...pi.getActiveTools(), ...loaded])]);
 			pi.appendEntry<ToolSearchEntryData>(TOOL_SEARCH_ENTRY_TYPE, { loaded });
+			onLoaded?.(loaded);
 			const byName = new Map(candidates.map((t) => [t.name, t]));
 			const lines = loaded.map((name) => `- ${name}: ${firstLine(byName.get(name)?.description ?? "")}`);
 			const text = `Loaded ${loaded.length} tool${loaded.length === 1 ? "" : "s"}; ${loaded.length === 1 ? "it is" : "they are"} declared to you from your next call on:\n${lines.join("\n")}`;
