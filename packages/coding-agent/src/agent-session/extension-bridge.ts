@@ -50,9 +50,10 @@ export interface ExtensionBridgeOptions {
 	/**
 	 * --tools / --exclude-tools over tools registered after start-up (MCP):
 	 * "excluded" tools never reach the session; "registered" ones are callable
-	 * (codemode) but never activated by registration; undefined: as registered.
+	 * (codemode) but never activated by registration; "activate" ones are
+	 * activated even when registered inactive; undefined: as registered.
 	 */
-	lateToolFilter?: (name: string) => "excluded" | "registered" | undefined;
+	lateToolFilter?: (name: string) => "excluded" | "registered" | "activate" | undefined;
 	/** Extra commands listed by `pi.getCommands()` (prompt templates, skills). */
 	getOtherCommands?: () => SlashCommandInfo[];
 }
@@ -307,12 +308,15 @@ export class ExtensionBridge {
 			const isNew = !this.registeredTools.has(t.definition.name);
 			this.registeredTools.set(t.definition.name, t.definition);
 			const exposure = t.definition.exposure ?? "direct";
+			const verdict = this.o.lateToolFilter?.(t.definition.name);
 			if (exposure === "hidden") withdraw.add(t.definition.name);
+			// Named exactly in --tools / defaultTools (`+codemode`): declared even when registered inactive.
+			else if (isNew && verdict === "activate") activate.push(t.definition.name);
 			else if (
 				isNew &&
 				t.definition.defaultActive !== false &&
 				(exposure === "direct" || exposure === "model-only") &&
-				this.o.lateToolFilter?.(t.definition.name) !== "registered"
+				verdict !== "registered"
 			)
 				activate.push(t.definition.name);
 		}

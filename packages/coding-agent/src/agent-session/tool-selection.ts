@@ -46,16 +46,52 @@ const MCP_RESOURCE_TOOLS = new Set(["list_mcp_resources", "list_mcp_resource_tem
 const isMcpTool = (name: string) => name.startsWith("mcp__") || MCP_RESOURCE_TOOLS.has(name);
 
 /**
+ * Exact tool names the user asked for (`--tools`, else the `defaultTools`
+ * setting, with `+name`/`-name` from `--tools` on top). A tool registered
+ * inactive (`codemode`, `tool_search`, or an extension tool with
+ * `defaultActive: false`) is activated when named here. Patterns never
+ * activate: they only filter.
+ */
+export function requestedToolNames(tools: readonly string[] | undefined, defaultTools: unknown): Set<string> {
+	const out = new Set<string>();
+	const exact = (t: string) => !t.includes("*");
+	const cli = tools ?? [];
+	const cliPlain = cli.filter((t) => !t.startsWith("+") && !t.startsWith("-"));
+	if (cliPlain.length > 0) {
+		for (const t of cliPlain.filter(exact)) out.add(t);
+	} else if (Array.isArray(defaultTools)) {
+		for (const entry of defaultTools) {
+			if (typeof entry !== "string") continue;
+			if (entry.startsWith("-")) out.delete(entry.slice(1));
+			else {
+				const name = entry.startsWith("+") ? entry.slice(1) : entry;
+				if (exact(name)) out.add(name);
+			}
+		}
+	}
+	for (const entry of cli) {
+		if (entry.startsWith("+") && exact(entry.slice(1))) out.add(entry.slice(1));
+		else if (entry.startsWith("-")) out.delete(entry.slice(1));
+	}
+	return out;
+}
+
+/**
  * --tools / --exclude-tools for tools registered after start-up (MCP tools
  * arrive as their servers connect): "excluded" never reach the session,
- * "registered" stay callable from other tools (codemode) but are not declared.
+ * "registered" stay callable from other tools (codemode) but are not declared,
+ * "activate" are declared even when registered inactive (named exactly in
+ * `--tools` or `defaultTools`, e.g. `+codemode`).
  * `--tools` removes MCP tools only once one of its entries starts with `mcp__`.
  */
 export function lateToolFilter(
 	tools: readonly string[] | undefined,
 	excludeTools: readonly string[] | undefined,
-): ((name: string) => "excluded" | "registered" | undefined) | undefined {
-	if (!tools && !excludeTools) return undefined;
+	/** The `defaultTools` setting: names in it activate tools registered inactive (`+codemode`). */
+	defaultTools?: unknown,
+): ((name: string) => "excluded" | "registered" | "activate" | undefined) | undefined {
+	const requested = requestedToolNames(tools, defaultTools);
+	if (!tools && !excludeTools && requested.size === 0) return undefined;
 	const plain = (tools ?? []).filter((t) => !t.startsWith("+") && !t.startsWith("-"));
 	const named = [...plain, ...(tools ?? []).filter((t) => t.startsWith("+")).map((t) => t.slice(1))];
 	const removed = (tools ?? []).filter((t) => t.startsWith("-")).map((t) => t.slice(1));
@@ -66,6 +102,6 @@ export function lateToolFilter(
 		const matched = named.some((p) => matchesToolPattern(p, name));
 		if (filtersMcp && isMcpTool(name) && !matched) return "excluded";
 		if (plain.length > 0 && !matched) return "registered";
-		return undefined;
+		return requested.has(name) ? "activate" : undefined;
 	};
 }

@@ -267,7 +267,7 @@ async function run(
 			hasUI: mode === "rpc" || mode === "interactive",
 			projectTrusted: trust.trusted,
 			onShutdownRequest: () => requestShutdown(),
-			lateToolFilter: lateToolFilter(args.tools, args.excludeTools),
+			lateToolFilter: lateToolFilter(args.tools, args.excludeTools, settings.get("defaultTools")),
 		});
 		if (mode === "json") {
 			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
