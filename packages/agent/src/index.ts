@@ -5,6 +5,12 @@ export { defaultConvertToLlm } from "./messages.js";
 export * from "./proxy.js";
 export * from "./proxy-wire.js";
 export { getDefaultStreamFn, setDefaultStreamFn } from "./stream-fn.js";
-export { ABORTED_TOOL_MESSAGE, CUT_OFF_MESSAGE } from "./tool-execution.js";
+export {
+	ABORTED_TOOL_MESSAGE,
+	CUT_OFF_MESSAGE,
+	executeToolBatch,
+	type ToolBatch,
+	type ToolBatchOutcome,
+} from "./tool-execution.js";
 export * from "./types.js";
 export { type ArgumentValidation, validateArguments } from "./validation.js";

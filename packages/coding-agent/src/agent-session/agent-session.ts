@@ -27,6 +27,7 @@ import type { CompactionResult } from "./compaction/summarize.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import { SessionListeners } from "./listeners.js";
 import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
+import { type ExecuteToolOptions, type NestedToolOutcome, NestedToolRunner } from "./nested-tools.js";
 import type { PromptRecorder } from "./prompt-recorder.js";
 import { messageText, QueueReport } from "./queue-report.js";
 import { createRecovery } from "./retry/create-recovery.js";
@@ -114,6 +115,20 @@ export class AgentSession {
 	private readonly entryIds = new WeakMap<object, string>();
 	/** How the last low-level turn ended (agent_before_settle reports it). */
 	private lastOutcome: AgentActivityOutcome = "completed";
+	/** Tools calling tools (`ctx.executeTool`); their records become `nestedCalls` on the caller's result. */
+	private readonly nestedTools = new NestedToolRunner({
+		getTools: () => this.getAllTools(),
+		toolHooks: this.toolHooks,
+		lastAssistant: () => {
+			const messages = this.agent.state.messages;
+			for (let i = messages.length - 1; i >= 0; i--) {
+				const m = messages[i];
+				if (m.role === "assistant") return m;
+			}
+			return undefined;
+		},
+		emit: (event) => this.emit(event),
+	});
 
 	constructor(o: AgentSessionOptions) {
 		this.agent = o.agent;
@@ -174,6 +189,11 @@ export class AgentSession {
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {
 		if (event.type === "message_end") {
+			if (event.message.role === "toolResult") {
+				// Calls this tool made to other tools are recorded on its result (never their results).
+				const nested = this.nestedTools.take(event.message.toolCallId);
+				if (nested) Object.assign(event.message, { nestedCalls: nested });
+			}
 			const original = event.message;
 			const message = (await this.lifecycleHooks.messageEnd?.(original)) ?? original;
 			try {
@@ -657,6 +677,20 @@ export class AgentSession {
 	/** User messages that can be forked from. */
 	getForkMessages(): ForkableMessage[] {
 		return getForkMessages(this.sessionManager);
+	}
+
+	/**
+	 * Runs another tool for the tool call `parentToolCallId` (`ctx.executeTool`):
+	 * validation, `tool_call`/`tool_result` and `tool_execution_*` as for a
+	 * model's call; no transcript entry. Never rejects for tool failures.
+	 */
+	executeNestedTool(
+		parentToolCallId: string,
+		name: string,
+		args: unknown,
+		options: ExecuteToolOptions & { parentSignal?: AbortSignal } = {},
+	): Promise<NestedToolOutcome> {
+		return this.nestedTools.execute(parentToolCallId, name, args, options);
 	}
 
 	// -- user bash -------------------------------------------------------------------

@@ -11,13 +11,16 @@ import type {
 	BeforeToolCallResult,
 } from "@pi/agent-core";
 
+/** A nested call (`ctx.executeTool`) names the tool call that made it. */
+export type ToolHookContext<C> = C & { parentToolCallId?: string };
+
 export type BeforeToolCallHandler = (
-	context: BeforeToolCallContext,
+	context: ToolHookContext<BeforeToolCallContext>,
 	signal: AbortSignal,
 ) => BeforeToolCallResult | undefined | Promise<BeforeToolCallResult | undefined>;
 
 export type AfterToolCallHandler = (
-	context: AfterToolCallContext,
+	context: ToolHookContext<AfterToolCallContext>,
 	signal: AbortSignal,
 ) => AfterToolCallResult | undefined | Promise<AfterToolCallResult | undefined>;
 
@@ -41,7 +44,7 @@ export class ToolHooks {
 
 	/** For agent-core's `beforeToolCall` hook. */
 	readonly runBefore = async (
-		context: BeforeToolCallContext,
+		context: ToolHookContext<BeforeToolCallContext>,
 		signal: AbortSignal,
 	): Promise<BeforeToolCallResult | undefined> => {
 		let args: unknown;
@@ -60,7 +63,7 @@ export class ToolHooks {
 
 	/** For agent-core's `afterToolCall` hook. */
 	readonly runAfter = async (
-		context: AfterToolCallContext,
+		context: ToolHookContext<AfterToolCallContext>,
 		signal: AbortSignal,
 	): Promise<AfterToolCallResult | undefined> => {
 		let current = context;
