@@ -33,6 +33,7 @@ import {
 	type ExtensionContextDeps,
 } from "./extension-context.js";
 import { createExtensionHost } from "./extension-host.js";
+import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
 import { ExtensionRequestShaper } from "./extension-request.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
@@ -68,6 +69,12 @@ export interface SubmitOptions {
 	waitForExtensionRuns?: boolean;
 }
 
+/** The calling tool of a nested call (`ctx.executeTool`), when there is one. */
+function parentOf(event: object): { parentToolCallId?: string } {
+	const parent = (event as { parentToolCallId?: unknown }).parentToolCallId;
+	return typeof parent === "string" ? { parentToolCallId: parent } : {};
+}
+
 export class ExtensionBridge {
 	private readonly session: AgentSession;
 	private readonly runner: ExtensionRunner;
@@ -79,6 +86,10 @@ export class ExtensionBridge {
 	private toolHookOffs: (() => void)[] = [];
 	/** The definition each tool name was last added to the session with. */
 	private registeredTools = new Map<string, AnyToolDefinition>();
+	/** turn_start / turn_end carry the turn's index within the low-level run. */
+	private readonly turns = new TurnCounter();
+	/** Open blocking dialogs (ui_prompt_start/end coalesce nested ones). */
+	private readonly promptSpan = { depth: 0 };
 
 	private ui: ExtensionUIContext;
 
@@ -188,6 +199,7 @@ export class ExtensionBridge {
 					type: "tool_call",
 					toolCallId: context.toolCall.id,
 					toolName: context.toolCall.name,
+					...(context.parentToolCallId ? { parentToolCallId: context.parentToolCallId } : {}),
 					input,
 				});
 				if (result?.block) return { block: true, reason: result.reason, terminate: result.terminate };
@@ -198,6 +210,7 @@ export class ExtensionBridge {
 					type: "tool_result",
 					toolCallId: context.toolCall.id,
 					toolName: context.toolCall.name,
+					...(context.parentToolCallId ? { parentToolCallId: context.parentToolCallId } : {}),
 					input: (context.args ?? {}) as Record<string, unknown>,
 					content: context.result.content,
 					details: context.result.details,
@@ -217,6 +230,7 @@ export class ExtensionBridge {
 		this.toolHookOffs.push(
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);
+		this.toolHookOffs.push(session.setLifecycleHooks(createLifecycleHooks(this.runner, this.turns)));
 		this.unsubscribe = session.subscribe((event) => this.forward(event));
 	}
 
@@ -225,12 +239,17 @@ export class ExtensionBridge {
 		const r = this.runner;
 		switch (event.type) {
 			case "agent_start":
+				this.turns.index = 0;
 				return r.emit({ type: "agent_start" });
 			case "agent_end":
 				this.request.endRun();
 				return r.emit({ type: "agent_end", messages: event.messages });
 			case "turn_start":
-				return r.emit({ type: "turn_start", turnIndex: 0, timestamp: Date.now() });
+				return r.emit({ type: "turn_start", turnIndex: this.turns.index, timestamp: Date.now() });
+			case "turn_end":
+				// The turn_end boundary itself ran before (the session's finishTurn seam); count the turn.
+				this.turns.index++;
+				return;
 			case "message_start":
 				return r.emit({ type: "message_start", message: event.message });
 			case "message_update":
@@ -239,14 +258,14 @@ export class ExtensionBridge {
 					message: event.message,
 					assistantMessageEvent: event.assistantMessageEvent,
 				});
-			case "message_end":
-				return r.emit({ type: "message_end", message: event.message } as never);
+			// message_end runs as the session's messageEnd seam (a replacement is recorded), not here.
 			case "tool_execution_start":
 				return r.emit({
 					type: "tool_execution_start",
 					toolCallId: event.toolCallId,
 					toolName: event.toolName,
 					args: event.args,
+					...parentOf(event),
 				});
 			case "tool_execution_update":
 				return r.emit({
@@ -255,6 +274,7 @@ export class ExtensionBridge {
 					toolName: event.toolName,
 					args: event.args,
 					partialResult: event.partialResult,
+					...parentOf(event),
 				});
 			case "tool_execution_end":
 				return r.emit({
@@ -263,6 +283,17 @@ export class ExtensionBridge {
 					toolName: event.toolName,
 					result: event.result,
 					isError: event.isError,
+					...parentOf(event),
+				});
+			case "compaction_end":
+				if (event.result) return; // a stored compaction was announced as session_compact
+				return r.emit({
+					type: "session_compact_failed",
+					reason: event.reason,
+					...(event.errorMessage ? { errorMessage: event.errorMessage } : {}),
+					aborted: event.aborted,
+					willRetry: event.willRetry,
+					fromExtension: false,
 				});
 			case "agent_settled":
 				return r.emit({ type: "agent_settled", aborted: event.aborted });
@@ -289,7 +320,9 @@ export class ExtensionBridge {
 					}
 				: {}),
 			execute: (id, params, signal, onUpdate) =>
-				definition.execute(id, params, signal, onUpdate, this.createToolContext()) as Promise<AgentToolResult<unknown>>,
+				definition.execute(id, params, signal, onUpdate, this.createToolContext(id, signal)) as Promise<
+					AgentToolResult<unknown>
+				>,
 		};
 	}
 
@@ -339,7 +372,7 @@ export class ExtensionBridge {
 			mode: this.o.mode,
 			hasUI: this.o.hasUI,
 			projectTrusted: this.o.projectTrusted,
-			ui: () => this.ui,
+			ui: () => withPromptEvents(this.ui, this.runner, this.promptSpan),
 			onShutdownRequest: this.o.onShutdownRequest,
 			waitForIdle: () => this.waitForIdle(),
 			systemPrompt: () => this.request.systemPrompt(),
@@ -350,8 +383,8 @@ export class ExtensionBridge {
 		return createExtensionContext(this.contextDeps());
 	}
 
-	private createToolContext() {
-		return createToolContext(this.contextDeps());
+	private createToolContext(toolCallId: string, signal: AbortSignal | undefined) {
+		return createToolContext(this.contextDeps(), toolCallId, signal);
 	}
 
 	createCommandContext(): ExtensionCommandContext {

@@ -11,6 +11,7 @@ import type {
 } from "../extensions/types.js";
 import type { ExtensionUIContext } from "../extensions/ui-types.js";
 import type { AgentSession } from "./agent-session.js";
+import type { ExecuteToolOptions } from "./nested-tools.js";
 
 export interface ExtensionContextDeps {
 	session: AgentSession;
@@ -74,45 +75,44 @@ export function createExtensionContext(d: ExtensionContextDeps): ExtensionContex
 	};
 }
 
-export function createToolContext(d: ExtensionContextDeps): ExtensionToolContext {
-	return Object.assign(createExtensionContext(d), { tools: d.session.getAllTools().map((t) => ({ name: t.name })) });
+/**
+ * A tool's ctx: adds the tools it can call and `executeTool`, which runs
+ * one of them as a nested call of `toolCallId` (validation, tool_call /
+ * tool_result, tool_execution_* with parentToolCallId; no transcript entry).
+ */
+export function createToolContext(
+	d: ExtensionContextDeps,
+	toolCallId: string,
+	signal: AbortSignal | undefined,
+): ExtensionToolContext {
+	const session = d.session;
+	return Object.assign(createExtensionContext(d), {
+		get tools() {
+			return session.getAllTools();
+		},
+		executeTool: (name: string, args: unknown, options: ExecuteToolOptions = {}) =>
+			session.executeNestedTool(toolCallId, name, args, { ...options, parentSignal: signal }),
+	});
 }
 
 /** A command's ctx: the handler ctx plus session control (each switch asks session_before_* first). */
 export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandContext {
-	const { session, runner } = d;
+	const { session } = d;
 	const unsupported = (what: string) => () =>
 		Promise.reject(new Error(`ctx.${what}() is not available in ${d.mode} mode yet`));
 	return Object.assign(createExtensionContext(d), {
 		waitForIdle: () => d.waitForIdle(),
-		newSession: async (options?: { parentSession?: string }) => {
-			const cancel = await runner.emitCancellable({ type: "session_before_switch", reason: "new" });
-			if (cancel?.cancel) return { cancelled: true };
-			await session.newSession({ parentSession: options?.parentSession });
-			return { cancelled: false };
-		},
+		// The session asks session_before_switch / session_before_fork itself (its lifecycle seams).
+		newSession: (options?: { parentSession?: string }) => session.newSession({ parentSession: options?.parentSession }),
 		fork: async (entryId: string, options?: { position?: "before" | "at" }) => {
-			const position = options?.position ?? "before";
-			const cancel = await runner.emitCancellable({ type: "session_before_fork", entryId, position });
-			if (cancel?.cancel) return { cancelled: true };
-			if (position === "at") await session.clone();
-			else await session.fork(entryId);
-			return { cancelled: false };
+			const result = options?.position === "at" ? await session.clone() : await session.fork(entryId);
+			return { cancelled: result.cancelled };
 		},
 		navigateTree: async (targetId: string, options?: Parameters<AgentSession["navigateTree"]>[1]) => {
 			const result = await session.navigateTree(targetId, options);
 			return { cancelled: result.cancelled };
 		},
-		switchSession: async (sessionPath: string) => {
-			const cancel = await runner.emitCancellable({
-				type: "session_before_switch",
-				reason: "resume",
-				targetSessionFile: sessionPath,
-			});
-			if (cancel?.cancel) return { cancelled: true };
-			await session.switchSession(sessionPath);
-			return { cancelled: false };
-		},
+		switchSession: (sessionPath: string) => session.switchSession(sessionPath),
 		reload: unsupported("reload"),
 	}) as ExtensionCommandContext;
 }

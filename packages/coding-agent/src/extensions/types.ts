@@ -106,8 +106,32 @@ export interface ExtensionContext {
 }
 
 /** `ctx` in a tool's execute(). */
+export interface ExecuteToolOptions {
+	/** Defaults to the calling tool's signal. */
+	signal?: AbortSignal;
+	/** Partial results of the nested tool, besides the tool_execution_update events. */
+	onUpdate?: AgentToolUpdateCallback;
+}
+
+/** What `ctx.executeTool` resolves to; tool failures are results with `isError: true`, never rejections. */
+export interface ToolCallOutcome {
+	toolCall: { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
+	result: AgentToolResult<unknown>;
+	isError: boolean;
+	/** Milliseconds the nested call took (hooks included). */
+	durationMs?: number;
+}
+
 export interface ExtensionToolContext extends ExtensionContext {
-	readonly tools: readonly { name: string }[];
+	/** The tools `executeTool` can call. */
+	readonly tools: readonly { name: string; description: string }[];
+	/**
+	 * Runs another tool as a call of this one: id `<this call's id>/<n>`,
+	 * validation, `tool_call`/`tool_result` and `tool_execution_*` (all with
+	 * `parentToolCallId`). No transcript entry; a bounded record becomes
+	 * `nestedCalls` on this tool's result message.
+	 */
+	executeTool(name: string, args: unknown, options?: ExecuteToolOptions): Promise<ToolCallOutcome>;
 }
 
 export interface ReplacedSessionContext extends ExtensionCommandContext {

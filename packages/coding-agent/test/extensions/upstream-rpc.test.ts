@@ -1,0 +1,138 @@
+// Upstream 1.6.0's example extensions (test/fixtures/extensions/upstream,
+// unmodified) driven through the BUILT `pi --mode rpc`: their dialogs arrive
+// as extension_ui_request records and this test answers them as a client
+// would. Each test asserts what the example does on 1.6.0. Build first.
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+	assertBuilt,
+	createSandbox,
+	type RawPi,
+	responseTo,
+	type Sandbox,
+	spawnRaw,
+	textReply,
+	toolReply,
+} from "../rpc/support.js";
+
+const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
+const ext = (name: string) => ["-e", join(UPSTREAM, name)];
+
+let sb: Sandbox;
+let pi: RawPi | undefined;
+beforeAll(assertBuilt);
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	if (pi && pi.child.exitCode === null) {
+		pi.child.stdin.end();
+		await pi.exit;
+	}
+	pi = undefined;
+	await sb.close();
+});
+
+type Rec = Record<string, unknown>;
+let seq = 0;
+
+function send(p: RawPi, command: Rec): string {
+	const id = `c${++seq}`;
+	p.send(`${JSON.stringify({ id, ...command })}\n`);
+	return id;
+}
+
+async function call(p: RawPi, command: Rec): Promise<Rec> {
+	const id = send(p, command);
+	return p.waitFor(responseTo(id), 30_000);
+}
+
+const uiRequest =
+	(method: string, match: (r: Rec) => boolean = () => true) =>
+	(r: Rec): boolean =>
+		r.type === "extension_ui_request" && r.method === method && match(r);
+
+/** Waits for the next not-yet-answered dialog of `method` and answers it. */
+const answered = new Set<unknown>();
+async function answer(p: RawPi, method: string, reply: Rec, match?: (r: Rec) => boolean): Promise<Rec> {
+	const request = await p.waitFor((r) => !answered.has(r.id) && uiRequest(method, match)(r), 30_000);
+	answered.add(request.id);
+	p.send(`${JSON.stringify({ type: "extension_ui_response", id: request.id, ...reply })}\n`);
+	return request;
+}
+
+const notified = (p: RawPi, text: string) =>
+	p.waitFor(
+		uiRequest("notify", (r) => r.message === text),
+		30_000,
+	);
+
+/** Tool-result texts the model received in request `i`. */
+const toolResults = (i: number) =>
+	JSON.stringify(
+		(sb.fake.requests[i].body as { messages: { role: string; content: unknown }[] }).messages
+			.filter((m) => m.role === "tool")
+			.map((m) => m.content),
+	);
+
+describe("upstream examples in rpc mode (built CLI)", () => {
+	it("timed-confirm: an unanswered timed dialog auto-cancels server-side; answered ones resolve", async () => {
+		pi = spawnRaw(sb, ["--no-session", ...ext("timed-confirm.ts")]);
+		await call(pi, { type: "prompt", message: "/timed-select" });
+		const select = await answer(pi, "select", { value: "Option B" });
+		expect(select).toMatchObject({ title: "Pick an option", options: ["Option A", "Option B", "Option C"] });
+		expect(select.timeout).toBe(10_000);
+		await notified(pi, "Selected: Option B");
+
+		await call(pi, { type: "prompt", message: "/timed" });
+		const timed = await pi.waitFor(uiRequest("confirm", (r) => r.timeout === 5000));
+		// Nobody answers: the agent side resolves the dialog after its timeout.
+		await notified(pi, "Cancelled or timed out");
+		expect(answered.has(timed.id)).toBe(false);
+
+		await call(pi, { type: "prompt", message: "/timed-signal" });
+		await notified(pi, "Dialog will auto-cancel in 5 seconds...");
+		await answer(pi, "confirm", { confirmed: true }, (r) => r.timeout === undefined);
+		await notified(pi, "Confirmed by user!");
+		expect(sb.fake.requests).toHaveLength(0);
+	}, 60_000);
+
+	it("rpc-demo: title/widget/status on start, a dangerous bash call goes to select, commands use input/editor/prefill", async () => {
+		pi = spawnRaw(sb, ["--no-session", ...ext("rpc-demo.ts")]);
+		await pi.waitFor(uiRequest("setTitle", (r) => r.title === "pi RPC Demo"));
+		await pi.waitFor(uiRequest("setWidget", (r) => r.widgetKey === "rpc-demo"));
+		await pi.waitFor(uiRequest("setStatus", (r) => r.statusText === "Turns: 0"));
+
+		sb.fake.enqueue(
+			toolReply("bash", { command: "sudo rm -rf /tmp/nothing-here" }),
+			toolReply("bash", { command: "echo allowed-ran" }),
+			textReply("done"),
+		);
+		await call(pi, { type: "prompt", message: "clean up" });
+		await pi.waitFor(uiRequest("setStatus", (r) => r.statusText === "Turn 1 running..."));
+		const select = await answer(pi, "select", { value: "Block" });
+		expect(select).toMatchObject({
+			title: "Dangerous command: sudo rm -rf /tmp/nothing-here",
+			options: ["Allow", "Block"],
+		});
+		await notified(pi, "Command blocked by user");
+		await pi.waitFor((r) => r.type === "agent_settled" || r.type === "agent_end");
+		await pi.waitFor(uiRequest("setStatus", (r) => r.statusText === "Turn 3 done"));
+		expect(toolResults(1)).toContain("Blocked by user");
+		expect(toolResults(2)).toContain("allowed-ran");
+
+		await call(pi, { type: "prompt", message: "/rpc-input" });
+		await answer(pi, "input", { value: "forty-two" }, (r) => r.title === "Enter a value");
+		await notified(pi, "You entered: forty-two");
+
+		await call(pi, { type: "prompt", message: "/rpc-editor" });
+		const editor = await answer(pi, "editor", { value: "a\nb" });
+		expect(editor.prefill).toBe("Line 1\nLine 2\nLine 3");
+		await notified(pi, "Editor submitted (2 lines)");
+
+		await call(pi, { type: "prompt", message: "/rpc-prefill" });
+		await pi.waitFor(uiRequest("set_editor_text", (r) => r.text === "This text was set by the rpc-demo extension."));
+		await notified(pi, "Editor prefilled");
+		expect(sb.fake.requests).toHaveLength(3);
+	}, 60_000);
+});
