@@ -12,7 +12,7 @@ import { toIdentifier, toolDeclaration } from "./declarations.js";
 import { createCodemodeDescription, DEFAULT_INLINE_BUDGET, type ListedTool } from "./description.js";
 import { parseScriptOptions } from "./options.js";
 import { formatOutcome } from "./output.js";
-import { scriptValueOf, type ToolResultLike } from "./results.js";
+import { scriptValueOf } from "./results.js";
 import type { HostOp, ScriptTool } from "./sandbox/protocol.js";
 import { CODEMODE_STORE_ENTRY_TYPE, foldStore, storeEntryData } from "./store.js";
 
@@ -54,19 +54,6 @@ export interface CodemodeToolOptions {
 	/** Estimated tokens the description may spend on tool declarations (`codemode.inlineBudget`). */
 	inlineBudget?: number;
 }
-
-/** The 1.6.0 shape of `ctx.executeTool`'s answer; a call never rejects for tool failures. */
-interface ExecuteToolOutcome {
-	toolCall?: { id?: string };
-	result: ToolResultLike;
-	isError: boolean;
-	durationMs?: number;
-}
-type ExecuteTool = (
-	name: string,
-	args: unknown,
-	options?: { signal?: AbortSignal; onUpdate?: (partial: unknown) => void },
-) => Promise<ExecuteToolOutcome>;
 
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -176,7 +163,7 @@ async function runCodemode(
 	const { options } = parsed;
 	const callable = callableTools(pi);
 	const byName = new Map(callable.map((t) => [t.name, t]));
-	const executeTool = (ctx as ExtensionToolContext & { executeTool?: ExecuteTool }).executeTool;
+	const executeTool = ctx.executeTool.bind(ctx);
 
 	const progress = () =>
 		onUpdate?.({
@@ -191,14 +178,13 @@ async function runCodemode(
 
 	const callTool = async (name: string, args: Record<string, unknown>, callSignal: AbortSignal) => {
 		if (!byName.has(name)) throw new Error(`There is no callable tool ${name}`);
-		if (!executeTool) throw new Error("This pi cannot run tools from other tools (ctx.executeTool is missing)");
 		const record: CodemodeCall = { name, args: short(JSON.stringify(args) ?? "{}", 200), status: "running" };
 		calls.push(record);
 		progress();
 		const started = performance.now();
 		try {
 			const outcome = await executeTool(name, args, { signal: callSignal });
-			if (outcome.toolCall?.id) record.id = outcome.toolCall.id;
+			record.id = outcome.toolCall.id;
 			record.durationMs = Math.round(outcome.durationMs ?? performance.now() - started);
 			if (outcome.isError) {
 				record.status = callSignal.aborted ? "cancelled" : "error";
