@@ -35,7 +35,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 	update: { usage: "pi update [source]", summary: "Update packages" },
 	list: { usage: "pi list", summary: "List installed packages" },
 	config: { usage: "pi config [-l]", summary: "Choose which package resources load" },
-	mcp: { usage: "pi mcp <command>", summary: "Manage MCP servers" },
+	mcp: {
+		usage: "pi mcp <add|list|get|remove|login|logout>",
+		summary: "Manage MCP servers",
+		load: () => import("./commands/mcp.js").then((m) => m.runMcpCommand),
+	},
 	auth: {
 		usage: "pi auth <command>",
 		summary: "Log in or out of providers, check credentials",

@@ -27,7 +27,6 @@ describe("subcommands", () => {
 		["update"],
 		["list"],
 		["config"],
-		["mcp", "list"],
 		["models"],
 		["fleet", "status"],
 	])("`pi %s` is not sent to the model and exits non-zero", async (...argv) => {

@@ -53,7 +53,7 @@ export class McpFailure extends Error {
 }
 
 export function classify(error: unknown): FailureKind {
-	if (error instanceof UnauthorizedError) return "needs-auth";
+	if (error instanceof UnauthorizedError || (error as { kind?: unknown })?.kind === "needs-auth") return "needs-auth";
 	if (error instanceof McpError) {
 		if (error.code === ErrorCode.RequestTimeout) return "timeout";
 		if (error.code === ErrorCode.ConnectionClosed) return "closed";

@@ -68,6 +68,11 @@ export function storedCredentials(agentDir: string, server: ConfiguredServer): S
 	return readStore(authFilePath(agentDir))[keyOf(server)];
 }
 
+/** Raised by a background connection that would have to sign in; classified as "needs-auth". */
+function needsSignIn(): Error {
+	return Object.assign(new Error("needs sign-in"), { kind: "needs-auth" });
+}
+
 interface ProviderOptions {
 	agentDir: string;
 	server: ConfiguredServer;
@@ -112,9 +117,11 @@ class StoredAuthProvider implements OAuthClientProvider {
 		}
 		const stored = storedCredentials(this.o.agentDir, this.o.server);
 		// A registered client stays in use while its redirect URI matches.
-		if (stored?.clientInformation && (!this.o.redirectUrl || stored.redirectUri === this.o.redirectUrl)) {
+		if (stored?.clientInformation && (!this.o.onRedirect || stored.redirectUri === this.o.redirectUrl)) {
 			return stored.clientInformation;
 		}
+		// A background connection never registers a client: the server needs a sign-in first.
+		if (!this.o.onRedirect) throw needsSignIn();
 		return undefined;
 	}
 
@@ -172,7 +179,8 @@ export async function createStoredAuthProvider(
 	return new StoredAuthProvider({
 		agentDir,
 		server,
-		redirectUrl: stored?.redirectUri,
+		// Only for the SDK's bookkeeping: a background connection never sends anyone to this address.
+		redirectUrl: stored?.redirectUri ?? "http://127.0.0.1/callback",
 		clientSecret: await clientSecretOf(server),
 	});
 }

@@ -1,0 +1,130 @@
+// A protected MCP server plus its OAuth authorization server on one loopback
+// origin: protected-resource metadata (RFC 9728), authorization-server
+// metadata (RFC 8414), dynamic client registration, an authorization
+// endpoint that approves at once (it redirects with a code, as a browser
+// would after the user clicks "allow"), and a token endpoint that checks
+// PKCE S256, the redirect URI and the client, and issues refresh tokens.
+import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type HttpFixture, startHttpFixture } from "./http.js";
+
+export interface OAuthFixture extends HttpFixture {
+	issuer: string;
+	/** Access tokens issued so far (valid ones). */
+	tokens: Set<string>;
+	/** Every client registered through /register. */
+	clients: Map<string, { redirect_uris: string[]; client_name?: string }>;
+	/** Authorization requests seen (query parameters). */
+	authorizations: URLSearchParams[];
+	tokenRequests: URLSearchParams[];
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const c of req) chunks.push(c as Buffer);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { "content-type": "application/json" });
+	res.end(JSON.stringify(body));
+}
+
+export async function startOAuthFixture(
+	server: Record<string, unknown> = { name: "secure", tools: 2 },
+): Promise<OAuthFixture> {
+	let origin = "";
+	const tokens = new Set<string>();
+	const clients: OAuthFixture["clients"] = new Map();
+	const authorizations: URLSearchParams[] = [];
+	const tokenRequests: URLSearchParams[] = [];
+	const codes = new Map<string, { challenge: string; redirect: string; client: string }>();
+	const refreshTokens = new Set<string>();
+	const issue = () => {
+		const access = `at-${randomBytes(8).toString("hex")}`;
+		const refresh = `rt-${randomBytes(8).toString("hex")}`;
+		tokens.add(access);
+		refreshTokens.add(refresh);
+		return { access_token: access, token_type: "Bearer", expires_in: 3600, refresh_token: refresh };
+	};
+	const route = (req: IncomingMessage, res: ServerResponse): boolean => {
+		const url = new URL(req.url ?? "/", origin);
+		if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) {
+			json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+			return true;
+		}
+		if (url.pathname === "/.well-known/oauth-authorization-server") {
+			json(res, 200, {
+				issuer: origin,
+				authorization_endpoint: `${origin}/authorize`,
+				token_endpoint: `${origin}/token`,
+				registration_endpoint: `${origin}/register`,
+				response_types_supported: ["code"],
+				grant_types_supported: ["authorization_code", "refresh_token"],
+				code_challenge_methods_supported: ["S256"],
+				token_endpoint_auth_methods_supported: ["none"],
+			});
+			return true;
+		}
+		if (url.pathname === "/register" && req.method === "POST") {
+			void readBody(req).then((text) => {
+				const meta = JSON.parse(text) as { redirect_uris: string[]; client_name?: string };
+				const id = `client-${clients.size + 1}`;
+				clients.set(id, meta);
+				json(res, 201, { ...meta, client_id: id });
+			});
+			return true;
+		}
+		if (url.pathname === "/authorize") {
+			const q = url.searchParams;
+			authorizations.push(q);
+			const client = clients.get(q.get("client_id") ?? "");
+			const redirect = q.get("redirect_uri") ?? "";
+			if (!client?.redirect_uris.includes(redirect) || q.get("code_challenge_method") !== "S256") {
+				res.writeHead(400).end("bad authorization request");
+				return true;
+			}
+			const code = `code-${randomBytes(6).toString("hex")}`;
+			codes.set(code, { challenge: q.get("code_challenge") ?? "", redirect, client: q.get("client_id") ?? "" });
+			const back = new URL(redirect);
+			back.searchParams.set("code", code);
+			if (q.get("state")) back.searchParams.set("state", q.get("state") as string);
+			res.writeHead(302, { location: back.href }).end();
+			return true;
+		}
+		if (url.pathname === "/token" && req.method === "POST") {
+			void readBody(req).then((text) => {
+				const form = new URLSearchParams(text);
+				tokenRequests.push(form);
+				if (form.get("grant_type") === "refresh_token") {
+					const rt = form.get("refresh_token") ?? "";
+					if (!refreshTokens.delete(rt)) return json(res, 400, { error: "invalid_grant" });
+					return json(res, 200, issue());
+				}
+				const grant = codes.get(form.get("code") ?? "");
+				const verifier = form.get("code_verifier") ?? "";
+				const challenge = createHash("sha256").update(verifier).digest("base64url");
+				if (
+					!grant ||
+					grant.challenge !== challenge ||
+					grant.redirect !== form.get("redirect_uri") ||
+					grant.client !== form.get("client_id")
+				) {
+					return json(res, 400, { error: "invalid_grant" });
+				}
+				codes.delete(form.get("code") ?? "");
+				json(res, 200, issue());
+			});
+			return true;
+		}
+		return false;
+	};
+	const fixture = await startHttpFixture({
+		server,
+		route,
+		verifyToken: (auth) => auth !== undefined && tokens.has(auth.replace(/^Bearer /, "")),
+		resourceMetadataUrl: () => `${origin}/.well-known/oauth-protected-resource/mcp`,
+	});
+	origin = new URL(fixture.url).origin;
+	return { ...fixture, issuer: origin, tokens, clients, authorizations, tokenRequests };
+}
