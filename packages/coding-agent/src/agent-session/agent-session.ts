@@ -55,6 +55,11 @@ export interface PromptOptions {
 	streamingBehavior?: "steer" | "followUp";
 	/** Where the prompt came from (the `input` event's source). Default "interactive". */
 	source?: InputSource;
+	/**
+	 * false: `/name` is not a command (extension command, skill, template); the
+	 * text is sent as typed after the `input` event. Default true.
+	 */
+	expandPromptTemplates?: boolean;
 }
 
 export class AgentSessionBusyError extends Error {
@@ -77,8 +82,6 @@ export interface AgentSessionOptions {
 	/** Names of the tools active at the start. */
 	activeToolNames: string[];
 	cwd: string;
-	/** Rewrites typed input before it is sent (`/skill:name`, `/template` expansion). */
-	expandInput?: (text: string) => string;
 	/** Timers for retry backoff (tests); default the real ones. */
 	timers?: Timers;
 }
@@ -136,9 +139,6 @@ export class AgentSession {
 		this.settings = o.settings;
 		this.models = o.models;
 		this.promptRecorder = o.prompt;
-		// Skill commands and prompt templates (one expander, in that order) take the skill slot.
-		const expand = o.expandInput;
-		if (expand) this.input.use("skillCommand", (i) => ({ action: "transform", input: { ...i, text: expand(i.text) } }));
 		this.cwd = o.cwd;
 		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
 		this.setActiveToolsByName(o.activeToolNames);
@@ -309,19 +309,30 @@ export class AgentSession {
 	 */
 	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		const source = options.source ?? "interactive";
+		const expandPromptTemplates = options.expandPromptTemplates !== false;
+		const behavior = options.streamingBehavior;
+		// Extension command and `input` event first, while the session is not
+		// yet marked busy: a command may start runs of its own (sendUserMessage).
+		const early = await this.input.process(
+			{ text, images: options.images },
+			{ source, expandPromptTemplates, ...(this.isStreaming && behavior ? { streamingBehavior: behavior } : {}) },
+			"extensionCommand",
+			"inputEvent",
+		);
+		if (early.handled) return;
 		if (this.isStreaming) {
-			const behavior = options.streamingBehavior;
 			if (!behavior) throw new AgentSessionBusyError();
 			const queued = await this.input.process(
-				{ text, images: options.images },
-				{ source, streamingBehavior: behavior },
+				early.input,
+				{ source, expandPromptTemplates, streamingBehavior: behavior },
+				"skillCommand",
 			);
 			return queued.handled ? undefined : this.enqueue(behavior, queued.input);
 		}
 		// Running from here on (a second prompt in the same tick is refused or queued).
 		this.starting = true;
 		try {
-			const outcome = await this.input.process({ text, images: options.images }, { source });
+			const outcome = await this.input.process(early.input, { source, expandPromptTemplates }, "skillCommand");
 			if (outcome.handled) return;
 			const input = outcome.input;
 			this.models.assertUsable();

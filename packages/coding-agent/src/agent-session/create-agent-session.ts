@@ -13,7 +13,7 @@ import { type ScopedModel, selectInitialModel } from "../config/model-resolver.j
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import { hasTrustRequiringProjectResources, resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
-import { expandResourceCommands } from "../input/resource-commands.js";
+import { type ResourceCommandSource, useResourceCommands } from "../input/resource-commands.js";
 import { convertToLlm } from "../messages.js";
 import { DefaultResourceLoader, type ResourceLoader } from "../resources/resource-loader.js";
 import { getDefaultSessionDir } from "../session/paths.js";
@@ -118,21 +118,15 @@ function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[], 
 	return options.noTools === "builtin" ? names.filter((n) => customNames.includes(n)) : names;
 }
 
-/** `/skill:name` and `/template` expansion over the loader's current skills and templates. */
-function resourceCommandExpander(
-	resources: ResourceLoader,
-	onError: (message: string) => void,
-): (text: string) => string {
-	return (text) =>
-		text.startsWith("/")
-			? expandResourceCommands(text, {
-					skills: () =>
-						resources.getSkillDetails?.() ?? resources.getSkills().map((s) => ({ ...s, baseDir: dirname(s.filePath) })),
-					templates: () => resources.getPromptTemplates?.() ?? [],
-					readFile: (path) => readFileSync(path, "utf8"),
-					onError,
-				})
-			: text;
+/** `/skill:name` and `/template` over the loader's current skills and templates (the pipeline's resource slots). */
+function resourceCommandSource(resources: ResourceLoader, onError: (message: string) => void): ResourceCommandSource {
+	return {
+		skills: () =>
+			resources.getSkillDetails?.() ?? resources.getSkills().map((s) => ({ ...s, baseDir: dirname(s.filePath) })),
+		templates: () => resources.getPromptTemplates?.() ?? [],
+		readFile: (path) => readFileSync(path, "utf8"),
+		onError,
+	};
 }
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreateAgentSessionResult> {
@@ -230,14 +224,18 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		settings,
 		models,
 		prompt: new PromptRecorder({ cwd, resources }),
-		expandInput: resourceCommandExpander(
-			resources,
-			options.onInputError ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
-		),
 		tools: [...byName.values()],
 		activeToolNames: activeToolNames(options, custom, settings.get("defaultTools")),
 		cwd,
 	});
+
+	useResourceCommands(
+		session.input,
+		resourceCommandSource(
+			resources,
+			options.onInputError ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
+		),
+	);
 
 	// -- record how the session starts (or what changed since it was left) ------
 	const model = models.model;

@@ -9,8 +9,8 @@
 //       before_provider_request / after_provider_response  through the stream options
 //       before_agent_start  through AgentSession.beforeAgentStart
 //       every session event  forwarded with notify semantics;
-//   - runs the extension stages of the input path (extension command, then
-//     the `input` event) before a prompt reaches the session.
+//   - installs the extension stages of the session's input pipeline
+//     (extension command, then the `input` event: extension-input.ts).
 import type { AgentTool, AgentToolResult } from "@pi/agent-core";
 import type { ImageContent } from "@pi/ai";
 import type { ExtensionRunner } from "../extensions/runner.js";
@@ -34,6 +34,7 @@ import {
 } from "./extension-context.js";
 import { createExtensionHost } from "./extension-host.js";
 import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
+import { useExtensionInput } from "./extension-input.js";
 import { ExtensionRequestShaper } from "./extension-request.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
@@ -63,7 +64,10 @@ export interface SubmitOptions {
 	images?: ImageContent[];
 	source?: InputSource;
 	streamingBehavior?: "steer" | "followUp";
-	/** Check for an extension command first (typed and RPC prompts always; sendUserMessage only on request). */
+	/**
+	 * `/name` is a command (extension command, skill, template): typed and RPC
+	 * prompts always; sendUserMessage only with `expandPromptTemplates`. Default true.
+	 */
 	commands?: boolean;
 	/** Wait for runs extensions started meanwhile (default true; false inside such a run, which would wait for itself). */
 	waitForExtensionRuns?: boolean;
@@ -138,52 +142,37 @@ export class ExtensionBridge {
 		this.runner.runtime.invalidate("This extension instance was shut down; its pi object can no longer be used.");
 	}
 
-	/** Waits until every run an extension started has settled. */
+	/** Waits until every run an extension started has settled, then until the agent is idle. */
 	async waitForIdle(): Promise<void> {
-		while (this.started.size > 0) await Promise.allSettled([...this.started]);
+		await this.waitForExtensionRuns();
 		await this.session.agent.waitForIdle();
+	}
+
+	/** Waits until every run an extension started (sendUserMessage, triggerTurn) has settled. */
+	async waitForExtensionRuns(): Promise<void> {
+		while (this.started.size > 0) await Promise.allSettled([...this.started]);
 	}
 
 	// -- the input path ------------------------------------------------------------------
 
 	/**
-	 * A prompt as the user (or an extension) submitted it: an extension
-	 * command runs its handler; otherwise `input` handlers may transform or
-	 * handle it; what is left goes to the session (skills and templates are
-	 * expanded by the resource stages that follow, then before_agent_start).
+	 * A prompt as the user (or an extension) submitted it, down the session's
+	 * one input path (extension command → `input` event → skill command →
+	 * prompt template → before_agent_start; the extension stages are installed
+	 * by `start`). Resolves when the run is over and, unless
+	 * `waitForExtensionRuns` is false, when the runs extensions started
+	 * meanwhile are too (print mode exits after them).
 	 */
 	async submit(text: string, options: SubmitOptions = {}): Promise<void> {
-		if (options.commands !== false && text.startsWith("/")) {
-			const space = text.indexOf(" ");
-			const name = space === -1 ? text.slice(1) : text.slice(1, space);
-			const command = this.runner.getCommand(name);
-			if (command) {
-				const args = space === -1 ? "" : text.slice(space + 1).trim();
-				try {
-					await command.handler(args, this.createCommandContext());
-				} catch (error) {
-					this.runner.emitError({
-						extensionPath: command.extensionPath,
-						event: `command:/${command.invocationName}`,
-						error: error instanceof Error ? error.message : String(error),
-						stack: error instanceof Error ? error.stack : undefined,
-					});
-				}
-				if (options.waitForExtensionRuns !== false) await this.waitForIdle();
-				return;
-			}
-		}
-		const input = await this.runner.emitInput(
-			text,
-			options.images,
-			options.source ?? "interactive",
-			this.session.isStreaming ? options.streamingBehavior : undefined,
-		);
-		if (input.action === "handled") return;
 		// A message queued into a running run (steer/followUp) returns once queued: waiting for
 		// idle here would hold an RPC "queued" answer until the whole run ends.
 		const queued = this.session.isStreaming && options.streamingBehavior !== undefined;
-		await this.session.prompt(input.text, { images: input.images, streamingBehavior: options.streamingBehavior });
+		await this.session.prompt(text, {
+			images: options.images,
+			source: options.source ?? "interactive",
+			streamingBehavior: options.streamingBehavior,
+			expandPromptTemplates: options.commands !== false,
+		});
 		if (!queued && options.waitForExtensionRuns !== false) await this.waitForIdle();
 	}
 
@@ -231,6 +220,13 @@ export class ExtensionBridge {
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);
 		this.toolHookOffs.push(session.setLifecycleHooks(createLifecycleHooks(this.runner, this.turns)));
+		this.toolHookOffs.push(
+			useExtensionInput(session.input, {
+				runner: this.runner,
+				commandContext: () => this.createCommandContext(),
+				waitForExtensionRuns: () => this.waitForExtensionRuns(),
+			}),
+		);
 		this.unsubscribe = session.subscribe((event) => this.forward(event));
 	}
 

@@ -29,6 +29,7 @@ export interface ExtensionHostDeps {
 		options: {
 			images?: ImageContent[];
 			source?: InputSource;
+			streamingBehavior?: "steer" | "followUp";
 			commands?: boolean;
 			waitForExtensionRuns?: boolean;
 		},
@@ -73,16 +74,14 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			const text = textOfContent(content as string | { type: string; text?: string }[]);
 			const images =
 				typeof content === "string" ? undefined : (content.filter((c) => c.type === "image") as ImageContent[]);
-			if (session.isStreaming) {
-				if (!options.deliverAs)
-					throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
-				d.track(session.prompt(text, { images, streamingBehavior: options.deliverAs }));
-				return;
-			}
+			// A run in progress takes the message only as a steer or follow-up.
+			if (session.isStreaming && !options.deliverAs)
+				throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
 			d.track(
 				d.submit(text, {
 					images,
 					source: "extension",
+					streamingBehavior: options.deliverAs,
 					commands: options.expandPromptTemplates === true,
 					waitForExtensionRuns: false,
 				}),

@@ -7,6 +7,7 @@
 import type { AgentMessage } from "@pi/agent-core";
 import {
 	type AgentStartStage,
+	COMMAND_SLOTS,
 	INPUT_SLOTS,
 	type InputContext,
 	type InputOutcome,
@@ -44,13 +45,22 @@ export class InputPipeline {
 	}
 
 	/**
-	 * Runs the text stages in slot order, from `from` on (steer/follow-up
-	 * typed straight to the session start at `skillCommand`). Each stage sees
-	 * the input as rewritten by the ones before; the first `handled` ends it.
+	 * Runs the text stages in slot order, from `from` through `to` (the
+	 * session runs the extension slots before it marks itself busy, then the
+	 * rest; steer/follow-up typed straight to the session start at
+	 * `skillCommand`). Each stage sees the input as rewritten by the ones
+	 * before; the first `handled` ends it. With `expandPromptTemplates: false`
+	 * the command slots are skipped.
 	 */
-	async process(input: PromptInput, context: InputContext, from: InputSlot = INPUT_SLOTS[0]): Promise<InputOutcome> {
+	async process(
+		input: PromptInput,
+		context: InputContext,
+		from: InputSlot = INPUT_SLOTS[0],
+		to: InputSlot = INPUT_SLOTS[INPUT_SLOTS.length - 1],
+	): Promise<InputOutcome> {
 		let current = input;
-		for (const slot of INPUT_SLOTS.slice(INPUT_SLOTS.indexOf(from))) {
+		for (const slot of INPUT_SLOTS.slice(INPUT_SLOTS.indexOf(from), INPUT_SLOTS.indexOf(to) + 1)) {
+			if (context.expandPromptTemplates === false && COMMAND_SLOTS.has(slot)) continue;
 			for (const stage of this.slots.get(slot) ?? []) {
 				const result = await stage(current, context);
 				if (!result || result.action === "continue") continue;

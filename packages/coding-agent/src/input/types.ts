@@ -18,6 +18,13 @@ export interface InputContext {
 	readonly source: InputSource;
 	/** Set when the input is queued into a running run instead of starting one. */
 	readonly streamingBehavior?: "steer" | "followUp";
+	/**
+	 * false: the command slots (extension command, skill command, prompt
+	 * template) are skipped and the text goes on as typed; only the `input`
+	 * event sees it (pi.sendUserMessage without `expandPromptTemplates`).
+	 * Default true.
+	 */
+	readonly expandPromptTemplates?: boolean;
 }
 
 /**
@@ -36,6 +43,13 @@ export type InputStage = (input: PromptInput, context: InputContext) => Awaitabl
 /** The named slots, in the order they run. */
 export const INPUT_SLOTS = ["extensionCommand", "inputEvent", "skillCommand", "promptTemplate"] as const;
 export type InputSlot = (typeof INPUT_SLOTS)[number];
+
+/** The slots that treat `/name` as a command; skipped when `expandPromptTemplates` is false. */
+export const COMMAND_SLOTS: ReadonlySet<InputSlot> = new Set<InputSlot>([
+	"extensionCommand",
+	"skillCommand",
+	"promptTemplate",
+]);
 
 /**
  * The last step, `before_agent_start`: runs only when the input starts a run

@@ -73,6 +73,18 @@ describe("InputPipeline", () => {
 		expect(() => pipeline.use("nope" as InputSlot, tag(log, "x"))).toThrow("Unknown input slot");
 	});
 
+	it("process(from, to) runs only that range; expandPromptTemplates false skips the three command slots", async () => {
+		const pipeline = new InputPipeline();
+		const log: string[] = [];
+		for (const slot of INPUT_SLOTS) pipeline.use(slot, tag(log, slot));
+		await pipeline.process({ text: "a" }, { source: "rpc" }, "extensionCommand", "inputEvent");
+		expect(log).toEqual(["extensionCommand:a", "inputEvent:a+extensionCommand"]);
+		log.length = 0;
+		const out = await pipeline.process({ text: "/b" }, { source: "extension", expandPromptTemplates: false });
+		expect(log).toEqual(["inputEvent:/b"]);
+		expect(out).toEqual({ handled: false, input: { text: "/b+inputEvent" } });
+	});
+
 	it("before_agent_start stages' messages are collected in order", async () => {
 		const pipeline = new InputPipeline();
 		const note = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });

@@ -168,7 +168,9 @@ export class RpcServer {
 	}
 
 	private submit(message: string, options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" }) {
-		return this.options.submit ? this.options.submit(message, options) : this.session.prompt(message, options);
+		return this.options.submit
+			? this.options.submit(message, options)
+			: this.session.prompt(message, { ...options, source: "rpc" });
 	}
 
 	/** Writes one record on the protocol stream (extension errors). */
