@@ -313,12 +313,15 @@ export class AgentSession {
 		const behavior = options.streamingBehavior;
 		// Extension command and `input` event first, while the session is not
 		// yet marked busy: a command may start runs of its own (sendUserMessage).
-		const early = await this.input.process(
-			{ text, images: options.images },
-			{ source, expandPromptTemplates, ...(this.isStreaming && behavior ? { streamingBehavior: behavior } : {}) },
-			"extensionCommand",
-			"inputEvent",
-		);
+		// Without extension stages nothing is awaited here, so the session is busy in the same tick.
+		const early = !this.input.has("extensionCommand", "inputEvent")
+			? { handled: false as const, input: { text, images: options.images } }
+			: await this.input.process(
+					{ text, images: options.images },
+					{ source, expandPromptTemplates, ...(this.isStreaming && behavior ? { streamingBehavior: behavior } : {}) },
+					"extensionCommand",
+					"inputEvent",
+				);
 		if (early.handled) return;
 		if (this.isStreaming) {
 			if (!behavior) throw new AgentSessionBusyError();

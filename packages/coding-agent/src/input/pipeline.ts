@@ -36,6 +36,11 @@ export class InputPipeline {
 		};
 	}
 
+	/** Whether any stage sits in one of these slots. */
+	has(...slots: InputSlot[]): boolean {
+		return slots.some((slot) => (this.slots.get(slot)?.length ?? 0) > 0);
+	}
+
 	/** Adds a `before_agent_start` stage; returns the function that removes it. */
 	onAgentStart(stage: AgentStartStage): () => void {
 		this.agentStart = [...this.agentStart, stage];
