@@ -33,8 +33,8 @@ import {
 	type ExtensionContextDeps,
 } from "./extension-context.js";
 import { createExtensionHost } from "./extension-host.js";
-import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
 import { useExtensionInput } from "./extension-input.js";
+import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
 import { ExtensionRequestShaper } from "./extension-request.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
