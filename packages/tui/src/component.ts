@@ -68,3 +68,13 @@ export class Container implements Component {
 		return out;
 	}
 }
+
+/**
+ * Draws `text` (usually one character) as a visible cursor cell — reverse
+ * video, as the built-in inputs draw theirs — for components that show a
+ * cursor of their own next to `CURSOR_MARKER` (which only places the hidden
+ * hardware cursor).
+ */
+export function renderFakeCursor(text: string): string {
+	return `\x1b[7m${text || " "}\x1b[27m`;
+}

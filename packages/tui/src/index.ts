@@ -11,7 +11,14 @@ export {
 	type SlashCommand,
 	walkFiles,
 } from "./autocomplete.js";
-export { type Component, Container, CURSOR_MARKER, type Focusable, isFocusable } from "./component.js";
+export {
+	type Component,
+	Container,
+	CURSOR_MARKER,
+	type Focusable,
+	isFocusable,
+	renderFakeCursor,
+} from "./component.js";
 export { Box } from "./components/box.js";
 export { CancellableLoader } from "./components/cancellable-loader.js";
 export { Editor, type EditorOptions, type EditorTheme, type TextChunk, wordWrapLine } from "./components/editor.js";

@@ -37,6 +37,7 @@ import { InputController } from "./controllers/input-controller.js";
 import { KeyController } from "./controllers/key-controller.js";
 import { AppExtensions, type InteractiveExtensions } from "./extensions/app-extensions.js";
 import type { ExtensionUIHost } from "./extensions/extension-ui.js";
+import { ExtensionRenderers } from "./extensions/renderers.js";
 import { editExternally } from "./external-editor.js";
 import { createFileLister } from "./file-lister.js";
 import { readGitBranch } from "./git-branch.js";
@@ -236,6 +237,12 @@ export class InteractiveMode {
 				this.tui.getFocus() === this.editor && shortcuts.handle(data) ? { consume: true } : undefined,
 			);
 			this.ctx.extensionHotkeys = () => this.extensions?.hotkeys() ?? [];
+			this.chat.renderers = new ExtensionRenderers(o.extensions.runner, {
+				theme: themeSource,
+				keyText: (id) => keyText(keybindings, id),
+				requestRender: () => this.tui.requestRender(),
+				cwd: o.cwd,
+			});
 		}
 
 		this.done = new Promise((resolve) => {
@@ -295,8 +302,13 @@ export class InteractiveMode {
 	// -- session events ------------------------------------------------------------
 
 	/** Typed text down the prompt path (see InteractiveModeOptions.submit). */
-	private submitText(text: string, options: SubmitOptions): Promise<void> {
-		return this.o.submit ? this.o.submit(text, options) : this.session.prompt(text, options);
+	private async submitText(text: string, options: SubmitOptions): Promise<void> {
+		try {
+			await (this.o.submit ? this.o.submit(text, options) : this.session.prompt(text, options));
+		} finally {
+			// An extension command may have added entries or messages without events.
+			this.chat.syncEntries(this.session.sessionManager);
+		}
 	}
 
 	private onSessionEvent(event: AgentSessionEvent): void {

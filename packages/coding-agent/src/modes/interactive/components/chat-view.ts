@@ -6,6 +6,7 @@ import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } f
 import { type Component, Container } from "@pi/tui";
 import type { AgentSessionEvent } from "../../../agent-session/events.js";
 import type { CustomMessageEntry, SessionEntry } from "../../../session/types.js";
+import type { ExtensionRenderers } from "../extensions/renderers.js";
 import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
 import { isExpandable, type ThemeSource } from "./cached.js";
@@ -38,8 +39,8 @@ export class ChatView extends Container {
 	private readonly labels: { hiddenThinking?: string } = {};
 	/** The last session entry the transcript shows (see syncEntries). */
 	private lastEntryId: string | null | undefined;
-	/** Draws entries that are not messages (extension entries); undefined: not shown. */
-	entryItem: ((entry: SessionEntry, expanded: boolean) => Component | undefined) | undefined;
+	/** Extension renderers (messages, entries, tools); absent without extensions. */
+	renderers: ExtensionRenderers | undefined;
 
 	constructor(
 		private readonly theme: ThemeSource,
@@ -101,8 +102,11 @@ export class ChatView extends Container {
 			if (entry.type === "custom_message") {
 				this.addMessage(entryMessage(entry));
 				added = true;
+			} else if (entry.type === "message" && entry.message.role === "custom") {
+				this.addMessage(entry.message);
+				added = true;
 			} else if (entry.type === "custom") {
-				const item = this.entryItem?.(entry, this.toolsExpanded);
+				const item = this.renderers?.customEntry(entry, this.toolsExpanded);
 				if (item) {
 					this.addChild(item);
 					added = true;
@@ -184,7 +188,8 @@ export class ChatView extends Container {
 			case "custom": {
 				if (!m.display) break;
 				const text = typeof m.content === "string" ? m.content : userText(m).text;
-				this.addChild(new SummaryItem(this.theme, m.customType, text, true));
+				const fallback = () => new SummaryItem(this.theme, m.customType, text, true);
+				this.addChild(this.renderers?.customMessage(m, this.toolsExpanded, fallback) ?? fallback());
 				break;
 			}
 			default:
@@ -208,10 +213,16 @@ export class ChatView extends Container {
 				if (existing.status === "pending") existing.setArgs(c.arguments);
 				continue;
 			}
-			const item = new ToolExecutionItem(this.theme, c.id, c.name, c.arguments, this.toolsExpanded);
+			const item = this.newToolItem(c.id, c.name, c.arguments);
 			this.tools.set(c.id, item);
 			this.addChild(item);
 		}
+	}
+
+	private newToolItem(id: string, name: string, args: unknown): ToolExecutionItem {
+		const renderers = this.renderers?.tool(name);
+		const custom = renderers && this.renderers ? { renderers, hooks: this.renderers.hooksForTools() } : undefined;
+		return new ToolExecutionItem(this.theme, id, name, args, this.toolsExpanded, custom);
 	}
 
 	private finishTool(m: ToolResultMessage): void {
@@ -253,7 +264,7 @@ export class ChatView extends Container {
 			case "tool_execution_start": {
 				let item = this.tools.get(event.toolCallId);
 				if (!item) {
-					item = new ToolExecutionItem(this.theme, event.toolCallId, event.toolName, event.args, this.toolsExpanded);
+					item = this.newToolItem(event.toolCallId, event.toolName, event.args);
 					this.tools.set(event.toolCallId, item);
 					this.addChild(item);
 				}
