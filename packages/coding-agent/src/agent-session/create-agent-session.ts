@@ -119,10 +119,17 @@ function activeToolNames(options: CreateAgentSessionOptions, custom: AnyTool[], 
 }
 
 /** `/skill:name` and `/template` over the loader's current skills and templates (the pipeline's resource slots). */
-function resourceCommandSource(resources: ResourceLoader, onError: (message: string) => void): ResourceCommandSource {
+function resourceCommandSource(
+	resources: ResourceLoader,
+	skillCommands: () => boolean,
+	onError: (message: string) => void,
+): ResourceCommandSource {
 	return {
+		// `enableSkillCommands: false` turns `/skill:name` off (typed, it is sent as text).
 		skills: () =>
-			resources.getSkillDetails?.() ?? resources.getSkills().map((s) => ({ ...s, baseDir: dirname(s.filePath) })),
+			!skillCommands()
+				? []
+				: (resources.getSkillDetails?.() ?? resources.getSkills().map((s) => ({ ...s, baseDir: dirname(s.filePath) }))),
 		templates: () => resources.getPromptTemplates?.() ?? [],
 		readFile: (path) => readFileSync(path, "utf8"),
 		onError,
@@ -233,6 +240,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		session.input,
 		resourceCommandSource(
 			resources,
+			() => settings.get("enableSkillCommands") !== false,
 			options.onInputError ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
 		),
 	);

@@ -319,6 +319,11 @@ async function run(
 				openResumePicker: args.resume === true,
 				themeFiles: resources.getThemeFiles().map((t) => t.path),
 				useTheme: args.useTheme,
+				resourceCommands: {
+					templates: () => resources.getPromptTemplates(),
+					skills: () => resources.getSkills(),
+					skillCommandsEnabled: () => settings.get("enableSkillCommands") !== false,
+				},
 				// The app emits session_start once its screen is up, and session_shutdown when it ends.
 				extensions: bridge && ext.runner ? { bridge, runner: ext.runner, problems: extensionProblems } : undefined,
 				submit: bridge

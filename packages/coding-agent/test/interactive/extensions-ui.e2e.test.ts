@@ -2,10 +2,10 @@
 // examples, copied unmodified into test/fixtures/extensions/upstream/, drive
 // ctx.ui (status, widgets, footer, header), typed extension commands and
 // their completion, and errors shown inside the app.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
@@ -103,5 +103,44 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		await p.waitFor("still here");
 		expect(p.exited()).toBe(false);
 		expect(sb.fake.requests).toHaveLength(1);
+	});
+
+	it("prompt templates and skills are in / completion with their descriptions; enableSkillCommands: false hides and disables skills", async () => {
+		mkdirSync(join(sb.agentDir, "prompts"), { recursive: true });
+		writeFileSync(
+			join(sb.agentDir, "prompts", "review.md"),
+			"---\ndescription: Review the staged diff\nargument-hint: <focus>\n---\nReview focusing on $1\n",
+		);
+		mkdirSync(join(sb.agentDir, "skills", "lint"), { recursive: true });
+		writeFileSync(
+			join(sb.agentDir, "skills", "lint", "SKILL.md"),
+			"---\nname: lint\ndescription: Lint the project carefully\n---\nRun the linter.\n",
+		);
+		const p = start([]);
+		await p.waitFor(READY);
+		sb.fake.enqueue(textReply("reviewed"));
+		p.type("/revi");
+		await p.waitFor("Review the staged diff");
+		p.type("ew security");
+		p.keys("Enter");
+		await p.waitFor("reviewed");
+		expect(JSON.stringify(body(sb.fake, 0))).toContain("Review focusing on security");
+		p.type("/skill:");
+		await p.waitFor("Lint the project carefully");
+		p.kill();
+
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ enableSkillCommands: false }));
+		const q = start([]);
+		await q.waitFor(READY);
+		q.type("/skill:");
+		await new Promise((r) => setTimeout(r, 300));
+		expect(q.screen()).not.toContain("Lint the project carefully");
+		sb.fake.enqueue(textReply("as typed"));
+		q.type(" now");
+		q.keys("Enter");
+		await q.waitFor("as typed");
+		const sent = JSON.stringify(body(sb.fake, 1));
+		expect(sent).toContain("/skill: now");
+		expect(sent).not.toContain("Run the linter.");
 	});
 });

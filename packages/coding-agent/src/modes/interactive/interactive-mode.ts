@@ -25,6 +25,7 @@ import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-
 import { readClipboardImage } from "./clipboard.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
 import { SlashCommandRegistry } from "./commands/registry.js";
+import { type ResourceCommandSource, syncResourceCommands } from "./commands/resource-commands.js";
 import { AppEditor } from "./components/app-editor.js";
 import { Banner } from "./components/banner.js";
 import { ChatView } from "./components/chat-view.js";
@@ -78,6 +79,8 @@ export interface InteractiveModeOptions {
 	 * skills, templates); default `session.prompt`.
 	 */
 	submit?: (text: string, options: SubmitOptions) => Promise<void>;
+	/** Prompt templates and skills for `/` completion. */
+	resourceCommands?: ResourceCommandSource;
 	/** Gets the app once it exists (the CLI routes late notices and ctx.shutdown() to it). */
 	bindApp?: (app: InteractiveMode) => void;
 }
@@ -109,6 +112,7 @@ export class InteractiveMode {
 	private readonly extensions: AppExtensions | undefined;
 	private autocompleteWrap: ((base: AutocompleteProvider) => AutocompleteProvider) | undefined;
 	private updateAutocomplete: () => void = () => {};
+	private resourceCommandNames = new Set<string>();
 	private readonly queueView: QueueView;
 	private readonly footer: Footer;
 	private footerData: FooterData;
@@ -273,6 +277,7 @@ export class InteractiveMode {
 				);
 			}
 		}
+		this.syncResourceCommands();
 		if (this.o.openResumePicker) {
 			// "startup": cancelling the picker quits, as `pi -r` does in the reference.
 			if (this.commands.has("resume")) await this.runCommand("resume", "startup");
@@ -300,6 +305,12 @@ export class InteractiveMode {
 	}
 
 	// -- session events ------------------------------------------------------------
+
+	/** Templates and skills in `/` completion (after extension commands, which keep their names). */
+	syncResourceCommands(): void {
+		if (!this.o.resourceCommands) return;
+		this.resourceCommandNames = syncResourceCommands(this.commands, this.o.resourceCommands, this.resourceCommandNames);
+	}
 
 	/** Typed text down the prompt path (see InteractiveModeOptions.submit). */
 	private async submitText(text: string, options: SubmitOptions): Promise<void> {
