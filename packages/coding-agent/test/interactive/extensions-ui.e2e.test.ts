@@ -122,6 +122,8 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		p.type("/revi");
 		await p.waitFor("Review the staged diff");
 		p.type("ew security");
+		// Enter only once the editor holds the arguments and the completion list has closed.
+		await p.waitFor((screen) => screen.includes("/review security") && !screen.includes("Review the staged diff"));
 		p.keys("Enter");
 		await p.waitFor("reviewed");
 		expect(JSON.stringify(body(sb.fake, 0))).toContain("Review focusing on security");
