@@ -170,6 +170,46 @@ describe("architecture", () => {
 		expect(cycles).toEqual([]);
 	});
 
+	it("agent-session's sub-folders depend on each other without cycles (retry/ and compaction/ share backoff/)", () => {
+		// Folder-level, not file-level: retry/ importing compaction/ in one file and
+		// compaction/ importing retry/ in another is a cycle of concepts even when no
+		// single file chain loops. recovery/ orchestrates both; backoff/ sits below them.
+		const base = join(root, "packages", "coding-agent", "src", "agent-session");
+		const folderOf = (file: string): string | undefined => {
+			const rel = relative(base, file);
+			return rel.startsWith("..") || !rel.includes("/") ? undefined : rel.split("/")[0];
+		};
+		const edges = new Map<string, Set<string>>();
+		for (const { file } of files) {
+			const from = folderOf(file);
+			if (!from) continue;
+			for (const spec of importsOf(file)) {
+				if (!spec.startsWith(".")) continue;
+				const to = folderOf(resolveRelative(file, spec));
+				if (to && to !== from) {
+					if (!edges.has(from)) edges.set(from, new Set());
+					edges.get(from)?.add(to);
+				}
+			}
+		}
+		const cycles: string[] = [];
+		const reaches = (from: string, target: string, seen = new Set<string>()): boolean => {
+			for (const next of edges.get(from) ?? []) {
+				if (next === target) return true;
+				if (!seen.has(next)) {
+					seen.add(next);
+					if (reaches(next, target, seen)) return true;
+				}
+			}
+			return false;
+		};
+		for (const folder of edges.keys()) if (reaches(folder, folder)) cycles.push(folder);
+		expect(cycles).toEqual([]);
+		expect(edges.get("compaction")?.has("retry") ?? false).toBe(false);
+		expect(edges.get("retry")?.has("compaction") ?? false).toBe(false);
+		expect(edges.get("recovery")).toEqual(new Set(["backoff", "compaction", "retry"]));
+	});
+
 	it("finds the source files it checks", () => {
 		expect(files.length).toBeGreaterThan(3);
 	});

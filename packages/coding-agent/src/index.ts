@@ -1,8 +1,10 @@
 export * from "./agent-session/agent-session.js";
+export * from "./agent-session/backoff/index.js";
 export * from "./agent-session/compaction/index.js";
 export * from "./agent-session/create-agent-session.js";
 export * from "./agent-session/events.js";
 export type { ModelCycleResult } from "./agent-session/model-runtime.js";
+export * from "./agent-session/recovery/index.js";
 export * from "./agent-session/retry/index.js";
 export * from "./agent-session/session-stats.js";
 export { type ParsedArgs, parseArgs } from "./cli/args.js";

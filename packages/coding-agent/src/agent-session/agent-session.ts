@@ -20,6 +20,7 @@ import { InputPipeline } from "../input/pipeline.js";
 import type { InputSource, PromptInput } from "../input/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
+import type { Timers } from "./backoff/timers.js";
 import { commitDrafts, previewBoundary, validateDrafts } from "./boundary.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
@@ -30,9 +31,8 @@ import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
 import { type ExecuteToolOptions, type NestedToolOutcome, NestedToolRunner } from "./nested-tools.js";
 import type { PromptRecorder } from "./prompt-recorder.js";
 import { messageText, QueueReport } from "./queue-report.js";
-import { createRecovery } from "./retry/create-recovery.js";
-import type { RunRecovery } from "./retry/recovery.js";
-import type { Timers } from "./retry/timers.js";
+import { createRecovery } from "./recovery/create-recovery.js";
+import type { RunRecovery } from "./recovery/recovery.js";
 import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	cloneSession,
@@ -217,6 +217,8 @@ export class AgentSession {
 			this.lastOutcome = stop === "aborted" ? "aborted" : stop === "error" ? "error" : "completed";
 		}
 		await this.emit(event);
+		if (event.type === "message_end" && event.message.role === "assistant")
+			await this.recovery.onReplyEnd(event.message);
 		if (event.type === "message_start" && event.message.role === "user") await this.queue.emitIfChanged();
 	}
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { SUMMARIZER_SYSTEM_PROMPT } from "../../src/agent-session/compaction/prompts.js";
 import type { CompactionResult } from "../../src/agent-session/compaction/summarize.js";
-import { OVERFLOW_RECOVERY_FAILED } from "../../src/agent-session/retry/recovery.js";
+import { OVERFLOW_RECOVERY_FAILED } from "../../src/agent-session/recovery/recovery.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../src/messages.js";
 import type { CompactionEntry, SessionEntry } from "../../src/session/types.js";
 import { tokens } from "./messages.js";

@@ -13,9 +13,9 @@ import {
 	type Script,
 	startFakeProvider,
 } from "../../../ai/test/support/fake-provider/server.js";
+import type { Timers } from "../../src/agent-session/backoff/timers.js";
 import { createAgentSession } from "../../src/agent-session/create-agent-session.js";
 import type { AgentSessionEvent } from "../../src/agent-session/events.js";
-import type { Timers } from "../../src/agent-session/retry/timers.js";
 import { AuthStorage } from "../../src/config/auth.js";
 import { ModelRegistry } from "../../src/config/model-registry.js";
 import { SettingsManager } from "../../src/config/settings.js";

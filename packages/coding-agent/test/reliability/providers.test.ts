@@ -4,7 +4,7 @@
 // 429/5xx retry policy; a reset or an unterminated stream is an error whose
 // partial is never committed or replayed as a normal answer.
 import { afterEach, describe, expect, it } from "vitest";
-import { OVERFLOW_RECOVERY_FAILED } from "../../src/agent-session/retry/recovery.js";
+import { OVERFLOW_RECOVERY_FAILED } from "../../src/agent-session/recovery/recovery.js";
 import { tokens } from "../compaction/messages.js";
 import { type HttpSession, kind, makeHttpSession } from "../compaction/support.js";
 import { kits } from "./provider-kits.js";

@@ -1,6 +1,8 @@
 // Auto-retry of transient provider errors, over real HTTP against the fake
 // provider, with recording timers for the backoff.
+import { writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChatStream, chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
@@ -8,7 +10,7 @@ import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import type { AgentSessionEvent } from "../../src/agent-session/events.js";
 import { runPrintMode } from "../../src/modes/print-mode.js";
 import type { ContextEditEntry, SessionEntry } from "../../src/session/types.js";
-import { type HttpSession, kind, makeHttpSession, requestTexts, text } from "../compaction/support.js";
+import { type HttpSession, kind, makeHttpSession, requestTexts, text, toolCall } from "../compaction/support.js";
 
 let s: HttpSession | undefined;
 afterEach(async () => {
@@ -70,6 +72,28 @@ describe("auto-retry", () => {
 		expectRecordedRetry(s.fileEntries(), 1);
 		expect(s.session.getLastAssistantText()).toBe("recovered");
 		expect(s.session.messages.filter((m) => m.role === "assistant")).toHaveLength(1);
+	});
+
+	it("auto_retry_end(success) comes as soon as the retried request answers, not when the run ends", async () => {
+		s = await makeHttpSession();
+		writeFileSync(join(s.cwd, "notes.txt"), "alpha\n");
+		s.fake.enqueue(
+			chatError(503, "Service unavailable", { type: "server_error" }),
+			toolCall("read", { path: "notes.txt" }),
+			text("done reading"),
+		);
+		const seen: string[] = [];
+		s.session.subscribe((e) => {
+			if (e.type === "message_end" && e.message.role === "assistant") seen.push(`reply:${e.message.stopReason}`);
+			else if (e.type === "tool_execution_start") seen.push("tool");
+			else if (e.type === "auto_retry_end") seen.push(`retry_end:${e.success}`);
+			else if (e.type === "agent_settled") seen.push("settled");
+		});
+		await s.session.prompt("read it");
+		expect(seen).toEqual(["reply:error", "reply:toolUse", "retry_end:true", "tool", "reply:stop", "settled"]);
+		expect(s.events.filter((e) => e.type === "auto_retry_end")).toEqual([
+			{ type: "auto_retry_end", success: true, attempt: 1 },
+		]);
 	});
 
 	it("429 with retry-after longer than the backoff waits the server's delay", async () => {
@@ -220,7 +244,11 @@ describe("auto-retry", () => {
 			"assistant:answer",
 			"user:and then?",
 		]);
-		expect(s.eventTypes().slice(-3)).toEqual(["agent_end", "auto_retry_end", "agent_settled"]);
+		// The chain ended when the retried request answered, before the follow-up ran.
+		const types = s.eventTypes();
+		const end = types.indexOf("auto_retry_end");
+		expect(types.slice(end - 1, end + 1)).toEqual(["message_end", "auto_retry_end"]);
+		expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
 		expect(s.events.filter((e) => e.type === "agent_settled")).toEqual([{ type: "agent_settled", aborted: false }]);
 		expect(s.events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
 		expect(s.session.getLastAssistantText()).toBe("follow-up answer");

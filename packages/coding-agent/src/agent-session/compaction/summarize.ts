@@ -5,8 +5,8 @@
 import type { AgentMessage, StreamFn } from "@pi/agent-core";
 import type { AssistantMessage, Context, Model, StreamOptions, ThinkingLevel, Usage } from "@pi/ai";
 import { convertToLlm } from "../../messages.js";
-import { decideRetry, isRetryableError, type RetryPolicySettings } from "../retry/retry-policy.js";
-import { SleepAbortedError, sleep, type Timers } from "../retry/timers.js";
+import { decideRetry, isRetryableError, type RetryPolicySettings } from "../backoff/retry-policy.js";
+import { SleepAbortedError, sleep, type Timers } from "../backoff/timers.js";
 import { computeFileLists, type FileListDetails, formatFileOperations } from "./file-ops.js";
 import type { CompactionPreparation } from "./prepare.js";
 import {

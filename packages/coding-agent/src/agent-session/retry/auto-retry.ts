@@ -2,9 +2,9 @@
 // auto_retry_start/auto_retry_end, and sleeps through the backoff (abortable).
 // The caller decides what a retry is (omit the failed reply, continue()).
 import type { AssistantMessage } from "@pi/ai";
+import { decideRetry, type RetryPolicySettings } from "../backoff/retry-policy.js";
+import { realTimers, SleepAbortedError, sleep, type Timers } from "../backoff/timers.js";
 import type { AgentSessionEvent } from "../events.js";
-import { decideRetry, type RetryPolicySettings } from "./retry-policy.js";
-import { realTimers, SleepAbortedError, sleep, type Timers } from "./timers.js";
 
 export interface AutoRetryOptions {
 	getSettings(): RetryPolicySettings;

@@ -1,6 +1,2 @@
-// Public surface of auto-retry and post-run recovery.
+// Public surface of auto-retry (the retry chain of one prompt).
 export * from "./auto-retry.js";
-export * from "./create-recovery.js";
-export * from "./recovery.js";
-export * from "./retry-policy.js";
-export * from "./timers.js";

@@ -245,9 +245,6 @@ export class ChatView extends Container {
 				break;
 			case "message_end":
 				if (event.message.role === "assistant") {
-					// The retried request answered: the chain is over, whatever the run does next.
-					if (this.retry?.isOpen && event.message.stopReason !== "error" && event.message.stopReason !== "aborted")
-						this.stopRetry({ kind: "succeeded" });
 					if (this.streaming) this.streaming.update(event.message);
 					else this.addAssistant(event.message);
 					this.syncToolCalls(event.message);

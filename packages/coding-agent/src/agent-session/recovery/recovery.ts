@@ -11,10 +11,10 @@
 import type { Agent, AgentLoopTurnUpdate, AgentMessage, AgentTurnContext } from "@pi/agent-core";
 import { type AssistantMessage, isContextOverflow, type Model } from "@pi/ai";
 import type { SessionManager } from "../../session/session-manager.js";
+import { isRetryableError } from "../backoff/retry-policy.js";
 import type { Compactor } from "../compaction/compactor.js";
 import type { AgentSessionEvent } from "../events.js";
-import type { AutoRetry } from "./auto-retry.js";
-import { isRetryableError } from "./retry-policy.js";
+import type { AutoRetry } from "../retry/auto-retry.js";
 
 export const OVERFLOW_RECOVERY_FAILED =
 	"Context overflow recovery failed: the request was still too large after compacting once and retrying. Compact with fewer kept tokens, start a new session, or switch to a model with a larger context window.";
@@ -106,6 +106,16 @@ export class RunRecovery {
 		if (this.compactor.needsCompaction()) await this.compactor.run("threshold", { signal });
 		return undefined;
 	};
+
+	/**
+	 * Every finished assistant reply passes here. A retried request that
+	 * answered ends its chain in success at once — not at the end of the run,
+	 * which may go on for many tool calls and turns after it.
+	 */
+	async onReplyEnd(message: AssistantMessage): Promise<void> {
+		if (message.stopReason === "error" || message.stopReason === "aborted") return;
+		await this.retry.finish(true);
+	}
 
 	/** Runs after `agent.prompt()`/`continue()` resolved; resolves after `agent_settled` was emitted. */
 	settle(): Promise<void> {

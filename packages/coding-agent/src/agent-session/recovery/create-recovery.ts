@@ -4,13 +4,13 @@ import { type Agent, getDefaultStreamFn } from "@pi/agent-core";
 import type { Model, ThinkingLevel } from "@pi/ai";
 import type { SettingsManager } from "../../config/settings.js";
 import type { SessionManager } from "../../session/session-manager.js";
+import type { RetryPolicySettings } from "../backoff/retry-policy.js";
+import type { Timers } from "../backoff/timers.js";
 import { Compactor, type CompactorHost } from "../compaction/compactor.js";
 import type { AgentSessionEvent } from "../events.js";
+import { AutoRetry } from "../retry/auto-retry.js";
 import type { TranscriptSync } from "../transcript.js";
-import { AutoRetry } from "./auto-retry.js";
 import { type RecoveryHost, RunRecovery } from "./recovery.js";
-import type { RetryPolicySettings } from "./retry-policy.js";
-import type { Timers } from "./timers.js";
 
 export interface RecoveryParts {
 	agent: Agent;
