@@ -201,8 +201,12 @@ export class AgentSession {
 				this.entryIds.set(original, id);
 				this.entryIds.set(message, id);
 			} catch (error) {
-				// Nothing may be announced that is not recorded: stop the run.
-				this.persistenceError ??= error as Error;
+				// Nothing may be announced that is not recorded: stop the run, and say why first, so
+				// json/rpc clients see the cause (file, errno) and not only an aborted run.
+				if (!this.persistenceError) {
+					this.persistenceError = error as Error;
+					await this.emit(sessionWriteFailed(error, this.sessionManager.getSessionFile()));
+				}
 				this.agent.abort();
 				return;
 			}
@@ -745,4 +749,15 @@ export class AgentSession {
 		this.listeners.clear();
 		this.sessionManager.close();
 	}
+}
+
+function sessionWriteFailed(error: unknown, fallbackFile: string | undefined): AgentSessionEvent {
+	const fault = error as { sessionFile?: string; cause?: { code?: unknown }; message?: string };
+	const code = typeof fault.cause?.code === "string" ? fault.cause.code : undefined;
+	return {
+		type: "session_write_failed",
+		file: fault.sessionFile ?? fallbackFile,
+		...(code ? { code } : {}),
+		errorMessage: fault.message ?? String(error),
+	};
 }

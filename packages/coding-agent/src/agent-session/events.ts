@@ -24,6 +24,11 @@ export type AgentSessionEvent =
 	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+	/**
+	 * Recording an entry failed (disk full, read-only, another writer): the run is stopped, as
+	 * nothing unrecorded may be announced. `code` is the errno when there is one.
+	 */
+	| { type: "session_write_failed"; file: string | undefined; code?: string; errorMessage: string }
 	/** Everything (retries, overflow compaction, queues) is done; `prompt()` resolves after this. */
 	| { type: "agent_settled"; aborted: boolean };
 

@@ -23,11 +23,15 @@ export interface PrintModeOptions {
 
 /** Returns the process exit code. */
 export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
-	const stdout = options.stdout ?? process.stdout;
-	const stderr = options.stderr ?? process.stderr;
+	const stdout = guardedOutput(options.stdout ?? process.stdout);
+	const stderr = guardedOutput(options.stderr ?? process.stderr);
 	let unsubscribe: (() => void) | undefined;
 	if (options.format === "json") {
 		stdout.write(`${JSON.stringify(session.sessionManager.getHeader())}\n`);
+		// Damaged lines found while opening the session (also on stderr), for readers of stdout only.
+		for (const warning of session.sessionManager.getLoadWarnings()) {
+			stdout.write(`${JSON.stringify({ type: "session_load_warning", ...warning })}\n`);
+		}
 		// Delta-only `message_update` lines (the wire form rpc writes too): a
 		// snapshot per update would make output quadratic in the answer's length.
 		unsubscribe = session.subscribe((event) => {
@@ -62,4 +66,28 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		}
 	}
 	return 0;
+}
+
+/**
+ * A reader that goes away (`pi --mode json … | head -1`) makes the next write
+ * fail with EPIPE, emitted as an `error` event that would end the process in
+ * the middle of the run, before the answer reaches the session file. The run
+ * goes on without output instead: the session stays whole, and the exit code
+ * is the run's own.
+ */
+function guardedOutput(stream: NodeJS.WritableStream): { write(text: string): void } {
+	let gone = false;
+	stream.on("error", () => {
+		gone = true;
+	});
+	return {
+		write(text: string) {
+			if (gone) return;
+			try {
+				stream.write(text);
+			} catch {
+				gone = true;
+			}
+		},
+	};
 }

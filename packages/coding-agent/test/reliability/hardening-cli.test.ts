@@ -1,12 +1,14 @@
 // Issue 21 (adversarial probe) cases through the BUILT CLI against the fake provider: many parallel
 // tool calls, an aborted edit, a closed stdout in json mode, a deleted cwd, a read-only HOME, a full
 // disk at the first session write.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 let sb: Sandbox;
@@ -32,12 +34,20 @@ describe("many parallel tool calls", () => {
 	it("200 tool calls in one turn run without a MaxListenersExceededWarning", async () => {
 		writeFileSync(join(sb.cwd, "a.txt"), "alpha\nbeta\n");
 		mkdirSync(join(sb.cwd, "sub"));
+		const read = { name: "read", args: { path: "a.txt" } };
+		const ls = { name: "ls", args: { path: "." } };
+		// Every tool listens on its signal; processes (bash, rg/fd or the search worker) kept to 20 each.
 		const kinds = [
-			{ name: "read", args: { path: "a.txt" } },
+			read,
+			ls,
 			{ name: "bash", args: { command: "echo hi" } },
+			read,
+			ls,
 			{ name: "grep", args: { pattern: "beta" } },
-			{ name: "ls", args: { path: "." } },
+			read,
+			ls,
 			{ name: "find", args: { pattern: "*.txt" } },
+			read,
 		];
 		const calls = Array.from({ length: 200 }, (_, i) => kinds[i % kinds.length]);
 		sb.fake.enqueue(manyToolCalls(calls), textReply("all done"));
@@ -49,4 +59,79 @@ describe("many parallel tool calls", () => {
 		const second = sb.fake.requests[1]?.body as { messages: { role: string }[] };
 		expect(second.messages.filter((m) => m.role === "tool")).toHaveLength(200);
 	}, 120_000);
+});
+
+/** Every session file under the sandbox's agent dir, parsed. */
+function sessionEntries(): Record<string, unknown>[] {
+	const out: Record<string, unknown>[] = [];
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (name.endsWith(".jsonl")) {
+				for (const line of readFileSync(path, "utf8").split("\n")) if (line) out.push(JSON.parse(line));
+			}
+		}
+	};
+	walk(sb.agentDir);
+	return out;
+}
+
+function assistantTexts(entries: Record<string, unknown>[]): string[] {
+	const texts: string[] = [];
+	for (const e of entries) {
+		const m = e.message as { role?: string; content?: { type: string; text?: string }[] } | undefined;
+		if (e.type === "message" && m?.role === "assistant") {
+			texts.push((m.content ?? []).map((b) => b.text ?? "").join(""));
+		}
+	}
+	return texts;
+}
+
+describe("json mode with a reader that goes away", () => {
+	it("stdout closed after the first line (| head -1): no crash, the answer is still saved in the session", async () => {
+		const answer = Array.from({ length: 40 }, (_, i) => `word${i} `);
+		sb.fake.enqueue(
+			new ChatStream({ model: "fake-model" })
+				.role()
+				.text(...answer)
+				.finish("stop")
+				.usage({ prompt_tokens: 5, completion_tokens: 40 })
+				.done()
+				.script({ chunkSize: 60, delayMs: 10 }),
+		);
+		const child = spawn(process.execPath, [CLI, "--mode", "json", ...MODEL, "hi"], {
+			cwd: sb.cwd,
+			env: sb.env,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stderr = "";
+		child.stderr.on("data", (d) => {
+			stderr += d;
+		});
+		// Like `head -1`: read the first line, then close the pipe.
+		child.stdout.once("data", () => child.stdout.destroy());
+		const [code] = (await once(child, "exit")) as [number | null];
+		expect(stderr).not.toContain("EPIPE");
+		expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+		expect(code).toBe(0);
+		expect(assistantTexts(sessionEntries())).toEqual([answer.join("")]);
+	}, 60_000);
+
+	it("print mode: a closed stdout does not crash before the answer is saved", async () => {
+		sb.fake.enqueue(textReply("saved anyway"));
+		const child = spawn(process.execPath, [CLI, "-p", ...MODEL, "hi"], {
+			cwd: sb.cwd,
+			env: sb.env,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stderr = "";
+		child.stderr.on("data", (d) => {
+			stderr += d;
+		});
+		child.stdout.destroy();
+		await once(child, "exit");
+		expect(stderr).not.toContain("EPIPE");
+		expect(assistantTexts(sessionEntries())).toEqual(["saved anyway"]);
+	}, 60_000);
 });

@@ -89,10 +89,21 @@ describe("damaged sessions through the CLI", () => {
 		const json = await sb.run(["--session", file, "--mode", "json", ...MODEL, "five"]);
 		expectWarning(json.stderr);
 		expect(json.code).toBe(0);
+		// Also as an event on stdout, right after the session header, for readers of stdout only.
+		const jsonLines = json.stdout
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as Record<string, unknown>);
+		expect(jsonLines[0]?.type).toBe("session");
+		const event = { type: "session_load_warning", file, line: at + 1, byteOffset: offset };
+		expect(jsonLines[1]).toMatchObject(event);
+		expect(String(jsonLines[1]?.message)).not.toBe("");
 
 		pi = spawnRaw(sb, ["--session", file]);
 		pi.send(`${JSON.stringify({ id: "s", type: "get_state" })}\n`);
 		await pi.waitFor((r) => r.id === "s");
 		expectWarning(pi.stderr());
+		// rpc: a record before any response.
+		expect(pi.records[0]).toMatchObject(event);
 	});
 });

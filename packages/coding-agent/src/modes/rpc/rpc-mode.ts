@@ -222,6 +222,10 @@ export async function runRpcMode(session: AgentSession, options: RpcModeOptions 
 	const guard = options.output ? undefined : guardStdout();
 	const writer = new JsonlWriter(options.output ?? guard?.sink ?? process.stdout);
 	const server = new RpcServer(session, writer, options);
+	// Damaged lines found while opening the session: a client has no other way to learn of them.
+	for (const warning of session.sessionManager.getLoadWarnings()) {
+		server.emitRecord({ type: "session_load_warning", ...warning });
+	}
 	options.onExtensionUI?.(server.ui);
 	await options.beforeServe?.({ ui: server.ui, emit: (record) => server.emitRecord(record) });
 	const input = options.input ?? process.stdin;
