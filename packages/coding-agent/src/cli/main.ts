@@ -10,9 +10,30 @@ import { type ExtensionFlagHelp, formatHelp } from "./help.js";
 import { findSubcommand, runSubcommand } from "./subcommands.js";
 import { VERSION } from "./version.js";
 
+/**
+ * `process.cwd()` throws (ENOENT, "uv_cwd") once the directory the shell is in
+ * was deleted; everything after start-up needs it. One clear message instead
+ * of a stack trace.
+ */
+function deletedCwdError(): string | undefined {
+	try {
+		process.cwd();
+		return undefined;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+		const where = process.env.PWD ? ` (${process.env.PWD})` : "";
+		return `Error: the current working directory${where} no longer exists or cannot be read (${code}); it was probably deleted or moved. cd to an existing directory and run pi again.\n`;
+	}
+}
+
 export async function main(argv: string[]): Promise<number> {
 	// `pi install …`, `pi auth …`: commands, never prompts (see subcommands.ts).
 	const sub = findSubcommand(argv);
+	const cwdError = argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") ? undefined : deletedCwdError();
+	if (cwdError) {
+		process.stderr.write(cwdError);
+		return 1;
+	}
 	if (sub) {
 		process.title = "pi";
 		return runSubcommand(sub.name, sub.command, argv.slice(1), {

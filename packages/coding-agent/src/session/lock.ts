@@ -93,9 +93,17 @@ function createWithContent(path: string, content: string): boolean {
 	const fd = openSync(tmp, "wx", 0o644);
 	try {
 		writeSync(fd, content);
-	} finally {
+	} catch (e) {
+		// A full disk: the temp file must not stay behind in the user's session directory.
 		closeSync(fd);
+		try {
+			unlinkSync(tmp);
+		} catch {
+			// already gone
+		}
+		throw e;
 	}
+	closeSync(fd);
 	try {
 		linkSync(tmp, path);
 		return true;

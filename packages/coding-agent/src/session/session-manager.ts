@@ -7,7 +7,7 @@
 // written at once, and from there every append is one synced line before the
 // method returns, so an event emitted afterwards announces an entry that is
 // already durable. One process writes a file at a time (see lock.ts).
-import { existsSync, mkdirSync } from "node:fs";
+import { accessSync, existsSync, constants as fsConstants, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
@@ -37,7 +37,7 @@ import {
 	type SessionInfo,
 } from "./listing.js";
 import { loadFromText, loadSessionFile, newLoadState } from "./load.js";
-import { acquireSessionLock } from "./lock.js";
+import { acquireSessionLock, SessionLockedError } from "./lock.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
 import { getCurrentSystemMessage } from "./system-state.js";
@@ -312,9 +312,16 @@ export class SessionManager {
 		try {
 			mkdirSync(dirname(this.sessionFile), { recursive: true });
 		} catch (e) {
+			throw new SessionWriteError(this.sessionFile, explainMkdirFailure(dirname(this.sessionFile), e));
+		}
+		let lock: ReturnType<typeof acquireSessionLock>;
+		try {
+			lock = acquireSessionLock(this.sessionFile);
+		} catch (e) {
+			// Taking the lock is the first write (disk full, read-only): name the session, not just errno.
+			if (e instanceof SessionLockedError) throw e;
 			throw new SessionWriteError(this.sessionFile, e);
 		}
-		const lock = acquireSessionLock(this.sessionFile);
 		try {
 			this.file = SessionFile.createExclusive(this.sessionFile, this.fullText(), lock, this.durability);
 		} catch (e) {
@@ -579,5 +586,30 @@ export class SessionManager {
 	/** The compaction-aware entries selected from the active branch. */
 	buildContextEntries(): SessionEntry[] {
 		return this.projector.contextEntries(this.tree.leafId);
+	}
+}
+
+/**
+ * A recursive mkdir under a read-only or unwritable directory fails with
+ * ENOENT (the first missing level), which hides the cause. The nearest
+ * existing ancestor says what is wrong: read-only (EROFS) or not writable
+ * (EACCES); that error is returned, naming the ancestor.
+ */
+function explainMkdirFailure(dir: string, error: unknown): unknown {
+	if ((error as NodeJS.ErrnoException)?.code !== "ENOENT") return error;
+	let at = dir;
+	while (!existsSync(at)) {
+		const up = dirname(at);
+		if (up === at) return error;
+		at = up;
+	}
+	try {
+		accessSync(at, fsConstants.W_OK);
+		return error;
+	} catch (cause) {
+		const code = (cause as NodeJS.ErrnoException).code;
+		if (code !== "EROFS" && code !== "EACCES" && code !== "EPERM") return error;
+		const what = code === "EROFS" ? "is on a read-only file system" : "is not writable";
+		return Object.assign(new Error(`${at} ${what}, so ${dir} cannot be created`), { code });
 	}
 }
