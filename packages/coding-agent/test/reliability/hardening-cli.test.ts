@@ -1,7 +1,7 @@
 // Issue 21 (adversarial probe) cases through the BUILT CLI against the fake provider: many parallel
 // tool calls, an aborted edit, a closed stdout in json mode, a deleted cwd, a read-only HOME, a full
 // disk at the first session write.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { spawnRaw } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 let sb: Sandbox;
@@ -134,4 +135,37 @@ describe("json mode with a reader that goes away", () => {
 		expect(stderr).not.toContain("EPIPE");
 		expect(assistantTexts(sessionEntries())).toEqual(["saved anyway"]);
 	}, 60_000);
+});
+
+describe("an edit that is aborted or cannot read its file lets the process exit", () => {
+	it("rpc: edit of a FIFO with no writer, then abort and end of stdin: the process exits by itself", async () => {
+		const fifo = join(sb.cwd, "pipe");
+		expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+		sb.fake.enqueue(
+			manyToolCalls([{ name: "edit", args: { path: "pipe", edits: [{ oldText: "a", newText: "b" }] } }]),
+			new ChatStream({ model: "fake-model" }).role().text("done").finish("stop").done().script({ hangAfterBytes: 0 }),
+		);
+		const pi = spawnRaw(sb, ["--no-session"]);
+		try {
+			pi.send(`${JSON.stringify({ id: "1", type: "prompt", message: "edit the pipe" })}\n`);
+			const end = (await pi.waitFor((r) => r.type === "tool_execution_end", 30_000)) as {
+				result: { content: { text: string }[] };
+				isError: boolean;
+			};
+			expect(end.isError).toBe(true);
+			expect(end.result.content[0]?.text).toMatch(/FIFO|not a regular file/i);
+			// The next request hangs on the provider: abort it, then close stdin. Nothing may keep
+			// the process alive (no thread blocked in an open() of the FIFO, no pending read).
+			pi.send(`${JSON.stringify({ id: "2", type: "abort" })}\n`);
+			await pi.waitFor((r) => r.type === "agent_settled", 30_000);
+			pi.child.stdin.end();
+			const code = await Promise.race([
+				pi.exit,
+				new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000)),
+			]);
+			expect(code).toBe(0);
+		} finally {
+			pi.child.kill("SIGKILL");
+		}
+	}, 90_000);
 });
