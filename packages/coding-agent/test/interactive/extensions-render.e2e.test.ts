@@ -172,4 +172,46 @@ describe.skipIf(!hasTmux)("extension rendering in the interactive app (tmux)", (
 		expect(screen).toContain("HEY");
 		expect(p.exited()).toBe(false);
 	});
+
+	it("markdown transformers: display-only rewrites per surface, in load order; a throwing one is skipped", async () => {
+		const first = join(sb.cwd, "arrows.ts");
+		writeFileSync(
+			first,
+			[
+				"export default function (pi) {",
+				"  pi.registerMarkdownTransformer((md, { messageType, isStreaming, availableWidth }) =>",
+				'    isStreaming ? md : md.replaceAll("-->", "→").replace("WIDTH", messageType + "@" + availableWidth));',
+				"}",
+			].join("\n"),
+		);
+		const broken = join(sb.cwd, "broken.ts");
+		writeFileSync(
+			broken,
+			[
+				"export default function (pi) {",
+				'  pi.registerMarkdownTransformer(() => { throw new Error("transformer bug"); });',
+				"}",
+			].join("\n"),
+		);
+		const shout = join(sb.cwd, "shout.ts");
+		writeFileSync(
+			shout,
+			[
+				"export default function (pi) {",
+				'  pi.registerMarkdownTransformer((md) => md.replaceAll("quiet", "LOUD"), { messageTypes: ["user"] });',
+				"}",
+			].join("\n"),
+		);
+		sb.fake.enqueue(textReply("plan: read --> edit WIDTH quiet"));
+		const p = start([first, broken, shout], { columns: 100, rows: 30 });
+		await p.waitFor(READY);
+		p.type("keep quiet --> please");
+		p.keys("Enter");
+		const screen = await p.waitFor("plan: read → edit assistant@98 quiet");
+		// User text: both the arrow chain and the user-only transformer; the assistant keeps "quiet".
+		expect(screen).toContain("keep LOUD → please");
+		// Display only: the request and the session keep the original text.
+		expect(JSON.stringify(body(sb.fake, 0))).toContain("keep quiet --> please");
+		expect(p.exited()).toBe(false);
+	});
 });

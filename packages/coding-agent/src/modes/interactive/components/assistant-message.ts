@@ -4,10 +4,11 @@
 import type { AssistantMessage } from "@pi/ai";
 import { Markdown } from "@pi/tui";
 import { CachedItem, type Expandable, type ThemeSource } from "./cached.js";
+import { type MarkdownTransformSource, TransformedMarkdown } from "./markdown-transform.js";
 
 interface Block {
 	kind: "text" | "thinking";
-	md: Markdown;
+	view: TransformedMarkdown;
 	text: string;
 }
 
@@ -15,6 +16,8 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 	private blocks: Block[] = [];
 	private footer: { text: string; kind: "error" | "muted" } | undefined;
 	private showThinking: boolean;
+	/** The reply is still streaming (transformers are told so). */
+	private live = false;
 
 	constructor(
 		theme: ThemeSource,
@@ -23,6 +26,7 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 		final = true,
 		/** Shared with the chat view: ctx.ui.setHiddenThinkingLabel changes it for every item. */
 		private readonly labels: { hiddenThinking?: string } = {},
+		private readonly transforms?: MarkdownTransformSource,
 	) {
 		super(theme);
 		this.showThinking = showThinking;
@@ -55,15 +59,16 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 			if (existing && existing.kind === kind) {
 				if (existing.text !== text) {
 					existing.text = text;
-					existing.md.setText(text.trim());
+					existing.view.setText(text.trim());
 				}
 			} else {
-				this.blocks[i] = { kind, text, md: this.newMarkdown(kind, text) };
+				this.blocks[i] = { kind, text, view: this.newMarkdown(kind, text) };
 			}
 			i++;
 		}
 		this.blocks.length = i;
-		if (!final || message.stopReason === "pending") {
+		this.live = !final || message.stopReason === "pending";
+		if (this.live) {
 			this.footer = undefined;
 		} else if (message.stopReason === "aborted") {
 			this.footer = {
@@ -81,18 +86,27 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 		this.changed();
 	}
 
-	private newMarkdown(kind: Block["kind"], text: string): Markdown {
+	private newMarkdown(kind: Block["kind"], text: string): TransformedMarkdown {
 		const t = this.theme();
-		if (kind === "text") return new Markdown(text.trim(), 1, 0, t.getMarkdownTheme());
-		return new Markdown(text.trim(), 1, 0, t.getMarkdownTheme(), {
-			color: (s) => this.theme().fg("thinkingText", s),
-			italic: true,
-		});
+		const md =
+			kind === "text"
+				? new Markdown(text.trim(), 1, 0, t.getMarkdownTheme())
+				: new Markdown(text.trim(), 1, 0, t.getMarkdownTheme(), {
+						color: (s) => this.theme().fg("thinkingText", s),
+						italic: true,
+					});
+		return new TransformedMarkdown(
+			md,
+			text.trim(),
+			kind === "text" ? "assistant" : "assistant-thinking",
+			this.transforms,
+			1,
+		);
 	}
 
 	override invalidate(): void {
 		super.invalidate();
-		for (const b of this.blocks) b.md.invalidate();
+		for (const b of this.blocks) b.view.md.invalidate();
 	}
 
 	protected draw(width: number): string[] {
@@ -103,7 +117,7 @@ export class AssistantMessageItem extends CachedItem implements Expandable {
 			out.push("");
 			if (b.kind === "thinking" && !this.showThinking)
 				out.push(` ${t.italic(t.fg("thinkingText", this.labels.hiddenThinking ?? "Thinking..."))}`);
-			else out.push(...b.md.render(width));
+			else out.push(...b.view.render(width, this.live));
 		}
 		if (this.footer) {
 			out.push("");

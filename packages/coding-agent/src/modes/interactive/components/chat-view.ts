@@ -10,6 +10,7 @@ import type { ExtensionRenderers } from "../extensions/renderers.js";
 import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
 import { isExpandable, type ThemeSource } from "./cached.js";
+import type { MarkdownTransformSource } from "./markdown-transform.js";
 import { NoticeItem, type StatusKind } from "./notice.js";
 import { RetryNoticeItem, type RetryOutcome } from "./retry-notice.js";
 import { SummaryItem } from "./summary-item.js";
@@ -39,8 +40,9 @@ export class ChatView extends Container {
 	private readonly labels: { hiddenThinking?: string } = {};
 	/** The last session entry the transcript shows (see syncEntries). */
 	private lastEntryId: string | null | undefined;
-	/** Extension renderers (messages, entries, tools); absent without extensions. */
-	renderers: ExtensionRenderers | undefined;
+	private extensionRenderers: ExtensionRenderers | undefined;
+	/** The markdown transformer chain items draw through (pi.registerMarkdownTransformer). */
+	private readonly markdownTransforms: MarkdownTransformSource = { current: undefined };
 
 	constructor(
 		private readonly theme: ThemeSource,
@@ -49,6 +51,18 @@ export class ChatView extends Container {
 	) {
 		super();
 		this.thinkingVisible = options.showThinking;
+	}
+
+	/** Extension renderers (messages, entries, tools, markdown); absent without extensions. */
+	get renderers(): ExtensionRenderers | undefined {
+		return this.extensionRenderers;
+	}
+
+	set renderers(renderers: ExtensionRenderers | undefined) {
+		this.extensionRenderers = renderers;
+		this.markdownTransforms.current = renderers
+			? (markdown, context) => renderers.transformMarkdown(markdown, context)
+			: undefined;
 	}
 
 	get toolOutputExpanded(): boolean {
@@ -128,7 +142,7 @@ export class ChatView extends Container {
 	}
 
 	addUserMessage(text: string, images: ImageContent[] = []): void {
-		this.addItem(new UserMessageItem(this.theme, text, images));
+		this.addItem(new UserMessageItem(this.theme, text, images, this.markdownTransforms));
 	}
 
 	addBashExecution(command: string, excludeFromContext: boolean): BashExecutionItem {
@@ -156,7 +170,7 @@ export class ChatView extends Container {
 		switch (m.role) {
 			case "user": {
 				const u = userText(m);
-				this.addChild(new UserMessageItem(this.theme, u.text, u.images));
+				this.addChild(new UserMessageItem(this.theme, u.text, u.images, this.markdownTransforms));
 				break;
 			}
 			case "assistant":
@@ -179,16 +193,19 @@ export class ChatView extends Container {
 						`compaction: ${m.tokensBefore.toLocaleString("en-US")} tokens summarized`,
 						m.summary,
 						this.toolsExpanded,
+						this.markdownTransforms,
 					),
 				);
 				break;
 			case "branchSummary":
-				this.addChild(new SummaryItem(this.theme, "branch summary", m.summary, this.toolsExpanded));
+				this.addChild(
+					new SummaryItem(this.theme, "branch summary", m.summary, this.toolsExpanded, this.markdownTransforms),
+				);
 				break;
 			case "custom": {
 				if (!m.display) break;
 				const text = typeof m.content === "string" ? m.content : userText(m).text;
-				const fallback = () => new SummaryItem(this.theme, m.customType, text, true);
+				const fallback = () => new SummaryItem(this.theme, m.customType, text, true, this.markdownTransforms, "custom");
 				this.addChild(this.renderers?.customMessage(m, this.toolsExpanded, fallback) ?? fallback());
 				break;
 			}
@@ -198,7 +215,14 @@ export class ChatView extends Container {
 	}
 
 	private addAssistant(m: AssistantMessage, final = true): AssistantMessageItem {
-		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible, final, this.labels);
+		const item = new AssistantMessageItem(
+			this.theme,
+			m,
+			this.thinkingVisible,
+			final,
+			this.labels,
+			this.markdownTransforms,
+		);
 		this.addChild(item);
 		this.syncToolCalls(m);
 		return item;
@@ -277,7 +301,9 @@ export class ChatView extends Container {
 			case "compaction_end":
 				if (event.result) {
 					const title = `compaction${event.reason === "manual" ? "" : ` (${event.reason})`}: ${event.result.tokensBefore.toLocaleString("en-US")} tokens summarized`;
-					this.addChild(new SummaryItem(this.theme, title, event.result.summary, this.toolsExpanded));
+					this.addChild(
+						new SummaryItem(this.theme, title, event.result.summary, this.toolsExpanded, this.markdownTransforms),
+					);
 				} else if (event.aborted) this.addChild(new NoticeItem(this.theme, "Compaction cancelled", "muted"));
 				else if (event.errorMessage)
 					this.addChild(new NoticeItem(this.theme, `Compaction failed: ${event.errorMessage}`, "error"));

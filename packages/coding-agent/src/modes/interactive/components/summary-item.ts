@@ -2,9 +2,10 @@
 // happened, the summary text itself when expanded (Ctrl+O).
 import { Markdown } from "@pi/tui";
 import { CachedItem, type Expandable, type ThemeSource } from "./cached.js";
+import { type MarkdownTransformSource, TransformedMarkdown } from "./markdown-transform.js";
 
 export class SummaryItem extends CachedItem implements Expandable {
-	private readonly md: Markdown;
+	private readonly body: TransformedMarkdown;
 	private expanded: boolean;
 
 	constructor(
@@ -12,12 +13,16 @@ export class SummaryItem extends CachedItem implements Expandable {
 		private readonly title: string,
 		summary: string,
 		expanded = false,
+		transforms?: MarkdownTransformSource,
+		/** Which transformer surface the text belongs to: summaries, or custom messages drawn this way. */
+		surface: "summary" | "custom" = "summary",
 	) {
 		super(theme);
 		this.expanded = expanded;
-		this.md = new Markdown(summary, 1, 0, theme().getMarkdownTheme(), {
+		const md = new Markdown(summary, 1, 0, theme().getMarkdownTheme(), {
 			color: (s) => this.theme().fg("customMessageText", s),
 		});
+		this.body = new TransformedMarkdown(md, summary, surface, transforms, 1);
 	}
 
 	setExpanded(expanded: boolean): void {
@@ -30,7 +35,7 @@ export class SummaryItem extends CachedItem implements Expandable {
 		const t = this.theme();
 		const label = t.bold(t.fg("customMessageLabel", `[${this.title}]`));
 		const out = ["", ` ${label}${this.expanded ? "" : t.fg("dim", " (ctrl+o to expand)")}`];
-		if (this.expanded) out.push(...this.md.render(width));
+		if (this.expanded) out.push(...this.body.render(width));
 		return out.map((l, i) => (i === 0 ? l : t.bg("customMessageBg", l)));
 	}
 }

@@ -3,15 +3,18 @@ import type { ImageContent } from "@pi/ai";
 import { Image, Markdown } from "@pi/tui";
 import { CachedItem, type ThemeSource } from "./cached.js";
 import { imageOptions } from "./image-options.js";
+import { type MarkdownTransformSource, TransformedMarkdown } from "./markdown-transform.js";
 
 export class UserMessageItem extends CachedItem {
 	private readonly md: Markdown;
+	private readonly body: TransformedMarkdown;
 	private readonly images: Image[];
 
 	constructor(
 		theme: ThemeSource,
 		readonly text: string,
 		images: readonly ImageContent[] = [],
+		transforms?: MarkdownTransformSource,
 	) {
 		super(theme);
 		this.images = images.map(
@@ -28,6 +31,7 @@ export class UserMessageItem extends CachedItem {
 			bgColor: (s) => this.theme().bg("userMessageBg", s),
 			color: (s) => this.theme().fg("userMessageText", s),
 		});
+		this.body = new TransformedMarkdown(this.md, text, "user", transforms, 1);
 	}
 
 	override invalidate(): void {
@@ -40,7 +44,7 @@ export class UserMessageItem extends CachedItem {
 	}
 
 	protected draw(width: number): string[] {
-		const lines = ["", ...this.md.render(width)];
+		const lines = ["", ...this.body.render(width)];
 		// Inline where the terminal shows images (Kitty, iTerm2), a one-line placeholder elsewhere.
 		for (const image of this.images) lines.push(...image.render(width));
 		return lines;
