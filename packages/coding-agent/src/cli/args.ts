@@ -225,6 +225,11 @@ const ALIASES: Record<string, string> = {
 	"-na": "--no-approve",
 };
 
+/** Every flag the parser accepts, long and short (so `--help` can be checked against it). */
+export function knownFlags(): string[] {
+	return ["--print", "-p", "--list-models", ...Object.keys(SWITCHES), ...Object.keys(VALUED), ...Object.keys(ALIASES)];
+}
+
 function addPositional(r: ParsedArgs, arg: string): void {
 	if (arg.startsWith("@") && arg.length > 1) r.fileArgs.push(arg.slice(1));
 	else r.messages.push(arg);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ParsedArgs, parseArgs, resolveMode, unknownFlagErrors } from "../../src/cli/args.js";
+import { knownFlags, type ParsedArgs, parseArgs, resolveMode, unknownFlagErrors } from "../../src/cli/args.js";
+import { formatHelp } from "../../src/cli/help.js";
 
 const base = (): ParsedArgs => ({ messages: [], fileArgs: [], unknownFlags: new Map(), diagnostics: [] });
 
@@ -99,5 +100,14 @@ describe("resolveMode", () => {
 		expect(resolveMode(parseArgs(["-p", "x"]), true)).toBe("print");
 		expect(resolveMode(parseArgs(["x"]), false)).toBe("print");
 		expect(resolveMode(parseArgs(["x"]), true)).toBe("interactive");
+	});
+});
+
+describe("--help", () => {
+	it("documents every flag the parser accepts (none hidden, e.g. --session-id)", () => {
+		const help = formatHelp("0.0.0");
+		const missing = knownFlags().filter((flag) => !new RegExp(`(^|[\\s,])${flag}([\\s,]|$)`, "m").test(help));
+		expect(missing).toEqual([]);
+		expect(knownFlags()).toContain("--session-id");
 	});
 });
