@@ -30,6 +30,9 @@ function idOfUser(entries: SessionEntry[], textPart: string): string {
 	return e.id;
 }
 
+/** An answer of exactly 12 estimated tokens. */
+const ANSWER_12 = "twelve tokens of answer, forty-eight characters.";
+
 function compactionEvents(s: HttpSession) {
 	return s.events.filter((e) => e.type === "compaction_start" || e.type === "compaction_end");
 }
@@ -52,10 +55,9 @@ describe("threshold compaction", () => {
 		expect(summaryReq[0]).toEqual({ role: "system", text: SUMMARIZER_SYSTEM_PROMPT });
 		expect(summaryReq[1].text).toContain("<conversation>\n[User]: prompt 1 ");
 		expect(summaryReq[1].text).toContain("[Assistant]: one");
-		expect(summaryReq[1].text).toContain("[User]: prompt 2 ");
-		// About 1 000 real tokens are kept: usage says 8 505 where characters suggest ~1 850, so the
-		// character budget shrinks in proportion and the cut falls at prompt 3.
-		expect(summaryReq[1].text).not.toContain("prompt 3");
+		// At least 1 000 (estimated) tokens stay verbatim: walking back, prompt 3 and its answer are
+		// ~604, prompt 2 reaches the budget, and its turn (~603) is under it, so the cut is at prompt 2.
+		expect(summaryReq[1].text).not.toContain("prompt 2");
 		const body = s.fake.requests[3].body as { max_tokens?: number; max_completion_tokens?: number };
 		expect(body.max_tokens ?? body.max_completion_tokens).toBe(1600);
 
@@ -69,7 +71,7 @@ describe("threshold compaction", () => {
 		const entries = s.fileEntries();
 		const compaction = entries.find((e) => e.type === "compaction") as CompactionEntry;
 		expect(compaction).toMatchObject({
-			firstKeptEntryId: idOfUser(entries, "prompt 3"),
+			firstKeptEntryId: idOfUser(entries, "prompt 2"),
 			tokensBefore: 8505,
 			details: { readFiles: [], modifiedFiles: [] },
 			fromHook: false,
@@ -87,11 +89,12 @@ describe("threshold compaction", () => {
 		s.fake.enqueue(text("four"));
 		await s.session.prompt("prompt 4");
 		const next = requestTexts(s.fake.requests[4]);
-		expect(next.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user"]);
+		expect(next.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user", "assistant", "user"]);
 		expect(next[1].text).toBe(`${COMPACTION_SUMMARY_PREFIX}## Goal\nSUMMARY-OF-TURNS\n</summary>`);
-		expect(next[2].text).toContain("prompt 3");
-		expect(next[3].text).toBe("three");
-		expect(next[4].text).toBe("prompt 4");
+		expect(next[2].text).toContain("prompt 2");
+		expect(next[4].text).toContain("prompt 3");
+		expect(next[5].text).toBe("three");
+		expect(next[6].text).toBe("prompt 4");
 		// The system prompt survives the compaction (the checkpoint leads the context).
 		expect(next[0].text).toContain("You are a test agent.");
 	});
@@ -180,6 +183,33 @@ describe("abort", () => {
 });
 
 describe("context estimate and pre-prompt check", () => {
+	it("keeps at least keepRecentTokens: a 1,000-token last prompt stays verbatim with budget 500, however many tokens usage reports", async () => {
+		s = await makeHttpSession({
+			settings: { compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 500 } },
+			model: { contextWindow: 200_000 },
+		});
+		s.fake.enqueue(text("first answer", 2000));
+		await s.session.prompt(`early ${tokens(300)}`);
+		// The provider counts far more than the characters suggest (a real system prompt and tool
+		// declarations): that must not shrink what is kept below the last prompt.
+		s.fake.enqueue(text(ANSWER_12, 199_000), text("## Goal\nKEPT-PROMPT-TEST", 500, 20));
+		await s.session.prompt(`LAST-PROMPT ${tokens(1000)}`);
+		expect(s.fake.requests).toHaveLength(3);
+		const summaryReq = requestTexts(s.fake.requests[2]);
+		expect(summaryReq[0].text).toBe(SUMMARIZER_SYSTEM_PROMPT);
+		expect(summaryReq[1].text).toContain("[User]: early");
+		expect(summaryReq[1].text).not.toContain("LAST-PROMPT");
+		const entries = s.fileEntries();
+		const compaction = entries.find((e) => e.type === "compaction") as CompactionEntry;
+		expect(compaction.firstKeptEntryId).toBe(idOfUser(entries, "LAST-PROMPT"));
+		s.fake.enqueue(text("next"));
+		await s.session.prompt("and now?");
+		const next = requestTexts(s.fake.requests[3]);
+		expect(next.map((m) => m.role)).toEqual(["system", "user", "user", "assistant", "user"]);
+		expect(next[2].text).toContain("LAST-PROMPT");
+		expect(next[3].text).toBe(ANSWER_12);
+	});
+
 	it("getContextUsage follows compaction; a prompt over the threshold compacts before its request", async () => {
 		s = await makeHttpSession({ settings, model });
 		s.fake.enqueue(text("one", 3000), text("two", 6000));
@@ -190,6 +220,7 @@ describe("context estimate and pre-prompt check", () => {
 		// Threshold lowered between prompts (as a switch to a smaller model would): the next prompt compacts first.
 		s.session.settings.setCompactionEnabled(true);
 		s.session.settings.set(["compaction", "reserveTokens"], 5000);
+		s.session.settings.set(["compaction", "keepRecentTokens"], 500);
 		s.fake.enqueue(text("## Goal\nPRE-PROMPT", 100), text("three", 900));
 		await s.session.prompt("prompt 3");
 		expect(requestTexts(s.fake.requests[2])[0].text).toBe(SUMMARIZER_SYSTEM_PROMPT);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findCutPoint } from "../../src/agent-session/compaction/cut-point.js";
 import { prepareCompaction } from "../../src/agent-session/compaction/prepare.js";
+import { estimateTokens as estimate } from "../../src/agent-session/compaction/token-estimate.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import type { ProjectedSessionEntry } from "../../src/session/types.js";
 import { assistant, tokens, toolResult, user } from "./messages.js";
@@ -43,24 +44,62 @@ describe("findCutPoint", () => {
 		}
 	});
 
-	it("keeps about keepRecentTokens: the first cut point at or after the budget", () => {
+	it("keeps at least keepRecentTokens: the turn where the budget is reached stays whole", () => {
 		const sm = SessionManager.inMemory("/w");
 		for (let i = 0; i < 10; i++) {
 			sm.appendMessage(user(tokens(10)));
 			sm.appendMessage(assistant(tokens(40)));
 		}
 		const slots = sm.buildSessionProjection().entries;
-		// Budget 120: walking back 40 + 10 + 40 + 10 + 40 = 140 >= 120 at slot 15 (an assistant),
-		// which is kept: the cut splits the turn that user message 14 started.
+		// Budget 120: walking back 40 + 10 + 40 + 10 + 40 = 140 >= 120 at slot 15 (an assistant);
+		// its turn (user 14 + assistant 15, 50 tokens) is under the budget, so it is kept whole.
 		const cut = findCutPoint(slots, 0, slots.length, 120);
-		expect(cut).toEqual({ firstKeptIndex: 15, turnStartIndex: 14, isSplitTurn: true });
-		expect(roleOf(slots[15])).toBe("assistant");
+		expect(cut).toEqual({ firstKeptIndex: 14, turnStartIndex: -1, isSplitTurn: false });
+		expect(roleOf(slots[14])).toBe("user");
+		// Overflow recovery keeps at most the budget: the first cut point at or after slot 15.
+		expect(findCutPoint(slots, 0, slots.length, 120, { atMost: true })).toEqual({
+			firstKeptIndex: 15,
+			turnStartIndex: 14,
+			isSplitTurn: true,
+		});
 		// A budget reached exactly at a user message cuts there, not splitting a turn.
 		expect(findCutPoint(slots, 0, slots.length, 100)).toEqual({
 			firstKeptIndex: 16,
 			turnStartIndex: -1,
 			isSplitTurn: false,
 		});
+	});
+
+	it("a last prompt larger than the budget is kept verbatim with its answer (budget 500, prompt 1,000, answer 12)", () => {
+		const sm = SessionManager.inMemory("/w");
+		for (let i = 0; i < 3; i++) {
+			sm.appendMessage(user(tokens(300)));
+			sm.appendMessage(assistant(tokens(300)));
+		}
+		sm.appendMessage(user(tokens(1000)));
+		sm.appendMessage(assistant(tokens(12)));
+		const prep = prepareCompaction(sm.buildSessionProjection(), { ...settings, keepRecentTokens: 500 });
+		expect(prep?.isSplitTurn).toBe(false);
+		expect(prep?.messagesToSummarize).toHaveLength(6);
+		expect(prep?.firstKeptEntryId).toBe(sm.getEntries()[6].id);
+	});
+
+	it("a tool loop over the budget is split where the budget is reached, never after it (at least the budget kept)", () => {
+		const sm = SessionManager.inMemory("/w");
+		sm.appendMessage(user("start"));
+		for (let i = 0; i < 10; i++) {
+			sm.appendMessage(assistant("", { calls: [{ id: `c${i}`, name: "read", args: { path: `f${i}` } }] }));
+			sm.appendMessage(toolResult(`c${i}`, tokens(100)));
+		}
+		const slots = sm.buildSessionProjection().entries;
+		for (const keep of [150, 250, 333, 777]) {
+			const cut = findCutPoint(slots, 0, slots.length, keep);
+			let kept = 0;
+			for (const slot of slots.slice(cut.firstKeptIndex)) for (const m of slot.messages) kept += estimate(m);
+			expect(kept).toBeGreaterThanOrEqual(keep);
+			expect(cut.isSplitTurn).toBe(true);
+			expect(roleOf(slots[cut.firstKeptIndex])).toBe("assistant");
+		}
 	});
 
 	it("splits one huge turn: the turn start is reported for a separate summary", () => {

@@ -152,30 +152,17 @@ export class Compactor {
 	prepare(reason: CompactionReason = "manual"): CompactionPreparation | undefined {
 		const projection = this.host.sessionManager.buildSessionProjection();
 		const settings = this.host.getCompactionSettings();
-		let keepRecentTokens = settings.keepRecentTokens;
+		// Threshold and manual compactions keep at least keepRecentTokens (estimated) verbatim.
+		if (reason !== "overflow") return prepareCompaction(projection, settings);
+		// The context did not fit although the budget said it would: keep at most half of
+		// what would be summarized otherwise, so the retried request is smaller for sure.
 		const start = projection.entries[0]?.sourceEntry.type === "compaction" ? 1 : 0;
-		// One pass: `span` what could be summarized or kept, `all` the whole context as characters see it.
 		let span = 0;
-		let all = 0;
-		for (let i = 0; i < projection.entries.length; i++) {
-			for (const m of projection.entries[i].messages) {
-				const n = estimateTokens(m);
-				all += n;
-				if (i >= start && m.role !== "system") span += n;
-			}
+		for (let i = start; i < projection.entries.length; i++) {
+			for (const m of projection.entries[i].messages) if (m.role !== "system") span += estimateTokens(m);
 		}
-		if (reason === "overflow") {
-			// The context did not fit although the budget said it would: keep at most half of
-			// what would be summarized otherwise, so the retried request is smaller for sure.
-			keepRecentTokens = Math.min(keepRecentTokens, Math.floor(span / 2));
-		} else {
-			// The cut walks character estimates; when the provider reported more tokens than they
-			// suggest (dense code, non-Latin text), shrink the budget in proportion, so what is kept
-			// is about keepRecentTokens real tokens.
-			const reported = estimateProjectedContextTokens(projection).tokens;
-			if (all > 0 && reported > all) keepRecentTokens = Math.floor((keepRecentTokens * all) / reported);
-		}
-		return prepareCompaction(projection, settings, { keepRecentTokens });
+		const keepRecentTokens = Math.min(settings.keepRecentTokens, Math.floor(span / 2));
+		return prepareCompaction(projection, settings, { keepRecentTokens, atMost: true });
 	}
 
 	private async produce(

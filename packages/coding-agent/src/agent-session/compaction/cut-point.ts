@@ -1,7 +1,9 @@
 // Where a compaction cuts the projected context. Walks back from the newest
-// entry adding up estimated tokens until `keepRecentTokens` are kept, then
-// cuts at an entry a conversation may start with: never at a tool result
-// (it would lose its call), and never inside the context an edit omitted.
+// entry adding up estimated tokens until `keepRecentTokens` are counted, then
+// cuts so that at least that much stays verbatim (as both 1.x and 0.7x keep
+// a long last prompt), at an entry a conversation may start with: never at a
+// tool result (it would lose its call), and never inside the context an edit
+// omitted.
 // Works on projection slots, so omitted entries (no messages) neither count
 // nor serve as cut points.
 import type { AgentMessage } from "@pi/agent-core";
@@ -43,49 +45,78 @@ export function slotTokens(slot: ProjectedSessionEntry): number {
 	return n;
 }
 
+export interface CutPointOptions {
+	/**
+	 * Keep at most about the budget instead of at least it: the first cut point
+	 * at or after the slot where the budget is reached. Overflow recovery uses
+	 * this, so the retried request is smaller for sure.
+	 */
+	atMost?: boolean;
+}
+
+function validAtOrBefore(slots: readonly ProjectedSessionEntry[], from: number, start: number): number {
+	for (let j = from; j >= start; j--) if (isValidCutPoint(slots[j])) return j;
+	return -1;
+}
+
+function validAtOrAfter(slots: readonly ProjectedSessionEntry[], from: number, end: number): number {
+	for (let j = from; j < end; j++) if (isValidCutPoint(slots[j])) return j;
+	return -1;
+}
+
 /**
- * Chooses the cut among `slots[start, end)`. The first cut point at or after
- * the slot where the budget is reached keeps at most about `keepRecentTokens`
- * (the safe side when recovering from an overflow); when none follows, the
- * nearest one before it is used. A budget never reached keeps everything.
+ * Chooses the cut among `slots[start, end)`, walking back from the newest
+ * slot until `keepRecentTokens` are counted, at slot `i`. By default at least
+ * the budget is kept: the cut is at the start of the turn holding `i` (whole
+ * turns stay together), unless that turn alone is over the budget — then it
+ * is split at `i`, or at the nearest cut point before it (a tool result moves
+ * to its call). With `atMost`, the first cut point at or after `i` (nearest
+ * before when none follows). A budget never reached keeps everything.
  */
 export function findCutPoint(
 	slots: readonly ProjectedSessionEntry[],
 	start: number,
 	end: number,
 	keepRecentTokens: number,
+	options: CutPointOptions = {},
 ): CutPointResult {
 	let cut = -1;
 	let kept = 0;
 	for (let i = end - 1; i >= start; i--) {
 		kept += slotTokens(slots[i]);
 		if (kept < keepRecentTokens) continue;
-		for (let j = i; j < end; j++) {
-			if (isValidCutPoint(slots[j])) {
-				cut = j;
+		if (options.atMost) {
+			cut = validAtOrAfter(slots, i, end);
+			if (cut < 0) cut = validAtOrBefore(slots, i - 1, start);
+			break;
+		}
+		let turnStart = -1;
+		for (let j = i; j >= start; j--) {
+			if (isTurnStart(slots[j])) {
+				turnStart = j;
 				break;
 			}
 		}
-		if (cut < 0) {
-			for (let j = i - 1; j >= start; j--) {
-				if (isValidCutPoint(slots[j])) {
-					cut = j;
-					break;
-				}
+		let turnEnd = end;
+		for (let j = i + 1; j < end; j++) {
+			if (isTurnStart(slots[j])) {
+				turnEnd = j;
+				break;
 			}
+		}
+		let turnTokens = 0;
+		for (let j = Math.max(turnStart, start); j < turnEnd; j++) turnTokens += slotTokens(slots[j]);
+		if (turnStart >= 0 && turnTokens <= keepRecentTokens) cut = turnStart;
+		else {
+			cut = validAtOrBefore(slots, i, start);
+			if (cut < 0) cut = validAtOrAfter(slots, i + 1, end);
 		}
 		break;
 	}
 	if (cut < 0) {
 		// Everything fits: keep from the first entry that may start a context.
-		cut = end;
-		for (let j = start; j < end; j++) {
-			if (isValidCutPoint(slots[j])) {
-				cut = j;
-				break;
-			}
-		}
-		if (cut === end) return { firstKeptIndex: start, turnStartIndex: -1, isSplitTurn: false };
+		cut = validAtOrAfter(slots, start, end);
+		if (cut < 0) return { firstKeptIndex: start, turnStartIndex: -1, isSplitTurn: false };
 	}
 	// Entries without model content just before the cut (settings, labels,
 	// omitted attempts) stay with what follows them.

@@ -34,6 +34,8 @@ export interface CompactionPreparation {
 export interface PrepareOptions {
 	/** Overrides settings.keepRecentTokens (overflow recovery keeps less). */
 	keepRecentTokens?: number;
+	/** Keep at most about the budget (overflow recovery), instead of at least it. */
+	atMost?: boolean;
 }
 
 function collect(slots: readonly ProjectedSessionEntry[], from: number, to: number): AgentMessage[] {
@@ -67,7 +69,7 @@ export function prepareCompaction(
 	if (previous && firstSlotAfterCompaction(slots) === slots.length) return undefined;
 	const start = previous ? 1 : 0;
 	const keep = options.keepRecentTokens ?? settings.keepRecentTokens;
-	const cut = findCutPoint(slots, start, slots.length, keep);
+	const cut = findCutPoint(slots, start, slots.length, keep, { atMost: options.atMost });
 	const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptIndex;
 	const messagesToSummarize = collect(slots, start, historyEnd);
 	const turnPrefixMessages = cut.isSplitTurn ? collect(slots, cut.turnStartIndex, cut.firstKeptIndex) : [];
