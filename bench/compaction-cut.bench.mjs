@@ -130,7 +130,7 @@ const sm = ours.SessionManager.inMemory("/bench");
 for (let i = 0; i < size; i++) sm.appendMessage(message(i));
 sm.buildSessionProjection(); // the session keeps its projection warm between requests
 
-// What AgentSession runs: Compactor.prepare (budget calibrated by reported usage) + the request.
+// What AgentSession runs: Compactor.prepare (walk back to at least keepRecentTokens) + the request.
 const compactor = new ours.Compactor({
 	sessionManager: sm,
 	getModel: () => model,
