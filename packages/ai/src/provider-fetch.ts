@@ -13,6 +13,7 @@
 //   It becomes a non-retryable error with the status, content type and the
 //   start of the body instead.
 import { ProviderFault } from "./errors.js";
+import type { Model, StreamOptions } from "./types.js";
 
 const MAX_REDIRECTS = 5;
 const EXCERPT_BYTES = 500;
@@ -35,8 +36,42 @@ function isRedirect(status: number): boolean {
 	return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
+export type ProviderFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The fetch for one request of `model`: `providerFetch`, plus the caller's
+ * `onHeaders` edit when there is one. The SDKs assemble the headers (auth,
+ * user agent, the model's and the caller's), so the edit is applied here, on
+ * what is really sent; redirects re-send the edited headers without asking again.
+ */
+export function providerFetchFor(options: Pick<StreamOptions, "onHeaders">, model: Model): ProviderFetch {
+	const onHeaders = options.onHeaders;
+	if (!onHeaders) return providerFetch;
+	return (input, init) => providerFetch(input, init, (headers) => onHeaders(headers, model));
+}
+
+/** Applies a header edit: null or a missing key removes that header (case-insensitively). */
+async function editHeaders(
+	init: RequestInit,
+	edit: (headers: Record<string, string>) => ReturnType<NonNullable<StreamOptions["onHeaders"]>>,
+): Promise<RequestInit> {
+	const before = new Headers(init.headers);
+	const edited = await edit(Object.fromEntries(before));
+	if (!edited) return init;
+	const after = new Headers();
+	for (const [key, value] of Object.entries(edited)) {
+		if (value === null || value === undefined) after.delete(key);
+		else after.set(key, value);
+	}
+	return { ...init, headers: after };
+}
+
 /** `fetch` with credential-safe redirects and a checked content type (see the file comment). */
-export async function providerFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export async function providerFetch(
+	input: string | URL | Request,
+	init: RequestInit = {},
+	edit?: (headers: Record<string, string>) => ReturnType<NonNullable<StreamOptions["onHeaders"]>>,
+): Promise<Response> {
 	let url: URL;
 	if (input instanceof Request) {
 		// Unpacked once, so every hop can re-send it (a Request's body is read only once).
@@ -49,6 +84,7 @@ export async function providerFetch(input: string | URL | Request, init: Request
 			...init,
 		};
 	} else url = new URL(String(input));
+	if (edit) init = await editHeaders(init, edit);
 	for (let hop = 0; ; hop++) {
 		const response = await fetch(url, { ...init, redirect: "manual" });
 		const location = response.headers.get("location");

@@ -270,6 +270,21 @@ export interface StreamOptions {
 	onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 	/** Called with status and headers before the body is read. */
 	onResponse?: (response: ProviderResponseInfo, model: Model) => void;
+	/**
+	 * Edit the outgoing HTTP headers once they are assembled (awaited, once per
+	 * request). Gets them lower-cased; returns the edited record (a null value or
+	 * a missing key removes that header, matched case-insensitively), or undefined
+	 * to keep them.
+	 */
+	onHeaders?: (
+		headers: Record<string, string>,
+		model: Model,
+	) => Record<string, string | null> | undefined | Promise<Record<string, string | null> | undefined>;
+	/**
+	 * Sees each parsed wire event (the provider's JSON) before it is mapped;
+	 * awaited in stream order. Read-only; a throw is ignored.
+	 */
+	onStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
 	/** Abort the request when no byte arrives for this long (ms). Default 10 min; 0 turns it off. */
 	timeoutMs?: number;
 	/** Stop a response past this many wire bytes (non-retryable error). Default 64 MiB. */

@@ -2,11 +2,11 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { providerFetch } from "../provider-fetch.js";
+import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
-import { failMalformed, readSseBody } from "./sse-body.js";
+import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
 
 /** The `anthropic-messages` wire adapter over the official SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -20,7 +20,7 @@ export const adapter: ApiAdapter = {
 				baseURL: model.baseUrl,
 				maxRetries: 0,
 				defaultHeaders: request.oauth ? request.headers : { "x-api-key": options.apiKey, ...request.headers },
-				fetch: providerFetch,
+				fetch: providerFetchFor(options, model),
 			});
 			let params: MessageCreateParamsStreaming = request.params;
 			if (options.onPayload) {
@@ -35,11 +35,17 @@ export const adapter: ApiAdapter = {
 
 			const mapper = new AnthropicEventMapper(writer, request.toolNameFromWire);
 			const body = response.body as unknown as AsyncIterable<Uint8Array>;
-			const ended = await readSseBody(body, writer, touch, (data) => {
-				const payload = parseEventData(data);
-				if (payload) mapper.handle(payload);
-				else failMalformed(writer, "event", data);
-			});
+			const ended = await readSseBody(
+				body,
+				writer,
+				touch,
+				(data) => {
+					const payload = parseEventData(data);
+					if (payload) mapper.handle(payload);
+					else failMalformed(writer, "event", data);
+				},
+				streamObserver(options, model),
+			);
 			if (ended) mapper.end();
 		});
 	},

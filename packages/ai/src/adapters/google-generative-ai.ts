@@ -2,11 +2,11 @@ import { type GenerateContentParameters, GoogleGenAI } from "@google/genai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { providerStreamError } from "../errors.js";
-import { providerFetch } from "../provider-fetch.js";
+import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { type GoogleChunk, GoogleEventMapper } from "./google-generative-ai-events.js";
 import { buildGoogleRequest } from "./google-generative-ai-request.js";
-import { failMalformed, readSseBody } from "./sse-body.js";
+import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
 
 /**
  * The `google-generative-ai` wire adapter over `@google/genai` (loaded lazily
@@ -35,7 +35,7 @@ export const adapter: ApiAdapter = {
 					headers: { ...model.headers, ...options.headers },
 					// No retryOptions: the SDK then makes exactly one attempt; retries belong to the caller.
 					fetch: async (input: string | URL | Request, init?: RequestInit) => {
-						const response = await providerFetch(input, init);
+						const response = await providerFetchFor(options, model)(input, init);
 						options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
 						if (!response.ok) return response; // the SDK maps the error
 						body = response.body;
@@ -53,15 +53,21 @@ export const adapter: ApiAdapter = {
 			if (!stream) throw new Error("The response has no body");
 
 			const mapper = new GoogleEventMapper(writer);
-			const ended = await readSseBody(stream as unknown as AsyncIterable<Uint8Array>, writer, touch, (data) => {
-				const payload = parseChunk(data);
-				if (!payload) failMalformed(writer, "chunk", data);
-				else if (payload.error) {
-					// An error object inside the 200 stream, shaped like Google's error bodies.
-					const mapped = providerStreamError(payload.error, [options.apiKey]);
-					writer.fail(mapped.message, mapped.info);
-				} else mapper.handle(payload);
-			});
+			const ended = await readSseBody(
+				stream as unknown as AsyncIterable<Uint8Array>,
+				writer,
+				touch,
+				(data) => {
+					const payload = parseChunk(data);
+					if (!payload) failMalformed(writer, "chunk", data);
+					else if (payload.error) {
+						// An error object inside the 200 stream, shaped like Google's error bodies.
+						const mapped = providerStreamError(payload.error, [options.apiKey]);
+						writer.fail(mapped.message, mapped.info);
+					} else mapper.handle(payload);
+				},
+				streamObserver(options, model),
+			);
 			if (ended) mapper.end();
 		});
 	},

@@ -2,12 +2,12 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { providerFetch } from "../provider-fetch.js";
+import { providerFetchFor } from "../provider-fetch.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
-import { failMalformed, readSseBody } from "./sse-body.js";
+import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
 
 /**
  * The `openai-codex-responses` wire adapter: the Responses API as ChatGPT's
@@ -61,19 +61,25 @@ export const adapter: ApiAdapter = {
 				baseURL: codexBase(model.baseUrl),
 				maxRetries: 0,
 				defaultHeaders: headers,
-				fetch: providerFetch,
+				fetch: providerFetchFor(options, model),
 			});
 			// As in openai-responses: the SDK sends and maps HTTP errors, the body is read raw.
 			const response = await client.responses.create(params, { signal }).asResponse();
 			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
 			if (!response.body) throw new Error("The response has no body");
 			const mapper = new CodexEventMapper(writer);
-			const ended = await readSseBody(response.body as unknown as AsyncIterable<Uint8Array>, writer, touch, (data) => {
-				if (data.startsWith("[DONE]")) return;
-				const payload = parseEventData(data);
-				if (payload) mapper.handle(payload);
-				else failMalformed(writer, "event", data);
-			});
+			const ended = await readSseBody(
+				response.body as unknown as AsyncIterable<Uint8Array>,
+				writer,
+				touch,
+				(data) => {
+					if (data.startsWith("[DONE]")) return;
+					const payload = parseEventData(data);
+					if (payload) mapper.handle(payload);
+					else failMalformed(writer, "event", data);
+				},
+				streamObserver(options, model),
+			);
 			if (ended) mapper.end();
 		});
 	},

@@ -7,12 +7,13 @@ import OpenAI from "openai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { providerStreamError } from "../errors.js";
-import { providerFetch } from "../provider-fetch.js";
+import { providerFetchFor } from "../provider-fetch.js";
 import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { resolveCompletionsCompat } from "./openai-completions-compat.js";
 import { buildChatRequest } from "./openai-completions-request.js";
+import { observeEvent } from "./sse-body.js";
 
 /** What a streamed chunk may carry, across dialects (only the fields read here). */
 interface ChunkToolCall {
@@ -59,7 +60,7 @@ export const adapter: ApiAdapter = {
 				maxRetries: 0, // retrying is the application's decision
 				timeout: 24 * 60 * 60 * 1000, // idle timeouts are ours (options.timeoutMs)
 				defaultHeaders: { ...model.headers, ...options.headers },
-				fetch: providerFetch,
+				fetch: providerFetchFor(options, model),
 			});
 			// The SDK sends the request and maps HTTP errors; the body is read raw, which is several
 			// times faster than the SDK's generic SSE decoder for long streams.
@@ -83,6 +84,10 @@ export const adapter: ApiAdapter = {
 					}
 					if (event.data.trim() === "") continue;
 					const chunk = parseChunk(event.data);
+					if (chunk && options.onStreamEvent) {
+						const onStreamEvent = options.onStreamEvent;
+						await observeEvent((data) => onStreamEvent(data, model), chunk);
+					}
 					if (!chunk) {
 						writer.fail(`Malformed chunk from the provider: ${event.data.slice(0, 200)}`, {
 							kind: "provider",

@@ -2,11 +2,11 @@ import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { providerFetch } from "../provider-fetch.js";
+import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
-import { failMalformed, readSseBody } from "./sse-body.js";
+import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
 
 /** The `openai-responses` wire adapter over the official `openai` SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -18,7 +18,7 @@ export const adapter: ApiAdapter = {
 				baseURL: model.baseUrl,
 				maxRetries: 0,
 				defaultHeaders: request.headers,
-				fetch: providerFetch,
+				fetch: providerFetchFor(options, model),
 			});
 			let params: ResponseCreateParamsStreaming = request.params;
 			if (options.onPayload) {
@@ -34,12 +34,18 @@ export const adapter: ApiAdapter = {
 
 			const mapper = new ResponsesEventMapper(writer);
 			const body = response.body as unknown as AsyncIterable<Uint8Array>;
-			const ended = await readSseBody(body, writer, touch, (data) => {
-				if (data.startsWith("[DONE]")) return;
-				const payload = parseEventData(data);
-				if (payload) mapper.handle(payload);
-				else failMalformed(writer, "event", data);
-			});
+			const ended = await readSseBody(
+				body,
+				writer,
+				touch,
+				(data) => {
+					if (data.startsWith("[DONE]")) return;
+					const payload = parseEventData(data);
+					if (payload) mapper.handle(payload);
+					else failMalformed(writer, "event", data);
+				},
+				streamObserver(options, model),
+			);
 			if (ended) mapper.end();
 		});
 	},

@@ -1,5 +1,6 @@
 import { type SseEvent, SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
+import type { Model } from "../types.js";
 
 /**
  * Reads a raw SSE response body and hands each non-blank event's data to
@@ -12,22 +13,55 @@ export async function readSseBody(
 	writer: AssistantStreamWriter,
 	touch: (bytes: number) => void,
 	onData: (data: string) => void,
+	observe?: (data: unknown) => void | Promise<void>,
 ): Promise<boolean> {
 	const parser = new SseParser();
-	const handle = (events: SseEvent[]) => {
+	const handle = async (events: SseEvent[]) => {
 		for (const event of events) {
 			if (event.data.trim() === "") continue;
+			if (observe) await observeEvent(observe, event.data);
 			onData(event.data);
 			if (writer.isDone) return;
 		}
 	};
 	for await (const bytes of body) {
 		touch(bytes.length);
-		handle(parser.pushBytes(bytes));
+		await handle(parser.pushBytes(bytes));
 		if (writer.isDone) return false;
 	}
-	handle(parser.end());
+	await handle(parser.end());
 	return true;
+}
+
+/**
+ * Hands a wire event's parsed JSON to the caller's `onStreamEvent` (parsed
+ * again here so the mapping path stays synchronous when nobody listens).
+ * Unparseable data is left to the mapper to report; observer errors never
+ * change the response.
+ */
+export async function observeEvent(observe: (data: unknown) => void | Promise<void>, data: unknown): Promise<void> {
+	let value = data;
+	if (typeof data === "string") {
+		try {
+			value = JSON.parse(data);
+		} catch {
+			return;
+		}
+	}
+	try {
+		await observe(value);
+	} catch {
+		// Read-only observation: the stream goes on.
+	}
+}
+
+/** The `observe` argument of `readSseBody` for these options, when the caller listens. */
+export function streamObserver(
+	options: { onStreamEvent?: (data: unknown, model: Model) => void | Promise<void> },
+	model: Model,
+): ((data: unknown) => void | Promise<void>) | undefined {
+	const onStreamEvent = options.onStreamEvent;
+	return onStreamEvent ? (data) => onStreamEvent(data, model) : undefined;
 }
 
 /** Ends the stream with the retryable provider error for data that is not the expected JSON. */

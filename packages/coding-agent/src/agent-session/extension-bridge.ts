@@ -7,6 +7,7 @@
 //       context, context_with_system, forced system prompt  through the Agent's transformContext,
 //         so they change the request only, never the session file (extension-request.ts)
 //       before_provider_request / after_provider_response  through the stream options
+//       before_provider_headers / provider_stream_event  through pi-ai's onHeaders / onStreamEvent
 //       before_agent_start  through AgentSession.beforeAgentStart
 //       every session event  forwarded with notify semantics;
 //   - installs the extension stages of the session's input pipeline
@@ -35,7 +36,7 @@ import {
 import { createExtensionHost } from "./extension-host.js";
 import { useExtensionInput } from "./extension-input.js";
 import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
-import { ExtensionRequestShaper } from "./extension-request.js";
+import { ExtensionRequestShaper, installProviderHooks } from "./extension-request.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
@@ -216,6 +217,7 @@ export class ExtensionBridge {
 		agent.onResponse = (response) => {
 			void this.runner.emit({ type: "after_provider_response", status: response.status, headers: response.headers });
 		};
+		installProviderHooks(agent.streamOptions, this.runner);
 		this.toolHookOffs.push(
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);

@@ -3,8 +3,8 @@
 //   context → (prompt and tools put back) → context_with_system → a system
 //   prompt forced by before_agent_start; and the messages injected at the
 //   start of a run (before_agent_start results, `deliverAs: "nextTurn"`).
-import type { AgentMessage } from "@pi/agent-core";
-import { type ImageContent, type Message, replaySystemState } from "@pi/ai";
+import type { AgentMessage, AgentStreamOptions } from "@pi/agent-core";
+import { type ImageContent, type Message, type Model, replaySystemState } from "@pi/ai";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type { CustomMessageInput } from "../extensions/types.js";
 import type { CustomMessage } from "../messages.js";
@@ -98,4 +98,28 @@ export class ExtensionRequestShaper {
 	private currentSystemPrompt(): string {
 		return replaySystemState(this.session.sessionManager.buildSessionContext().messages as Message[]).systemPrompt;
 	}
+}
+
+/**
+ * before_provider_headers and provider_stream_event through pi-ai's stream
+ * options. The stream observer is looked up when a run starts (the agent
+ * copies its stream options then): without a provider_stream_event handler
+ * pi-ai does not parse each wire event a second time for nobody.
+ */
+export function installProviderHooks(streamOptions: AgentStreamOptions, runner: ExtensionRunner): void {
+	streamOptions.onHeaders = (headers) => runner.emitBeforeProviderHeaders(headers);
+	const observe = async (data: unknown, model: Model) => {
+		await runner.emit({
+			type: "provider_stream_event",
+			provider: model.provider,
+			api: model.api,
+			model: model.id,
+			data,
+		});
+	};
+	Object.defineProperty(streamOptions, "onStreamEvent", {
+		configurable: true,
+		enumerable: true,
+		get: () => (runner.hasHandlers("provider_stream_event") ? observe : undefined),
+	});
 }

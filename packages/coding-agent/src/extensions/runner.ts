@@ -218,8 +218,12 @@ export class ExtensionRunner {
 		return current;
 	}
 
-	/** before_provider_headers: handlers mutate the object in place; null values are deleted afterwards. */
-	async emitBeforeProviderHeaders(headers: Record<string, string>): Promise<Record<string, string>> {
+	/**
+	 * before_provider_headers: handlers mutate the object in place. Returns the
+	 * edited record with its nulls (pi-ai removes those headers, whatever the
+	 * case of the key a handler used).
+	 */
+	async emitBeforeProviderHeaders(headers: Record<string, string>): Promise<Record<string, string | null>> {
 		const handlers = this.handlersOf("before_provider_headers");
 		if (handlers.length === 0) return headers;
 		const ctx = this.createContext();
@@ -228,9 +232,7 @@ export class ExtensionRunner {
 			headers: { ...headers } as Record<string, string | null>,
 		};
 		for (const { ext, handler } of handlers) await this.call(ext, event.type, handler, event, ctx);
-		const out: Record<string, string> = {};
-		for (const [k, v] of Object.entries(event.headers)) if (typeof v === "string") out[k] = v;
-		return out;
+		return event.headers;
 	}
 
 	/** message_end: a returned message of the same role replaces the finalised one. */

@@ -120,4 +120,38 @@ describe("extension events from the built CLI", () => {
 			await pi.exit;
 		}
 	});
+
+	it("print: before_provider_headers edits the sent headers; provider_stream_event sees the raw chunks", async () => {
+		const logFile = join(sb.root, "provider.log");
+		writeFileSync(
+			join(sb.cwd, "provider-ext.ts"),
+			`
+import { appendFileSync } from "node:fs";
+export default function (pi) {
+	pi.on("before_provider_headers", (e, ctx) => {
+		e.headers["x-session-id"] = ctx.sessionManager.getSessionId();
+		e.headers["X-Stainless-Lang"] = null;
+	});
+	pi.on("provider_stream_event", (e) => {
+		appendFileSync(process.env.EVENT_LOG, e.provider + " " + e.api + " " + e.model + " " + JSON.stringify(e.data.choices?.[0]?.delta ?? null) + "\\n");
+	});
+}
+`,
+		);
+		sb.fake.enqueue(textReply("hello"));
+		const r = await sb.run(["-p", "--model", "fake/fake-model", "-e", "provider-ext.ts", "go"], {
+			env: { EVENT_LOG: logFile },
+		});
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("hello\n");
+		const sent = sb.fake.requests[0]?.headers ?? {};
+		const sessionId = sessionLines().find((l) => l.type === "session")?.id;
+		expect(typeof sessionId).toBe("string");
+		expect(sent["x-session-id"]).toBe(sessionId);
+		expect(sent["x-stainless-lang"]).toBeUndefined();
+		const log = readFileSync(logFile, "utf8").trim().split("\n");
+		expect(log.length).toBeGreaterThan(0);
+		expect(log.every((l) => l.startsWith("fake openai-completions fake-model "))).toBe(true);
+		expect(log.some((l) => l.includes('"content":"hello"'))).toBe(true);
+	});
 });

@@ -85,6 +85,7 @@ describe("ExtensionRunner", () => {
 		});
 		expect(await runner.emitBeforeProviderHeaders({ "x-drop": "1", keep: "k" })).toEqual({
 			keep: "k",
+			"x-drop": null,
 			"x-session": "s1",
 		});
 	});
