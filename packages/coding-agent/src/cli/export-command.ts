@@ -2,10 +2,10 @@
 // its path, as the reference does. Loaded with import() only when asked for.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { redact } from "@pi/ai";
+import { registerConfiguredSecrets } from "../config/configured-secrets.js";
 import { agentPaths, getAgentDir } from "../config/paths.js";
 import { exportSessionFile } from "../export/export-session.js";
-import { collectKnownSecrets } from "../export/known-secrets.js";
-import { createRedactor } from "../export/redact.js";
 import { SessionExportError } from "../export/source.js";
 import { findSessionsByIdPrefix } from "../session/listing.js";
 import { getSessionsRoot } from "../session/paths.js";
@@ -35,7 +35,7 @@ export function runExport(
 	const input = args.export as string;
 	const agentDir = getAgentDir(io.env);
 	const paths = agentPaths(agentDir);
-	const secrets = collectKnownSecrets({
+	registerConfiguredSecrets({
 		env: io.env,
 		authFile: paths.auth,
 		modelsFile: paths.models,
@@ -45,7 +45,7 @@ export function runExport(
 		const file = resolveInput(input, io.cwd, agentDir);
 		const result = exportSessionFile(file, args.messages[0], {
 			cwd: io.cwd,
-			redact: createRedactor(secrets),
+			redact,
 			generator: `pi ${VERSION}`,
 		});
 		for (const w of result.warnings) err(`Warning: ${w.file}:${w.line}: ${w.message}`);

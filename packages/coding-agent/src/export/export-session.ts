@@ -2,10 +2,10 @@
 // export_html: pick the output name, read the session (from its file when it
 // has one, else from memory), render, write atomically.
 import { basename, resolve } from "node:path";
+import { redact as redactSecrets } from "@pi/ai";
 import type { SessionManager } from "../session/session-manager.js";
 import type { SessionLoadWarning } from "../session/types.js";
-import type { Redactor } from "./redact.js";
-import { type ExportSource, renderSessionHtml } from "./render.js";
+import { type ExportSource, type Redactor, renderSessionHtml } from "./render.js";
 import { openSessionSource, SessionExportError } from "./source.js";
 import { writeFileAtomically } from "./write.js";
 
@@ -77,7 +77,7 @@ export function exportSessionJsonl(sm: SessionManager, output: string, options: 
 	const path = resolve(options.cwd ?? process.cwd(), output);
 	const header = sm.getHeader();
 	if (!header) throw new SessionExportError("The session has no header to export");
-	const redact = options.redact ?? ((t: string) => t);
+	const redact = options.redact ?? redactSecrets;
 	let entries = 0;
 	const { bytes } = writeFileAtomically(path, (sink) => {
 		sink(`${redact(JSON.stringify(header))}\n`);

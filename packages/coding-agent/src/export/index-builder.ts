@@ -5,6 +5,8 @@
 import type { SessionEntry } from "../session/types.js";
 
 const PREVIEW_CHARS = 90;
+/** A `/skill:name args` expansion: the preview names the skill and the user's words, not the instructions. */
+const SKILL_BLOCK = /^<skill name="([^"]+)" location="[^"]+">\n[\s\S]*?\n<\/skill>(?:\n\n([\s\S]+))?$/;
 
 export interface PageIndex {
 	ids: string[];
@@ -29,9 +31,19 @@ interface Block {
 	thinking?: unknown;
 }
 
+/**
+ * A short one-line preview that owns its characters. V8 keeps a slice of a
+ * string as a view of the whole parent, so a plain `slice` of a 2 KB tool
+ * result would keep all 2 KB alive per entry (a 100k-entry export grew by
+ * ~60 MB that way); the preview is rebuilt through a Buffer instead.
+ */
 function clip(text: string): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+	const flat = text
+		.slice(0, PREVIEW_CHARS * 4)
+		.replace(/\s+/g, " ")
+		.trim();
+	const short = flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+	return Buffer.from(short, "utf8").toString("utf8");
 }
 
 function firstText(content: unknown): string {
@@ -62,7 +74,10 @@ function previewOf(entry: SessionEntry): string {
 			}
 			if (m.role === "toolResult") return clip(`${String(m.toolName ?? "tool")}: ${firstText(m.content)}`);
 			if (m.role === "bashExecution") return clip(`! ${String(m.command ?? "")}`);
-			return clip(firstText(m.content));
+			const text = firstText(m.content);
+			const skill = m.role === "user" ? SKILL_BLOCK.exec(text) : null;
+			if (skill) return clip(`[skill] ${skill[1]}${skill[2] ? ` ${skill[2]}` : ""}`);
+			return clip(text);
 		}
 		case "compaction":
 		case "branch_summary":

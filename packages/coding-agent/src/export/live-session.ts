@@ -1,12 +1,15 @@
 // Exporting the session a running pi holds (interactive /export, RPC
 // export_html): the secrets to redact come from the same places the session
-// gets its credentials, including keys given with --api-key.
+// gets its credentials, including keys given with --api-key. They are
+// registered with pi-ai's redaction, the one pass every writer uses.
+
+import { redact } from "@pi/ai";
 import type { AuthStorage } from "../config/auth.js";
+import { registerConfiguredSecrets } from "../config/configured-secrets.js";
 import { agentPaths, getAgentDir } from "../config/paths.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { type ExportResult, exportSessionJsonl, exportSessionManager } from "./export-session.js";
-import { collectKnownSecrets } from "./known-secrets.js";
-import { createRedactor, type Redactor } from "./redact.js";
+import type { Redactor } from "./render.js";
 
 export interface LiveSession {
 	readonly sessionManager: SessionManager;
@@ -25,14 +28,13 @@ export interface LiveExportOptions {
 export function redactorFor(session: LiveSession, options: LiveExportOptions): Redactor {
 	const env = options.env ?? process.env;
 	const auth = session.modelRegistry.auth;
-	return createRedactor(
-		collectKnownSecrets({
-			env,
-			authFile: auth.file,
-			modelsFile: agentPaths(options.agentDir ?? getAgentDir(env)).models,
-			extra: auth.getRuntimeApiKeys(),
-		}),
-	);
+	registerConfiguredSecrets({
+		env,
+		authFile: auth.file,
+		modelsFile: agentPaths(options.agentDir ?? getAgentDir(env)).models,
+		extra: auth.getRuntimeApiKeys(),
+	});
+	return redact;
 }
 
 /** HTML, or a JSONL copy when `output` ends in `.jsonl`. */

@@ -7,12 +7,15 @@
 // allows only the page's own script (by hash) and inline images, and no
 // network access at all.
 import { createHash } from "node:crypto";
+import { redact as redactSecrets } from "@pi/ai";
 import type { SessionEntry, SessionHeader } from "../session/types.js";
 import { pageAssets } from "./assets.js";
-import { PageIndexBuilder } from "./index-builder.js";
-import type { Redactor } from "./redact.js";
+import { type PageIndex, PageIndexBuilder } from "./index-builder.js";
 
 export type ChunkSink = (chunk: string) => void;
+
+/** Replaces secrets in a piece of serialised session data. */
+export type Redactor = (text: string) => string;
 
 export interface ExportSource {
 	header: SessionHeader;
@@ -23,7 +26,12 @@ export interface ExportSource {
 }
 
 export interface RenderOptions {
-	/** Applied to every piece of session data before it is written (see redact.ts). */
+	/**
+	 * Applied to every piece of session data before it is written. Default:
+	 * pi-ai's `redact` (every secret registered in this process, plus
+	 * key-shaped strings); callers register the configured secrets first
+	 * (config/configured-secrets.ts).
+	 */
 	redact?: Redactor;
 	/** Shown in the page footer, e.g. "pi 0.1.0". */
 	generator?: string;
@@ -39,9 +47,33 @@ export interface RenderSummary {
  * JSON strings, where "\u003c" means the same, so no "</script" or "<!--"
  * can end the block early.
  */
-export function scriptSafeJson(value: unknown, redact?: Redactor): string {
+export function scriptSafeJson(value: unknown, redact: Redactor = redactSecrets): string {
 	const json = JSON.stringify(value) ?? "null";
-	return (redact ? redact(json) : json).replace(/</g, "\\u003c");
+	return redact(json).replace(/</g, "\\u003c");
+}
+
+/** Array items per chunk when the index is written: the index never exists as one big string. */
+const INDEX_CHUNK_ITEMS = 2000;
+
+/** Writes the index as JSON in pieces (its arrays have one item per entry). */
+function writeIndex(index: PageIndex, write: ChunkSink, redact?: Redactor): void {
+	write("{");
+	let first = true;
+	for (const [key, value] of Object.entries(index)) {
+		write(`${first ? "" : ","}${JSON.stringify(key)}:`);
+		first = false;
+		if (!Array.isArray(value)) {
+			write(scriptSafeJson(value, redact));
+			continue;
+		}
+		write("[");
+		for (let i = 0; i < value.length; i += INDEX_CHUNK_ITEMS) {
+			const part = scriptSafeJson(value.slice(i, i + INDEX_CHUNK_ITEMS), redact);
+			write(`${i === 0 ? "" : ","}${part.slice(1, -1)}`);
+		}
+		write("]");
+	}
+	write("}");
 }
 
 const PLACEHOLDER = /\{\{([A-Z]+)\}\}/g;
@@ -97,7 +129,7 @@ export function renderSessionHtml(source: ExportSource, sink: ChunkSink, options
 				}
 				break;
 			case "INDEX":
-				write(scriptSafeJson(index.finish(source.leafId), options.redact));
+				writeIndex(index.finish(source.leafId), write, options.redact);
 				break;
 			default:
 				throw new Error(`unknown placeholder {{${m[1]}}} in the export template`);

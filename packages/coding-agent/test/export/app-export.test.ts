@@ -108,7 +108,7 @@ describe("/export, /import and /share in the app", () => {
 		expect(lines.length).toBe(app.sessionManager.getEntries().length + 1);
 	});
 
-	it("/import validates, copies into the session dir keeping id and cwd, and switches to it", async () => {
+	it("/import validates, asks, copies into the session dir keeping id and cwd, and switches to it", async () => {
 		const app = await setup();
 		const src = join(app.root, "elsewhere", "2026-11-30T10-00-00-000Z_0190f000.jsonl");
 		mkdirSync(join(app.root, "elsewhere"));
@@ -118,7 +118,21 @@ describe("/export, /import and /share in the app", () => {
 		await app.waitFor((x) => x.includes("Import failed:") && x.includes("is not a pi session file"));
 		await app.type(`/import ${join(app.root, "missing.jsonl")}\r`);
 		await app.waitFor((x) => x.includes(`Import failed: File not found: ${join(app.root, "missing.jsonl")}`));
+		// It asks before replacing the open session; Esc (and "No") cancel without copying anything.
+		const before = app.session.sessionFile;
 		await app.type(`/import ${src}\r`);
+		await app.waitFor((x) => x.includes(`Import session: Replace current session with ${src}?`));
+		await app.type("\x1b");
+		await app.waitFor((x) => x.includes("Import cancelled"));
+		await app.type(`/import ${src}\r`);
+		await app.waitFor((x) => x.includes("Replace current session with") && x.includes("No"));
+		await app.type("\x1b[B\r"); // down to "No", enter
+		await app.waitFor((x) => x.split("Import cancelled").length === 3);
+		expect(app.session.sessionFile).toBe(before);
+		expect(existsSync(join(app.sessionDir, "2026-11-30T10-00-00-000Z_0190f000.jsonl"))).toBe(false);
+		await app.type(`/import ${src}\r`);
+		await app.waitFor((x) => x.includes("Replace current session with"));
+		await app.type("\r");
 		await app.waitFor((x) => x.includes(`Session imported from: ${src}`));
 		const copy = join(app.sessionDir, "2026-11-30T10-00-00-000Z_0190f000.jsonl");
 		expect(app.session.sessionFile).toBe(copy);
@@ -130,6 +144,8 @@ describe("/export, /import and /share in the app", () => {
 		);
 		// A second import of the same name does not overwrite the first copy.
 		await app.type(`/import ${src}\r`);
+		await app.waitFor((x) => x.includes("Replace current session with"));
+		await app.type("\r");
 		await app.waitFor((x) => x.includes("Session imported from:") && existsSync(copy.replace(/\.jsonl$/, "-1.jsonl")));
 	});
 

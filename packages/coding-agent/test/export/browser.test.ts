@@ -21,6 +21,7 @@ import {
 	PROMPT,
 	QUOTED_FILE,
 	SESSION_NAME,
+	SKILL_INSTRUCTIONS,
 	THINKING,
 	writeSessionFile,
 } from "./fixtures.js";
@@ -112,6 +113,28 @@ describe.skipIf(!hasChromium)("exported page in Chromium", () => {
 		expect(dom.diffAdd).toContain("+const depth = stack.length;");
 		// Thinking is collapsed but present.
 		expect(dom.thinkingOpen).toBe(false);
+		// User prompts are markdown; a /skill: expansion is a collapsed block naming the skill.
+		const user = await js<{ strong: string[]; code: string[]; skill: string; skillOpen: boolean; skillText: string }>(
+			page,
+			`(() => {
+				const cards = [...document.querySelectorAll("#messages .entry.user .card")];
+				const skill = document.querySelector("#messages .entry.user details.skill");
+				return {
+					strong: cards.flatMap((c) => [...c.querySelectorAll("strong")].map((e) => e.textContent)),
+					code: cards.flatMap((c) => [...c.querySelectorAll("code")].map((e) => e.textContent)),
+					skill: skill?.querySelector("summary")?.textContent ?? "",
+					skillOpen: skill?.open ?? true,
+					skillText: skill?.textContent ?? "",
+				};
+			})()`,
+		);
+		expect(user.strong).toContain("npm");
+		expect(user.code).toContain("tsc");
+		expect(user.skill).toBe("[skill] setup-project");
+		expect(user.skillOpen).toBe(false);
+		expect(user.skillText).toContain(SKILL_INSTRUCTIONS);
+		expect(text).toContain("Set up the project with npm and tsc");
+		expect(text).not.toContain("<skill name=");
 		expect(await js<string>(page, "document.body.textContent")).toContain(THINKING);
 		// The abandoned branch's answer is in the tree, not in the active view.
 		const answers = await page.$$eval("#messages .entry.assistant", (els) => els.map((e) => e.textContent ?? ""));

@@ -16,6 +16,9 @@ export const COMPACTION_SUMMARY = "Earlier we set up the project";
 export const BRANCH_SUMMARY = "We tried a regex approach and dropped it";
 export const SESSION_NAME = `Parser "fix" <session>`;
 export const LABEL = "checkpoint-1";
+/** What `/skill:setup-project with **npm** and \`tsc\`` sends: the skill's instructions, then the user's words (markdown). */
+export const SKILL_INSTRUCTIONS = "Run the project's setup script before anything else.";
+export const SKILL_PROMPT = `<skill name="setup-project" location="/skills/setup-project/SKILL.md">\nReferences are relative to /skills/setup-project.\n\n${SKILL_INSTRUCTIONS}\n</skill>\n\nSet up the project with **npm** and \`tsc\``;
 /** 1×1 PNG. */
 export const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -70,7 +73,7 @@ export function richSession(): { header: SessionHeader; entries: SessionEntry[] 
 	p = add(p, { type: "thinking_level_change", thinkingLevel: "medium" });
 	p = add(p, {
 		type: "message",
-		message: { role: "user", content: [{ type: "text", text: "Set up the project" }], timestamp: 1 },
+		message: { role: "user", content: [{ type: "text", text: SKILL_PROMPT }], timestamp: 1 },
 	});
 	p = add(p, assistant([{ type: "text", text: "Done setting up." }]));
 	const keep = add(p, {

@@ -1,7 +1,11 @@
 // The pure exporter: session entries → page text, without a browser.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { clearSecrets } from "@pi/ai";
 import { describe, expect, it } from "vitest";
+import { registerConfiguredSecrets } from "../../src/config/configured-secrets.js";
 import { PageIndexBuilder } from "../../src/export/index-builder.js";
-import { createRedactor, REDACTED } from "../../src/export/redact.js";
 import { renderSessionHtml, renderSessionHtmlString, scriptSafeJson } from "../../src/export/render.js";
 import type { SessionEntry } from "../../src/session/types.js";
 import { INJECT_PROMPT, LABEL, richSession, SESSION_NAME } from "./fixtures.js";
@@ -77,18 +81,40 @@ describe("renderSessionHtml", () => {
 		expect(maxChunk).toBeLessThan(200_000); // the template parts (styles, script), not the session
 	});
 
-	it("redacts known secrets in entries, header and index, raw or JSON-escaped", () => {
-		const s = richSession();
-		const key = 'sk-test-"quoted"-9f8e7d6c5b4a';
-		(s.entries[2] as { message: { content: { type: string; text: string }[] } }).message.content[0].text =
-			`my key is ${key} and sk-plain-123456789`;
-		s.header.cwd = "/home/sk-plain-123456789";
-		const html = renderSessionHtmlString(s, { redact: createRedactor([key, "sk-plain-123456789", "abc"]) });
-		expect(html).not.toContain("sk-plain-123456789");
-		expect(html).not.toContain(JSON.stringify(key).slice(1, -1));
-		expect(html).toContain(REDACTED);
-		// Too-short values are not treated as secrets.
-		expect(createRedactor(["abc"])("abc")).toBe("abc");
+	it("redacts secrets registered with pi-ai (config files, env, --api-key) in entries, header and index", () => {
+		const root = mkdtempSync(join(tmpdir(), "pi-export-secrets-"));
+		try {
+			const key = 'zz-test-"quoted"-9f8e7d6c5b4a';
+			const envKey = "envkey-0a1b2c3d4e5f";
+			const header = "hdr-value-77aa88bb99cc";
+			writeFileSync(join(root, "auth.json"), JSON.stringify({ p: { type: "api_key", key } }));
+			writeFileSync(
+				join(root, "models.json"),
+				// JSONC, as models.json may be written; the apiKey names an env var.
+				`{ // comment\n "providers": { "x": { "apiKey": "MY_PROVIDER_KEY", "headers": { "x-t": "Bearer ${header}" } } } }`,
+			);
+			const found = registerConfiguredSecrets({
+				env: { MY_PROVIDER_KEY: envKey },
+				authFile: join(root, "auth.json"),
+				modelsFile: join(root, "models.json"),
+				extra: ["cli-key-445566778899", "abc"],
+			});
+			expect(found).toBeGreaterThanOrEqual(4);
+			const s = richSession();
+			(s.entries[2] as { message: { content: { type: string; text: string }[] } }).message.content[0].text =
+				`my keys: ${key} ${envKey} ${header} cli-key-445566778899 abc`;
+			s.header.cwd = `/home/${envKey}`;
+			const html = renderSessionHtmlString(s);
+			for (const secret of [JSON.stringify(key).slice(1, -1), envKey, header, "cli-key-445566778899"]) {
+				expect(html).not.toContain(secret);
+			}
+			expect(html).toContain("[redacted]");
+			// Too-short values are not treated as secrets.
+			expect(html).toContain("my keys: [redacted] [redacted] [redacted] [redacted] abc");
+		} finally {
+			clearSecrets();
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 
 	it("carries a CSP that allows only its own script and inline images", () => {

@@ -188,16 +188,33 @@
 		if (m.stopReason && m.stopReason !== "stop" && m.stopReason !== "toolUse") parts.push(`stop: ${m.stopReason}`);
 		return el("div", "usage", parts.join(" · "));
 	}
-	function contentBlocks(content, parent, asMarkdown, plainClass = "wrap") {
+	function contentBlocks(content, parent) {
 		const blocks = typeof content === "string" ? [{ type: "text", text: content }] : content;
 		if (!Array.isArray(blocks)) return;
 		for (const b of blocks) {
 			if (!b) continue;
-			if (b.type === "text") {
-				if (asMarkdown) parent.append(markdown(b.text || ""));
-				else longText(parent, String(b.text || ""), (t) => el(plainClass === "wrap" ? "pre" : "div", plainClass, t));
-			} else if (b.type === "image") parent.append(imageEl(b));
+			if (b.type === "text") parent.append(markdown(b.text || ""));
+			else if (b.type === "image") parent.append(imageEl(b));
 		}
+	}
+	// The block `/skill:name args` sends: the skill's instructions, then the user's words.
+	const SKILL_BLOCK = /^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n<\/skill>(?:\n\n([\s\S]+))?$/;
+	function renderUserContent(content, card) {
+		const blocks = typeof content === "string" ? [{ type: "text", text: content }] : content;
+		if (!Array.isArray(blocks)) return;
+		const texts = blocks.filter((b) => b && b.type === "text");
+		const skill = texts.length === 1 ? SKILL_BLOCK.exec(String(texts[0].text || "")) : null;
+		if (!skill) {
+			contentBlocks(blocks, card);
+			return;
+		}
+		const d = el("details", "skill");
+		d.append(el("summary", "", `[skill] ${skill[1]}`));
+		d.append(el("div", "muted skill-path", skill[2]));
+		d.append(markdown(skill[3]));
+		card.append(d);
+		for (const b of blocks) if (b && b.type === "image") card.append(imageEl(b));
+		if (skill[4]?.trim()) card.append(markdown(skill[4].trim()));
 	}
 	/** Tool results that answer the calls of the assistant entry at path position p. */
 	function resultsFor(p, calls) {
@@ -266,10 +283,10 @@
 			const m = e.message || {};
 			box.classList.add(m.role || "message");
 			if (m.role === "user") {
-				// What the user typed, exactly: plain text, not markdown.
+				// Markdown, as the model saw it; a /skill: expansion shows as a collapsed block.
 				box.append(who("You", m.timestamp || e.timestamp));
 				const card = el("div", "card");
-				contentBlocks(m.content, card, false, "user-text");
+				renderUserContent(m.content, card);
 				box.append(card);
 			} else if (m.role === "assistant") {
 				box.append(who("Assistant", m.timestamp || e.timestamp));
@@ -290,7 +307,7 @@
 			} else if (m.role === "custom") {
 				box.append(who(`Extension message · ${m.customType || ""}`, m.timestamp || e.timestamp));
 				const card = el("div", "card");
-				contentBlocks(m.content, card, true);
+				contentBlocks(m.content, card);
 				box.append(card);
 			} else {
 				box.append(who(String(m.role || "message"), e.timestamp));
@@ -335,7 +352,7 @@
 		} else if (e.type === "custom_message") {
 			box.append(who(`Extension message · ${e.customType || ""}`, e.timestamp, e.display ? "" : "hidden in the app"));
 			const card = el("div", "card");
-			contentBlocks(e.content, card, true);
+			contentBlocks(e.content, card);
 			box.append(card);
 		} else if (e.type === "label") {
 			box.append(

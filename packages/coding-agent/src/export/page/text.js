@@ -253,10 +253,14 @@ globalThis.piText = (() => {
 				i += m[0].length;
 				continue;
 			}
-			if ((c === "*" || c === "_") && (m = /^(\*\*|__)(?=\S)([\s\S]*?\S)\1/.exec(rest))) {
+			// "_" never opens or closes inside a word (snake_case, window.__name), as in CommonMark.
+			if (
+				(c === "*" || (c === "_" && !/\w$/.test(buf))) &&
+				(m = c === "*" ? /^\*\*(?=\S)([\s\S]*?\S)\*\*/.exec(rest) : /^__(?=\S)([\s\S]*?\S)__(?!\w)/.exec(rest))
+			) {
 				flush();
 				const b = el("strong");
-				inline(m[2], b);
+				inline(m[1], b);
 				parent.append(b);
 				i += m[0].length;
 				continue;
