@@ -5,9 +5,27 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { InteractiveContext } from "../context.js";
+import { createConfirmPrompt } from "../selectors/prompts.js";
 import type { SlashCommand } from "./registry.js";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function confirm(ctx: InteractiveContext, title: string, question: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		const restore = ctx.showInEditorArea(
+			createConfirmPrompt(
+				() => ctx.theme,
+				title,
+				question,
+				(yes) => {
+					restore();
+					resolve(yes);
+				},
+			),
+		);
+		ctx.requestRender();
+	});
+}
 
 function exportOptions(ctx: InteractiveContext) {
 	return { cwd: ctx.cwd, agentDir: ctx.agentDir };
@@ -37,11 +55,18 @@ export const importCommand: SlashCommand = {
 			ctx.showStatus("Usage: /import <path.jsonl>", "warning");
 			return;
 		}
-		const { importSessionFile } = await import("../../../export/import-session.js");
+		const { checkSessionImport, copySessionIntoDir } = await import("../../../export/import-session.js");
 		const sessionDir = ctx.session.sessionManager.getSessionDir();
-		let imported: ReturnType<typeof importSessionFile>;
+		let imported: ReturnType<typeof copySessionIntoDir>;
 		try {
-			imported = importSessionFile(args, sessionDir, ctx.cwd);
+			const checked = checkSessionImport(args, ctx.cwd);
+			// As the reference does: the open session is replaced only when the user says so.
+			const confirmed = await confirm(ctx, "Import session", `Replace current session with ${checked.source}?`);
+			if (!confirmed) {
+				ctx.showStatus("Import cancelled");
+				return;
+			}
+			imported = copySessionIntoDir(checked, sessionDir);
 		} catch (error) {
 			ctx.showStatus(`Import failed: ${message(error)}`, "error");
 			return;

@@ -1,5 +1,5 @@
 // Small dialogs that take the editor's place: a choice from a short list, a
-// line of text, and the branch-summary question /tree asks when it leaves a
+// yes/no question, a line of text, and the branch-summary question /tree asks when it leaves a
 // branch (no summary / summarize / summarize with custom instructions).
 import { type Component, type Focusable, Input, matchesKey, truncateToWidth } from "@pi/tui";
 import { SelectorFrame, type ThemeSource } from "./frame.js";
@@ -30,6 +30,24 @@ export function createChoicePrompt<T extends string>(
 		() => title,
 		select,
 		() => "↑↓ move · enter choose · esc cancel",
+	);
+}
+
+/** A yes/no question ("Yes" first); Esc answers no. */
+export function createConfirmPrompt(
+	theme: ThemeSource,
+	title: string,
+	question: string,
+	onDone: (confirmed: boolean) => void,
+): SelectorFrame {
+	return createChoicePrompt(
+		theme,
+		`${title}: ${question}`,
+		[
+			{ value: "yes", label: "Yes" },
+			{ value: "no", label: "No" },
+		],
+		(value) => onDone(value === "yes"),
 	);
 }
 
