@@ -1,6 +1,6 @@
 // The built `pi --mode rpc`: model and thinking changes, session commands
 // (fork, clone, switch, new, entries, tree), bash, stats and names.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RpcClient, RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
@@ -147,6 +147,49 @@ describe("pi --mode rpc: sessions", () => {
 		);
 		// Only the built-in extensions' commands (builtin:mcp's /mcp) are there.
 		expect((await client.getCommands()).filter((c) => c.sourceInfo?.source !== "builtin")).toEqual([]);
+	});
+});
+
+describe("pi --mode rpc: get_commands", () => {
+	it("lists prompt templates, then skills (as /skill:name), each with where it came from; /name runs through prompt", async () => {
+		const prompts = join(sb.agentDir, "prompts");
+		mkdirSync(prompts, { recursive: true });
+		writeFileSync(
+			join(prompts, "fix-tests.md"),
+			"---\ndescription: Fix failing tests\n---\nFix the tests in $1 please\n",
+		);
+		const skill = join(sb.agentDir, "skills", "pdf-tools");
+		mkdirSync(skill, { recursive: true });
+		writeFileSync(
+			join(skill, "SKILL.md"),
+			"---\nname: pdf-tools\ndescription: Work with PDF files\n---\nUse pdftotext.\n",
+		);
+		const extra = join(sb.root, "review.md");
+		writeFileSync(extra, "Review the change carefully\n");
+		client = await startClient(sb, ["--no-session", "--prompt-template", extra]);
+		expect(await client.getCommands()).toEqual([
+			{
+				name: "review",
+				description: "Review the change carefully",
+				source: "prompt",
+				sourceInfo: { path: extra, source: "cli", scope: "temporary", origin: "top-level" },
+			},
+			{
+				name: "fix-tests",
+				description: "Fix failing tests",
+				source: "prompt",
+				sourceInfo: { path: join(prompts, "fix-tests.md"), source: "local", scope: "user", origin: "top-level" },
+			},
+			{
+				name: "skill:pdf-tools",
+				description: "Work with PDF files",
+				source: "skill",
+				sourceInfo: { path: join(skill, "SKILL.md"), source: "local", scope: "user", origin: "top-level" },
+			},
+		]);
+		sb.fake.enqueue(textReply("fixed"));
+		await ask(client, "/fix-tests src/parser");
+		expect(JSON.stringify(sb.fake.requests[0].body)).toContain("Fix the tests in src/parser please");
 	});
 });
 

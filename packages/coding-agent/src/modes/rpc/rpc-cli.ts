@@ -9,8 +9,8 @@ import type { ExtensionUIContext } from "../../extensions/ui-types.js";
 import type { ResourceLoader } from "../../resources/resource-loader.js";
 import type { RpcExtensionUI } from "./extension-ui.js";
 import type { JsonlSink } from "./jsonl-writer.js";
+import { resourceCommands } from "./resource-commands.js";
 import { runRpcMode } from "./rpc-mode.js";
-import type { RpcSlashCommand } from "./rpc-types.js";
 
 export interface RpcCliOptions {
 	resources: ResourceLoader;
@@ -25,15 +25,6 @@ export interface RpcCliOptions {
 }
 
 const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-
-function slashCommands(resources: ResourceLoader): RpcSlashCommand[] {
-	return resources.getSkills().map((skill) => ({
-		name: `skill:${skill.name}`,
-		description: skill.description,
-		source: "skill",
-		sourceInfo: { path: skill.filePath, source: "auto", scope: "user", origin: "top-level" },
-	}));
-}
 
 /**
  * Serves RPC until stdin ends (exit 0). A first SIGINT/SIGTERM/SIGHUP aborts
@@ -57,7 +48,7 @@ export async function runRpcCli(session: AgentSession, options: RpcCliOptions): 
 			// The real stdout gets a guard (stray writes go to stderr); another stream is used as given.
 			output: options.stdout === process.stdout ? undefined : (options.stdout as unknown as JsonlSink),
 			stderr: options.stderr,
-			getCommands: () => [...(options.extensions?.bridge.listCommands() ?? []), ...slashCommands(options.resources)],
+			getCommands: () => [...(options.extensions?.bridge.listCommands() ?? []), ...resourceCommands(options.resources)],
 			signal: controller.signal,
 			...(options.extensions
 				? {
