@@ -77,6 +77,18 @@ export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeV
 export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin-buffer.js";
 export { MemoryTerminal, ProcessTerminal, type ProcessTerminalOptions, type Terminal } from "./terminal.js";
 export {
+	type Appearance,
+	appearanceFromColorFgBg,
+	appearanceOf,
+	BACKGROUND_QUERY_TIMEOUT_MS,
+	type BackgroundQueryResult,
+	type BackgroundQueryStreams,
+	parseBackgroundReply,
+	parseOscColor,
+	queryTerminalBackground,
+	type Rgb,
+} from "./terminal-background.js";
+export {
 	allocateImageId,
 	type CellDimensions,
 	calculateImageRows,

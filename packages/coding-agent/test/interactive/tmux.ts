@@ -2,7 +2,8 @@
 // per test (`tmux -L <unique name>`), keys sent with send-keys, the screen
 // read with capture-pane. Build first: `npm run build`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI } from "../cli/support.js";
 
@@ -14,6 +15,8 @@ export interface TmuxPi {
 	socket: string;
 	/** The visible pane (lines joined with \n, trailing spaces trimmed). */
 	screen(): string;
+	/** The visible pane with its SGR colour sequences (capture-pane -e). */
+	screenWithColors(): string;
 	/** Waits until the pane matches; throws with the last screen on timeout. */
 	waitFor(match: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
 	/** tmux key names ("Enter", "Escape", "C-c", "M-Enter") or literal text via `type`. */
@@ -35,6 +38,8 @@ export function startPi(options: {
 	args?: string[];
 	columns?: number;
 	rows?: number;
+	/** tmux configuration lines for the private server (e.g. `set -g window-style bg=#f0f0f0`). */
+	tmuxConf?: string;
 }): TmuxPi {
 	const socket = `pi-test-${process.pid}-${++counter}`;
 	const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
@@ -45,9 +50,14 @@ export function startPi(options: {
 	const piCmd = [process.execPath, CLI, ...(options.args ?? [])].map(shellQuote).join(" ");
 	// The marker line tells tests the process ended; the pane stays for inspection.
 	const cmd = `env -i ${envArgs} TERM=xterm-256color ${piCmd}; echo "[pi exited $?]"; sleep 60`;
+	let conf = "/dev/null";
+	if (options.tmuxConf !== undefined) {
+		conf = join(tmpdir(), `${socket}.conf`);
+		writeFileSync(conf, `${options.tmuxConf}\n`);
+	}
 	tmux(
 		"-f",
-		"/dev/null",
+		conf,
 		"new-session",
 		"-d",
 		"-x",
@@ -67,6 +77,7 @@ export function startPi(options: {
 	return {
 		socket,
 		screen,
+		screenWithColors: () => tmux("capture-pane", "-e", "-p", "-t", "0"),
 		async waitFor(match, timeoutMs = 10_000) {
 			const test =
 				typeof match === "function"
@@ -101,6 +112,7 @@ export function startPi(options: {
 			} catch {
 				// already gone
 			}
+			if (conf !== "/dev/null") rmSync(conf, { force: true });
 			// tmux leaves the socket file behind; one per test would pile up in /tmp.
 			rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
 		},

@@ -44,7 +44,7 @@ import { createFileLister } from "./file-lister.js";
 import { readGitBranch } from "./git-branch.js";
 import { keyText, loadKeybindings } from "./keybindings.js";
 import { type AppTheme, fallbackTheme, type ThinkingLevelName } from "./theme-fallback.js";
-import { ThemeManager } from "./themes/theme-manager.js";
+import { SYSTEM_THEME, ThemeManager } from "./themes/theme-manager.js";
 
 export interface InteractiveModeOptions {
 	session: AgentSession;
@@ -70,6 +70,8 @@ export interface InteractiveModeOptions {
 	themeFiles?: string[];
 	/** `--use-theme` (themes/theme-manager.ts). */
 	useTheme?: string;
+	/** The terminal's background; runInteractiveMode asks the terminal when the theme follows it. */
+	appearance?: "light" | "dark";
 	/** Extra commands (extensions, tests). */
 	registerCommands?: (registry: SlashCommandRegistry) => void;
 	/** Loaded extensions: ctx.ui in the app, their commands, shortcuts and errors. */
@@ -137,6 +139,7 @@ export class InteractiveMode {
 					settings: o.session.settings,
 					files: o.themeFiles ?? [],
 					useTheme: o.useTheme,
+					appearance: o.appearance,
 				});
 		this.theme = o.theme ?? this.themes?.current ?? fallbackTheme;
 		const themeSource = () => this.theme;
@@ -625,6 +628,16 @@ function numberSetting(value: unknown, fallback: number): number {
 
 /** Runs the interactive app until the user quits; returns the exit code. */
 export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
+	if (!options.theme && !options.terminal && options.appearance === undefined) {
+		const { detectTerminalAppearance } = await import("./themes/terminal-appearance.js");
+		const setting = options.useTheme ?? options.session.settings.getTheme() ?? SYSTEM_THEME;
+		const detected = await detectTerminalAppearance(
+			setting,
+			{ input: process.stdin, output: process.stdout },
+			process.env,
+		);
+		options = { ...options, appearance: detected.appearance };
+	}
 	const mode = new InteractiveMode(options);
 	const onSignal = () => {
 		void mode.shutdown(0);

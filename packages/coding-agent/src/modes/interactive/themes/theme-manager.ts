@@ -5,6 +5,7 @@
 // keeps the last good colours and says why.
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { basename, dirname } from "node:path";
+import { appearanceFromColorFgBg } from "@pi/tui";
 import type { SettingsManager } from "../../../config/settings.js";
 import { type ColorMode, detectColorMode } from "./color.js";
 import { createTheme, type LoadedTheme } from "./create-theme.js";
@@ -24,7 +25,7 @@ export interface ThemeManagerOptions {
 	noDiscovery?: boolean;
 	/** `--use-theme`: the theme for this run, not saved. */
 	useTheme?: string;
-	/** The terminal's background, when known (else COLORFGBG, else dark). Picks `system` and light/dark pairs. */
+	/** The terminal's background, when known (OSC 11, see terminal-appearance.ts; else COLORFGBG, else dark). Picks `system` and light/dark pairs. */
 	appearance?: "light" | "dark";
 	colorMode?: ColorMode;
 	env?: NodeJS.ProcessEnv;
@@ -39,13 +40,6 @@ export interface ThemeInfo {
 
 export type ThemeChangeListener = (theme: LoadedTheme) => void;
 export type ThemeWarningListener = (message: string) => void;
-
-/** Light terminal background per COLORFGBG ("fg;bg", bg 7 or 15 is light). */
-function prefersLight(env: NodeJS.ProcessEnv): boolean {
-	const parts = env.COLORFGBG?.split(";");
-	const bg = parts ? Number(parts[parts.length - 1]) : Number.NaN;
-	return bg === 7 || bg === 15;
-}
 
 /** The setting value when none is saved: follow the terminal. */
 export const SYSTEM_THEME = "system";
@@ -87,7 +81,7 @@ export class ThemeManager {
 	constructor(private readonly o: ThemeManagerOptions) {
 		const env = o.env ?? process.env;
 		this.colorMode = o.colorMode ?? detectColorMode(env);
-		this.appearance = o.appearance ?? (prefersLight(env) ? "light" : "dark");
+		this.appearance = o.appearance ?? appearanceFromColorFgBg(env) ?? "dark";
 		this.startupWarnings.push(...this.rediscover());
 		const wanted = o.useTheme ?? o.settings?.getTheme() ?? SYSTEM_THEME;
 		const name = resolveThemeSetting(wanted, this.appearance);
