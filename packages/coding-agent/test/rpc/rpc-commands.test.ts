@@ -167,7 +167,8 @@ describe("pi --mode rpc: get_commands", () => {
 		const extra = join(sb.root, "review.md");
 		writeFileSync(extra, "Review the change carefully\n");
 		client = await startClient(sb, ["--no-session", "--prompt-template", extra]);
-		expect(await client.getCommands()).toEqual([
+		// Built-in extensions' commands (/mcp) come first; the resources follow.
+		expect((await client.getCommands()).filter((c) => c.sourceInfo?.source !== "builtin")).toEqual([
 			{
 				name: "review",
 				description: "Review the change carefully",
