@@ -28,8 +28,8 @@ afterEach(async () => {
 	await sb.close();
 });
 
-function start(extensions: string[], size?: { columns: number; rows: number }): TmuxPi {
-	const args = extensions.flatMap((e) => ["-e", e.includes("/") ? e : join(UPSTREAM, e)]);
+function start(extensions: string[], size?: { columns: number; rows: number }, extraArgs: string[] = []): TmuxPi {
+	const args = [...extensions.flatMap((e) => ["-e", e.includes("/") ? e : join(UPSTREAM, e)]), ...extraArgs];
 	pi = startPi({ cwd: sb.cwd, env: sb.env, args, ...size });
 	return pi;
 }
@@ -63,6 +63,12 @@ describe.skipIf(!hasTmux)("extension rendering in the interactive app (tmux)", (
 		p.keys("Enter");
 		await p.waitFor(/^\s*ok$/m);
 		expect(JSON.stringify(body(sb.fake, 0))).not.toContain("deploy finished");
+		p.kill();
+
+		// Resumed, the entry is drawn again in its place: after the first exchange's prompt, before "next".
+		const q = start(["entry-renderer.ts"], undefined, ["-c"]);
+		const screen = await q.waitFor("[status] deploy finished");
+		expect(screen.indexOf("[status] deploy finished")).toBeLessThan(screen.indexOf("next"));
 	});
 
 	it("custom-header: replaces the banner at start-up; /builtin-header restores it", async () => {

@@ -264,7 +264,7 @@ export class InteractiveMode {
 		this.themes?.onChange((theme) => this.setTheme(theme));
 		this.themes?.onWarning((message) => this.showStatus(message, "warning"));
 		this.themes?.startWatching();
-		this.chat.renderHistory(this.session.messages);
+		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
 		this.chat.syncEntries(this.session.sessionManager, true);
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
@@ -554,7 +554,7 @@ export class InteractiveMode {
 	private reloadFromSession(): void {
 		this.chat.clear();
 		this.queueView.set([], []);
-		this.chat.renderHistory(this.session.messages);
+		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
 		this.refreshStatus();
 		this.tui.requestRender(true);
 	}

@@ -5,7 +5,7 @@ import type { AgentMessage } from "@pi/agent-core";
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "@pi/ai";
 import { type Component, Container } from "@pi/tui";
 import type { AgentSessionEvent } from "../../../agent-session/events.js";
-import type { CustomMessageEntry, SessionEntry } from "../../../session/types.js";
+import type { CustomMessageEntry, ProjectedSessionEntry, SessionEntry } from "../../../session/types.js";
 import type { ExtensionRenderers } from "../extensions/renderers.js";
 import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
@@ -158,9 +158,20 @@ export class ChatView extends Container {
 		this.streaming = undefined;
 	}
 
-	/** Draws a whole branch (start-up with -c/--session, after /resume, /tree, /fork). */
-	renderHistory(messages: readonly AgentMessage[]): void {
-		for (const m of messages) this.addMessage(m);
+	/**
+	 * Draws a whole branch (start-up with -c/--session, after /resume, /tree,
+	 * /fork) from the session's projection: each context entry's messages, and
+	 * the custom entries an extension draws (registerEntryRenderer) in place.
+	 */
+	renderHistory(entries: readonly ProjectedSessionEntry[]): void {
+		for (const { sourceEntry, messages } of entries) {
+			if (sourceEntry.type === "custom") {
+				const item = this.renderers?.customEntry(sourceEntry, this.toolsExpanded);
+				if (item) this.addChild(item);
+				continue;
+			}
+			for (const m of messages) this.addMessage(m);
+		}
 		this.streaming = undefined;
 		// Calls without a result in history were cut off (crash, abort before the result).
 		this.requestRender();
