@@ -3,6 +3,7 @@
 // written in each mode. Imported with import() by run.ts and main.ts; the
 // loader (and jiti) only when there is at least one extension to load.
 import { discoverExtensions } from "../extensions/discovery.js";
+import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type { ExtensionError, ExtensionFlag } from "../extensions/types.js";
@@ -33,6 +34,49 @@ export interface ExtensionSetup {
 }
 
 export async function setupExtensions(o: ExtensionSetupOptions): Promise<ExtensionSetup> {
+	return finishExtensions(await loadUserExtensions({ ...o, projectTrusted: false, projectSetting: undefined }), o);
+}
+
+/**
+ * The first of the two loading steps: what may load before the project is
+ * trusted (built-ins, the global dir and settings, `-e`). These extensions
+ * answer `project_trust`; `finishExtensions` then adds the project's own.
+ */
+export interface UserExtensions {
+	extensions: LoadedExtension[];
+	runtime?: ExtensionRuntime;
+	errors: LoadError[];
+	warnings: string[];
+}
+
+export async function loadUserExtensions(o: ExtensionSetupOptions): Promise<UserExtensions> {
+	return loadMore(
+		{ extensions: [], errors: [], warnings: [] },
+		{ ...o, projectTrusted: false, projectSetting: undefined },
+	);
+}
+
+/**
+ * Adds what the trust decision allows (the project's `.pi/extensions/` and
+ * its `extensions` setting) to the extensions `loadUserExtensions` loaded,
+ * in discovery order (which is dispatch order). One the project's settings
+ * leave out (`!glob`, `-path`) was already loaded: it is dropped here.
+ */
+export async function finishExtensions(first: UserExtensions, o: ExtensionSetupOptions): Promise<ExtensionSetup> {
+	const all = o.projectTrusted ? await loadMore(first, o) : first;
+	// Nothing was ever to load: no runner (and none of the loader).
+	if (!all.runtime) return { errors: all.errors, warnings: all.warnings };
+	const { ExtensionRunner } = await import("../extensions/runner.js");
+	const runner = new ExtensionRunner(all.extensions, all.runtime);
+	return {
+		runner,
+		errors: all.errors,
+		warnings: [...all.warnings, ...runner.warnings.map((w) => `Warning: ${w}`)],
+	};
+}
+
+/** Discovers for `o` and loads the sources `have` has not loaded yet, keeping discovery order. */
+async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise<UserExtensions> {
 	const { sources, diagnostics } = discoverExtensions({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
@@ -44,18 +88,31 @@ export async function setupExtensions(o: ExtensionSetupOptions): Promise<Extensi
 		builtins: o.builtins ?? BUILTIN_EXTENSION_NAMES,
 		disabledBuiltins: o.disabledBuiltins,
 	});
-	const warnings = diagnostics.map((d) => `Warning: ${d.message}`);
-	if (sources.length === 0) return { errors: [], warnings };
-	const [{ loadExtensions }, { ExtensionRunner }] = await Promise.all([
-		import("../extensions/loader.js"),
-		import("../extensions/runner.js"),
-	]);
-	const loaded = await loadExtensions({
-		cwd: o.cwd,
-		sources: sources.map((s) => (s.builtin ? { ...s, loadFactory: BUILTIN_EXTENSIONS[s.builtin] } : s)),
-	});
-	const runner = new ExtensionRunner(loaded.extensions, loaded.runtime);
-	return { runner, errors: loaded.errors, warnings: [...warnings, ...runner.warnings.map((w) => `Warning: ${w}`)] };
+	const seen = new Set(have.warnings);
+	const warnings = [...have.warnings, ...diagnostics.map((d) => `Warning: ${d.message}`).filter((w) => !seen.has(w))];
+	const loadedBefore = new Map(have.extensions.map((e) => [e.path, e]));
+	const failedBefore = new Set(have.errors.map((e) => e.path));
+	const fresh = sources.filter((s) => !loadedBefore.has(s.path) && !failedBefore.has(s.path));
+	let runtime = have.runtime;
+	const loadedNow = new Map<string, LoadedExtension>();
+	const errors = [...have.errors];
+	if (fresh.length > 0) {
+		const { loadExtensions } = await import("../extensions/loader.js");
+		const loaded = await loadExtensions({
+			cwd: o.cwd,
+			runtime,
+			sources: fresh.map((s) => (s.builtin ? { ...s, loadFactory: BUILTIN_EXTENSIONS[s.builtin] } : s)),
+		});
+		runtime = loaded.runtime;
+		for (const e of loaded.extensions) loadedNow.set(e.path, e);
+		errors.push(...loaded.errors);
+	}
+	const extensions: LoadedExtension[] = [];
+	for (const s of sources) {
+		const e = loadedBefore.get(s.path) ?? loadedNow.get(s.path);
+		if (e) extensions.push(e);
+	}
+	return { extensions, runtime, errors, warnings };
 }
 
 /** Flag name → how it takes a value, for re-parsing the command line. */

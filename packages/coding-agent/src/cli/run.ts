@@ -12,7 +12,7 @@ import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
-import { resolveProjectTrust } from "../config/project-trust.js";
+import { decideProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
 import { formatLoadWarning } from "../session/load.js";
@@ -90,11 +90,46 @@ async function run(
 	await sweepStaleTempFiles();
 	// Trust first: nothing from the project (its settings included) loads before it is decided.
 	const globalSettings = SettingsManager.create({ cwd, agentDir, loadProject: false });
-	const trust = resolveProjectTrust({
+	// The extensions that may load before trust (built-ins, the global dir and settings, -e)
+	// load first: their project_trust handlers take part in the decision.
+	const { loadUserExtensions, finishExtensions, flagKinds, formatExtensionError } = await import(
+		"./extension-setup.js"
+	);
+	const extensionOptions = {
+		cwd,
+		agentDir,
+		projectTrusted: false,
+		globalSetting: globalSettings.getScopeSettings("global").extensions,
+		cliPaths: args.extensions,
+		noExtensions: args.noExtensions,
+		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
+	};
+	const userExtensions = await loadUserExtensions(extensionOptions);
+	const trust = await decideProjectTrust({
 		cwd,
 		agentDir,
 		approve: args.approve,
 		defaultProjectTrust: globalSettings.get("defaultProjectTrust"),
+		askExtensions: userExtensions.extensions.some((e) => e.handlers.has("project_trust"))
+			? async () => {
+					const [{ emitProjectTrust }, { createNoUIContext }] = await Promise.all([
+						import("../extensions/trust-event.js"),
+						import("../extensions/no-ui.js"),
+					]);
+					// No session and no screen yet: dialogs answer with their no-UI defaults in every mode.
+					const ctx = {
+						cwd,
+						mode: mode === "interactive" ? ("tui" as const) : mode,
+						hasUI: false,
+						ui: createNoUIContext(mode === "print" ? (message) => err(message) : undefined),
+					};
+					return emitProjectTrust(userExtensions.extensions, ctx, (e) =>
+						mode === "json"
+							? io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`)
+							: warn(formatExtensionError(e)),
+					);
+				}
+			: undefined,
 	});
 	const settings = trust.trusted ? SettingsManager.create({ cwd, agentDir }) : globalSettings;
 	if (trust.required && !trust.trusted && trust.source === "default") {
@@ -132,16 +167,10 @@ async function run(
 	// was given as `--flag word`, re-parse with `parseArgs(argv, kinds)` so the
 	// word stays a message.
 	// -- extensions (after trust: project extensions load only when trusted) -----
-	const { setupExtensions, flagKinds, formatExtensionError } = await import("./extension-setup.js");
-	const ext = await setupExtensions({
-		cwd,
-		agentDir,
+	const ext = await finishExtensions(userExtensions, {
+		...extensionOptions,
 		projectTrusted: trust.trusted,
-		globalSetting: globalSettings.getScopeSettings("global").extensions,
 		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
-		cliPaths: args.extensions,
-		noExtensions: args.noExtensions,
-		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
 	});
 	// The interactive app shows these inside its screen (printed here they would sit above the TUI).
 	const extensionProblems = [...ext.warnings, ...ext.errors.map((e) => `Error: ${e.message}`)];

@@ -27,7 +27,7 @@ export interface ProjectTrust {
 	/** The folder has resources that need a decision. */
 	required: boolean;
 	/** Where the decision came from. */
-	source: "not-required" | "cli" | "saved" | "default";
+	source: "not-required" | "cli" | "extension" | "saved" | "default";
 }
 
 function canonical(path: string): string {
@@ -94,4 +94,23 @@ export function resolveProjectTrust(options: {
 	const saved = readSavedProjectTrust(options.agentDir, options.cwd);
 	if (saved !== undefined) return { trusted: saved, required: true, source: "saved" };
 	return { trusted: options.defaultProjectTrust === "always", required: true, source: "default" };
+}
+
+/**
+ * `resolveProjectTrust` with the extensions asked first (a `project_trust`
+ * handler's yes/no comes after --approve/--no-approve and before trust.json;
+ * `remember` saves it there). Not asked when the folder needs no decision.
+ */
+export async function decideProjectTrust(
+	options: Parameters<typeof resolveProjectTrust>[0] & {
+		askExtensions?: () => Promise<{ trusted: boolean; remember: boolean } | undefined>;
+	},
+): Promise<ProjectTrust> {
+	if (!hasTrustRequiringProjectResources(options.cwd) || options.approve !== undefined || !options.askExtensions) {
+		return resolveProjectTrust(options);
+	}
+	const answer = await options.askExtensions();
+	if (!answer) return resolveProjectTrust(options);
+	if (answer.remember) saveProjectTrust(options.agentDir, options.cwd, answer.trusted);
+	return { trusted: answer.trusted, required: true, source: "extension" };
 }
