@@ -291,8 +291,8 @@ async function run(
 			session,
 			runner,
 			mode: mode === "interactive" ? "tui" : mode,
-			// Print mode shows notifications on stderr; json keeps stdout/stderr to its events.
-			ui: createNoUIContext(mode === "print" ? (message) => err(message) : undefined),
+			// Print and json modes show notifications on stderr (json's stdout carries only events).
+			ui: createNoUIContext(mode === "print" || mode === "json" ? (message) => err(message) : undefined),
 			hasUI: mode === "rpc" || mode === "interactive",
 			projectTrusted: trust.trusted,
 			onShutdownRequest: () => requestShutdown(),

@@ -8,7 +8,8 @@ import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "../../ext
 import { type ConfiguredServer, loadMcpConfig, type McpConfig, parseServerEntry, serverKey } from "./config.js";
 import { MCP_TOOL_PREFIX } from "./interface.js";
 import { McpLog } from "./log.js";
-import { McpManager } from "./manager.js";
+import { McpManager, type ServerEntry } from "./manager.js";
+import { showMcpMenu } from "./menu.js";
 import { registerResourceTools, resourceExposure } from "./resources.js";
 import { formatStatus } from "./status.js";
 
@@ -118,6 +119,18 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 		await m.waitFor(reach === "all" ? "all" : m.serversNamedBy(reach));
 	});
 
+	const signIn = async (ctx: ExtensionContext, entry: ServerEntry) => {
+		const { login } = await import("./oauth.js");
+		await login(getAgentDir(), entry.configured, { notify: (message) => ctx.ui.notify(message, "info") });
+		await manager?.reconnect(entry.name);
+		ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
+	};
+	const signOut = async (ctx: ExtensionContext, entry: ServerEntry) => {
+		const { logout } = await import("./oauth.js");
+		await logout(getAgentDir(), entry.configured);
+		ctx.ui.notify(`Signed out of MCP server "${entry.name}"`, "info");
+	};
+
 	pi.registerCommand("mcp", {
 		description: "MCP servers: status; /mcp tools|reconnect|login|logout <server>",
 		getArgumentCompletions: (prefix) =>
@@ -127,6 +140,15 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 		handler: async (args, ctx) => {
 			const [action, name] = args.trim().split(/\s+/);
 			const m = manager;
+			if (!action && ctx.mode === "tui") {
+				await showMcpMenu(ctx, {
+					manager: m,
+					configErrors: config.errors,
+					login: (entry) => signIn(ctx, entry),
+					logout: (entry) => signOut(ctx, entry),
+				});
+				return;
+			}
 			if (!action) {
 				// Give servers that are still connecting a moment, so the status says how they ended.
 				await m?.waitFor("all", PROMPT_WAIT_MS);
@@ -145,17 +167,8 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 				await m.reconnect(entry.name);
 				ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
 			} else if (action === "login" || action === "logout") {
-				const { login, logout } = await import("./oauth.js");
-				const agentDir = getAgentDir();
 				try {
-					if (action === "logout") {
-						await logout(agentDir, entry.configured);
-						ctx.ui.notify(`Signed out of MCP server "${entry.name}"`, "info");
-					} else {
-						await login(agentDir, entry.configured, { notify: (message) => ctx.ui.notify(message, "info") });
-						await m.reconnect(entry.name);
-						ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
-					}
+					await (action === "login" ? signIn(ctx, entry) : signOut(ctx, entry));
 				} catch (error) {
 					ctx.ui.notify(`MCP ${action} for "${entry.name}" failed: ${(error as Error).message}`, "error");
 				}

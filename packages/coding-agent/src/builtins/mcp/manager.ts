@@ -59,6 +59,7 @@ export class ServerEntry {
 	/** Settles when the current connection attempt ends (either way). */
 	settled: Promise<void> = Promise.resolve();
 	garbageReported = false;
+	failureReported = false;
 	constructor(public configured: ConfiguredServer) {}
 	get name(): string {
 		return this.configured.name;
@@ -165,6 +166,7 @@ export class McpManager {
 				entry.tools = await connection.listTools();
 				entry.attempts = 0;
 				entry.garbageReported = false;
+				entry.failureReported = false;
 				this.setState(entry, "connected");
 				this.registerTools(entry);
 				this.o.onConnected?.(entry);
@@ -180,9 +182,10 @@ export class McpManager {
 					return;
 				}
 				const message = this.withStderr(entry, (error as Error).message);
-				const first = entry.state !== "failed";
 				this.setState(entry, "failed", message);
-				if (first) this.o.report(`MCP server "${entry.name}" failed to connect: ${message}`, "error");
+				// Reported once per outage: the backoff attempts that follow fail quietly (/mcp shows the latest error).
+				if (!entry.failureReported) this.o.report(`MCP server "${entry.name}" failed to connect: ${message}`, "error");
+				entry.failureReported = true;
 				this.scheduleReconnect(entry);
 			}
 		})();
@@ -381,6 +384,31 @@ export class McpManager {
 		entry.attempts = 0;
 		await this.connect(entry);
 		return entry;
+	}
+
+	/** After `entry.configured.config.exposure`/`toolExposure` changed: registers the tools again under it. */
+	reexpose(entry: ServerEntry): void {
+		if (entry.state === "connected") this.registerTools(entry);
+	}
+
+	/** Stops a server for this session: its connection closes and its tools are withdrawn. */
+	async disable(entry: ServerEntry): Promise<void> {
+		entry.configured.config.enabled = false;
+		clearTimeout(entry.reconnectTimer);
+		const c = entry.connection;
+		entry.connection = undefined;
+		this.setState(entry, "disabled");
+		if (entry.registered.size > 0) {
+			entry.tools = [];
+			this.registerTools(entry);
+		}
+		await c?.close();
+	}
+
+	async enable(entry: ServerEntry): Promise<void> {
+		entry.configured.config.enabled = true;
+		entry.attempts = 0;
+		await this.connect(entry);
 	}
 
 	async closeAll(): Promise<void> {

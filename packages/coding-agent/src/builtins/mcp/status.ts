@@ -12,18 +12,28 @@ const ORDER: Record<string, number> = {
 	closed: 5,
 };
 
+/** Servers that need attention first. */
+export function statusOrder(entries: ServerEntry[]): ServerEntry[] {
+	return [...entries].sort((a, b) => (ORDER[a.state] ?? 9) - (ORDER[b.state] ?? 9));
+}
+
+/** One line: mark, name, state, tool count, exposure, source. */
+export function statusLine(e: ServerEntry): string {
+	const c = e.configured;
+	const mark = e.state === "connected" ? "✓" : e.state === "disabled" ? "-" : e.state === "connecting" ? "…" : "✗";
+	const count = e.state === "connected" ? `, ${e.registered.size} tool${e.registered.size === 1 ? "" : "s"}` : "";
+	return `${mark} ${e.name}: ${e.state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`;
+}
+
 export function formatStatus(entries: ServerEntry[], configErrors: readonly string[], verbose = false): string {
 	const lines: string[] = [];
 	for (const e of configErrors) lines.push(`✗ config: ${e}`);
 	if (entries.length === 0 && configErrors.length === 0) {
 		return "No MCP servers configured. Add one with `pi mcp add <name> -- <command>` or in ~/.pi/agent/mcp.json.";
 	}
-	const sorted = [...entries].sort((a, b) => (ORDER[a.state] ?? 9) - (ORDER[b.state] ?? 9));
-	for (const e of sorted) {
+	for (const e of statusOrder(entries)) {
 		const c = e.configured;
-		const mark = e.state === "connected" ? "✓" : e.state === "disabled" ? "-" : e.state === "connecting" ? "…" : "✗";
-		const count = e.state === "connected" ? `, ${e.registered.size} tool${e.registered.size === 1 ? "" : "s"}` : "";
-		lines.push(`${mark} ${e.name}: ${e.state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`);
+		lines.push(statusLine(e));
 		if (e.error && e.state !== "connected") lines.push(`    error: ${e.error}`);
 		if (e.state === "failed" && e.stderrTail.length > 0) {
 			lines.push("    stderr:");

@@ -104,6 +104,15 @@ describe("builtin:mcp in the built CLI", () => {
 		expect(JSON.stringify(body(sb.fake, 3).messages)).toContain("proj-d/tool_0: y");
 	}, 60_000);
 
+	it("json mode: MCP notices go to stderr, stdout stays JSON lines", async () => {
+		writeMcp({ good: stdioEntry("good", { tools: 1 }), "bad name!": { command: "x" } });
+		sb.fake.enqueue(textReply("ok"));
+		const r = await sb.run(["--mode", "json", ...MODEL, "hi"]);
+		expect(r.code).toBe(0);
+		expect(r.stderr).toMatch(/MCP config: .*server "bad name!": names may contain only letters/);
+		for (const line of r.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+	});
+
 	it("/mcp prints each server's state, tool count and errors", async () => {
 		writeMcp({
 			good: stdioEntry("good", { tools: 4 }),

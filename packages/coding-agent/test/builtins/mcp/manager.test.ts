@@ -140,6 +140,10 @@ describe("McpManager over real SDK servers", () => {
 		expect(e?.state).toBe("failed");
 		expect(e?.error).toMatch(/exited with code 7/);
 		expect(e?.error).toMatch(/refusing to start/);
+		// The backoff retries (1 s, then 2 s) fail too, but the outage is reported once.
+		await until(() => (e?.attempts ?? 0) >= 2 && e?.state === "failed", "two reconnect attempts");
+		const reported = h.reports.filter((r) => r.message.startsWith('MCP server "dead" failed to connect'));
+		expect(reported).toHaveLength(1);
 	});
 
 	it("garbage on stdout is reported with the server's name and the server keeps working", async () => {

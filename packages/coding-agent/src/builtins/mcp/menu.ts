@@ -1,0 +1,116 @@
+// `/mcp` in the interactive app: the servers (those that need attention
+// first) in a selector; a chosen server offers its tools and connection
+// details, reconnect, sign in / sign out (HTTP), exposure and enable /
+// disable. Exposure and enabled changes are saved to the file that defines
+// the server (extension-registered servers: this session only). Everything
+// goes through `ctx.ui` dialogs, so it is plain public extension API.
+import type { ExtensionCommandContext } from "../../extensions/types.js";
+import { EXPOSURES, type Exposure } from "./config.js";
+import { saveServerSettings } from "./config-edit.js";
+import type { McpManager, ServerEntry } from "./manager.js";
+import { formatStatus, statusLine, statusOrder } from "./status.js";
+
+export interface MenuDeps {
+	manager: McpManager | undefined;
+	configErrors: readonly string[];
+	login(entry: ServerEntry): Promise<void>;
+	logout(entry: ServerEntry): Promise<void>;
+}
+
+const BACK = "← Back";
+const REFRESH = "↻ Refresh";
+/** How long the list waits for connecting servers before it shows them as connecting. */
+const LIST_WAIT_MS = 3_000;
+
+export async function showMcpMenu(ctx: ExtensionCommandContext, deps: MenuDeps): Promise<void> {
+	const m = deps.manager;
+	if (deps.configErrors.length > 0) ctx.ui.notify(formatStatus([], deps.configErrors), "warning");
+	if (!m || m.servers.size === 0) {
+		if (deps.configErrors.length === 0) ctx.ui.notify(formatStatus([], []), "info");
+		return;
+	}
+	// The selector is a snapshot: give servers that are still connecting a short moment first.
+	await m.waitFor("all", LIST_WAIT_MS);
+	for (;;) {
+		const entries = statusOrder([...m.servers.values()]);
+		const labels = entries.map((e) => statusLine(e));
+		const picked = await ctx.ui.select("MCP servers", [...labels, REFRESH]);
+		if (picked === undefined) return;
+		if (picked === REFRESH) {
+			await m.waitFor("all", LIST_WAIT_MS);
+			continue;
+		}
+		const entry = entries[labels.indexOf(picked)];
+		if (!entry) return;
+		await serverMenu(ctx, m, entry, deps);
+	}
+}
+
+async function serverMenu(ctx: ExtensionCommandContext, m: McpManager, entry: ServerEntry, deps: MenuDeps) {
+	for (;;) {
+		const c = entry.configured;
+		const enabled = c.config.enabled;
+		const actions: string[] = ["Tools and details"];
+		if (enabled) actions.push("Reconnect");
+		if (c.config.type === "http") actions.push("Sign in", "Sign out");
+		actions.push(`Exposure: ${c.config.exposure}`, enabled ? "Disable" : "Enable", BACK);
+		const action = await ctx.ui.select(`MCP server "${entry.name}" — ${statusLine(entry)}`, actions);
+		if (action === undefined || action === BACK) return;
+		try {
+			if (action === "Tools and details") {
+				await m.waitFor([entry.name]);
+				ctx.ui.notify(details(entry), "info");
+			} else if (action === "Reconnect") {
+				await m.reconnect(entry.name);
+				ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
+			} else if (action === "Sign in") {
+				await deps.login(entry);
+			} else if (action === "Sign out") {
+				await deps.logout(entry);
+			} else if (action.startsWith("Exposure:")) {
+				const choice = await ctx.ui.select(
+					`Exposure of "${entry.name}"`,
+					EXPOSURES.map((x) => (x === c.config.exposure ? `${x} (current)` : x)),
+				);
+				if (choice === undefined) continue;
+				const exposure = choice.replace(/ \(current\)$/, "") as Exposure;
+				if (exposure === c.config.exposure) continue;
+				c.config.exposure = exposure;
+				persist(ctx, entry, { exposure });
+				m.reexpose(entry);
+				ctx.ui.notify(`MCP server "${entry.name}": exposure ${exposure}${savedWhere(entry)}`, "info");
+			} else if (action === "Disable") {
+				await m.disable(entry);
+				persist(ctx, entry, { enabled: false });
+				ctx.ui.notify(`MCP server "${entry.name}" disabled${savedWhere(entry)}`, "info");
+			} else if (action === "Enable") {
+				persist(ctx, entry, { enabled: true });
+				await m.enable(entry);
+				ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
+			}
+		} catch (error) {
+			ctx.ui.notify(`MCP ${action} for "${entry.name}" failed: ${(error as Error).message}`, "error");
+		}
+	}
+}
+
+function persist(ctx: ExtensionCommandContext, entry: ServerEntry, patch: Parameters<typeof saveServerSettings>[2]) {
+	if (entry.configured.source === "extension") return;
+	try {
+		saveServerSettings(entry.configured.file, entry.name, patch);
+	} catch (error) {
+		ctx.ui.notify(`Could not save the change to ${entry.configured.file}: ${(error as Error).message}`, "error");
+	}
+}
+
+const savedWhere = (entry: ServerEntry) =>
+	entry.configured.source === "extension" ? " for this session" : ` (saved to ${entry.configured.file})`;
+
+/** Connection details and every tool with its effective exposure. */
+function details(entry: ServerEntry): string {
+	const c = entry.configured.config;
+	const lines = [formatStatus([entry], [], true)];
+	lines.push(c.type === "stdio" ? `    command: ${[c.command, ...c.args].join(" ")}` : `    url: ${c.url}`);
+	if (entry.instructions) lines.push(`    instructions: ${entry.instructions.split("\n")[0]}`);
+	return lines.join("\n");
+}
