@@ -60,6 +60,8 @@ export class ServerEntry {
 	settled: Promise<void> = Promise.resolve();
 	garbageReported = false;
 	failureReported = false;
+	/** The error of the last failed attempt, kept while a retry is connecting; cleared on success. */
+	lastError: string | undefined;
 	constructor(public configured: ConfiguredServer) {}
 	get name(): string {
 		return this.configured.name;
@@ -167,6 +169,7 @@ export class McpManager {
 				entry.attempts = 0;
 				entry.garbageReported = false;
 				entry.failureReported = false;
+				entry.lastError = undefined;
 				this.setState(entry, "connected");
 				this.registerTools(entry);
 				this.o.onConnected?.(entry);
@@ -182,6 +185,7 @@ export class McpManager {
 					return;
 				}
 				const message = this.withStderr(entry, (error as Error).message);
+				entry.lastError = message;
 				this.setState(entry, "failed", message);
 				// Reported once per outage: the backoff attempts that follow fail quietly (/mcp shows the latest error).
 				if (!entry.failureReported) this.o.report(`MCP server "${entry.name}" failed to connect: ${message}`, "error");
@@ -202,6 +206,7 @@ export class McpManager {
 		if (this.closed || entry.state !== "connected") return;
 		entry.connection = undefined;
 		const message = this.withStderr(entry, reason);
+		entry.lastError = message;
 		this.setState(entry, "failed", message);
 		this.o.report(`MCP server "${entry.name}" disconnected: ${message}; reconnecting`, "warning");
 		this.scheduleReconnect(entry);

@@ -12,17 +12,23 @@ const ORDER: Record<string, number> = {
 	closed: 5,
 };
 
+const retrying = (e: ServerEntry) => e.state === "connecting" && e.lastError !== undefined;
+
 /** Servers that need attention first. */
 export function statusOrder(entries: ServerEntry[]): ServerEntry[] {
-	return [...entries].sort((a, b) => (ORDER[a.state] ?? 9) - (ORDER[b.state] ?? 9));
+	const rank = (e: ServerEntry) => (retrying(e) ? ORDER.failed : (ORDER[e.state] ?? 9));
+	return [...entries].sort((a, b) => rank(a) - rank(b));
 }
 
 /** One line: mark, name, state, tool count, exposure, source. */
 export function statusLine(e: ServerEntry): string {
 	const c = e.configured;
-	const mark = e.state === "connected" ? "✓" : e.state === "disabled" ? "-" : e.state === "connecting" ? "…" : "✗";
+	const mark =
+		e.state === "connected" ? "✓" : e.state === "disabled" ? "-" : e.state === "connecting" && !retrying(e) ? "…" : "✗";
 	const count = e.state === "connected" ? `, ${e.registered.size} tool${e.registered.size === 1 ? "" : "s"}` : "";
-	return `${mark} ${e.name}: ${e.state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`;
+	// A retry after a failure is "reconnecting", so the status never hides that the server failed.
+	const state = retrying(e) ? "reconnecting" : e.state;
+	return `${mark} ${e.name}: ${state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`;
 }
 
 export function formatStatus(entries: ServerEntry[], configErrors: readonly string[], verbose = false): string {
@@ -34,7 +40,8 @@ export function formatStatus(entries: ServerEntry[], configErrors: readonly stri
 	for (const e of statusOrder(entries)) {
 		const c = e.configured;
 		lines.push(statusLine(e));
-		if (e.error && e.state !== "connected") lines.push(`    error: ${e.error}`);
+		const error = e.error ?? (e.state === "connecting" ? e.lastError : undefined);
+		if (error && e.state !== "connected") lines.push(`    error: ${error}`);
 		if (e.state === "failed" && e.stderrTail.length > 0) {
 			lines.push("    stderr:");
 			for (const l of e.stderrTail.slice(-5)) lines.push(`      ${l}`);
