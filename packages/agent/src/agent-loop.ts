@@ -253,7 +253,8 @@ class Run {
 		if (signal.aborted) return this.abortedResponse();
 		const options: StreamOptions = { ...this.passThrough, signal };
 		if (apiKey !== undefined) options.apiKey = apiKey;
-		if (this.thinkingLevel !== "off") options.reasoning = this.thinkingLevel;
+		const thinkingLevel = this.thinkingLevel;
+		if (thinkingLevel !== "off") options.reasoning = thinkingLevel;
 		return requestResponse({
 			streamFn: this.streamFn,
 			model: this.model,
@@ -278,6 +279,8 @@ class Run {
 			onUpdate: (partial, event) =>
 				this.emitter.emit({ type: "message_update", message: partial, assistantMessageEvent: event }),
 			onEnd: (final, started) => {
+				// The level this request asked for, whichever stream function answered (1.x session format).
+				final.thinkingLevel = thinkingLevel;
 				const messages = this.context.messages;
 				if (started) messages[messages.length - 1] = final;
 				else messages.push(final);

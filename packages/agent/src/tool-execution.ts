@@ -37,6 +37,8 @@ export interface ToolBatchOutcome {
 interface Finalized {
 	result: AgentToolResult;
 	isError: boolean;
+	/** How long the tool's execute() ran (monotonic clock); absent for calls that never ran. */
+	durationMs?: number;
 }
 
 interface Runnable {
@@ -96,7 +98,9 @@ interface BatchState {
 }
 
 function resultMessage(call: AgentToolCall, final: Finalized): ToolResultMessage {
-	return toolResultMessage(call.id, call.name, final.result, final.isError);
+	const message = toolResultMessage(call.id, call.name, final.result, final.isError);
+	if (final.durationMs !== undefined) message.durationMs = final.durationMs;
+	return message;
 }
 
 function findTool(context: AgentContext, name: string): AgentTool | undefined {
@@ -122,6 +126,7 @@ function endEvent(call: AgentToolCall, final: Finalized): AgentEvent {
 		toolName: call.name,
 		result: final.result,
 		isError: final.isError,
+		...(final.durationMs === undefined ? {} : { durationMs: final.durationMs }),
 	};
 }
 
@@ -220,12 +225,17 @@ async function execute(state: BatchState, call: AgentToolCall, tool: AgentTool, 
 	// Each call gets its own signal, aborted with the batch's: tools add abort listeners to it, and
 	// 200 calls on one shared signal would pass Node's listener limit (MaxListenersExceededWarning).
 	const signal = state.fanOut.child();
+	const startedAt = performance.now();
+	const timed = (final: Finalized): Finalized => ({
+		...final,
+		durationMs: Math.max(0, Math.round(performance.now() - startedAt)),
+	});
 	try {
 		const result = await tool.execute(call.id, args as never, signal, onUpdate);
-		if (!result || !Array.isArray(result.content)) return failure(`Tool ${call.name} returned no valid result`);
-		return { result, isError: result.isError === true };
+		if (!result || !Array.isArray(result.content)) return timed(failure(`Tool ${call.name} returned no valid result`));
+		return timed({ result, isError: result.isError === true });
 	} catch (error) {
-		return failure(errorText(error));
+		return timed(failure(errorText(error)));
 	} finally {
 		settled = true;
 		state.fanOut.release(signal);
@@ -255,14 +265,14 @@ async function afterCall(
 		);
 	} catch (error) {
 		state.hookError ??= new HookError("afterToolCall", error);
-		return failure(`afterToolCall hook failed: ${errorText(error)}`);
+		return { ...failure(`afterToolCall hook failed: ${errorText(error)}`), durationMs: executed.durationMs };
 	}
 	if (!patch) return executed;
 	const result: AgentToolResult = { ...executed.result };
 	if (patch.content !== undefined) result.content = patch.content;
 	if (patch.details !== undefined) result.details = patch.details;
 	if (patch.terminate !== undefined) result.terminate = patch.terminate;
-	return { result, isError: patch.isError ?? executed.isError };
+	return { result, isError: patch.isError ?? executed.isError, durationMs: executed.durationMs };
 }
 
 const syntheticAborts = new WeakSet<AgentToolResult>();

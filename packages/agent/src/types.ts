@@ -114,7 +114,15 @@ export type AgentEvent =
 	| { type: "message_end"; message: AgentMessage }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: unknown }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: unknown; isError: boolean };
+	| {
+			type: "tool_execution_end";
+			toolCallId: string;
+			toolName: string;
+			result: unknown;
+			isError: boolean;
+			/** How long the tool's execute() ran; absent for calls that never ran. */
+			durationMs?: number;
+	  };
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -111,7 +111,7 @@ describe("streamProxy over real HTTP", () => {
 				const copy = structuredClone(e) as Record<string, unknown>;
 				delete copy.partial;
 				for (const key of ["message", "error"]) {
-					if (copy[key]) (copy[key] as { timestamp: number }).timestamp = 0;
+					if (copy[key]) Object.assign(copy[key] as object, { timestamp: 0, durationMs: 0 });
 				}
 				return copy;
 			});

@@ -34,6 +34,8 @@ export class AssistantStreamWriter {
 	readonly message: AssistantMessage;
 	private readonly open = new Map<number, OpenBlock>();
 	private started = false;
+	/** Monotonic start, for `durationMs` on the final message. */
+	private readonly startedAt = performance.now();
 
 	constructor(private readonly model: Model) {
 		this.message = {
@@ -182,6 +184,11 @@ export class AssistantStreamWriter {
 		if (id) this.message.responseId = id;
 	}
 
+	/** The provider's own stop/finish reason, kept verbatim on the message. */
+	setRawStopReason(reason: string | undefined): void {
+		if (reason) this.message.rawStopReason = reason;
+	}
+
 	setResponseModel(model: string | undefined): void {
 		if (model && model !== this.model.id) this.message.responseModel = model;
 	}
@@ -192,6 +199,7 @@ export class AssistantStreamWriter {
 		this.start();
 		for (const index of this.openBlocks()) this.endBlock(index);
 		this.message.stopReason = reason;
+		this.message.durationMs = this.elapsed();
 		this.stream.push({ type: "done", reason, message: this.message });
 	}
 
@@ -208,7 +216,12 @@ export class AssistantStreamWriter {
 		// Every failure path ends here: whatever the provider or an SDK echoed, no configured secret goes out.
 		this.message.errorMessage = redact(errorMessage);
 		this.message.errorInfo = info;
+		this.message.durationMs = this.elapsed();
 		this.stream.push({ type: "error", reason, error: this.message });
+	}
+
+	private elapsed(): number {
+		return Math.max(0, Math.round(performance.now() - this.startedAt));
 	}
 }
 

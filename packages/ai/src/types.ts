@@ -142,8 +142,14 @@ export interface AssistantMessage {
 	errorMessage?: string;
 	/** Structured error facts; present when stopReason is "error" or "aborted". */
 	errorInfo?: ProviderErrorInfo;
+	/** The provider's own stop/finish reason as it sent it (e.g. "end_turn", "tool_calls", "MAX_TOKENS"). */
+	rawStopReason?: string;
+	/** The thinking level the agent loop asked for (1.x session format); absent outside the loop. */
+	thinkingLevel?: ThinkingLevel;
 	/** Unix ms when the request started. */
 	timestamp: number;
+	/** Milliseconds from the request's start until the response ended (monotonic clock); absent for old records. */
+	durationMs?: number;
 }
 
 export interface ToolResultMessage<TDetails = unknown> {
@@ -154,6 +160,8 @@ export interface ToolResultMessage<TDetails = unknown> {
 	details?: TDetails;
 	isError: boolean;
 	timestamp: number;
+	/** Milliseconds the tool's execution took (monotonic clock); absent for old records. */
+	durationMs?: number;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;

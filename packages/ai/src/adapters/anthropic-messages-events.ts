@@ -94,7 +94,10 @@ export class AnthropicEventMapper {
 			}
 			case "message_delta": {
 				const { delta, usage } = event as Extract<RawMessageStreamEvent, { type: "message_delta" }>;
-				if (delta.stop_reason) this.stopReason = delta.stop_reason;
+				if (delta.stop_reason) {
+					this.stopReason = delta.stop_reason;
+					this.writer.setRawStopReason(delta.stop_reason);
+				}
 				const details = (delta as { stop_details?: unknown }).stop_details;
 				if (details) this.stopDetails = details;
 				this.applyUsage(usage as UsageFields);

@@ -66,7 +66,10 @@ export class GoogleEventMapper {
 			return;
 		}
 		for (const part of candidate?.content?.parts ?? []) this.handlePart(part);
-		if (candidate?.finishReason) this.finishReason = String(candidate.finishReason);
+		if (candidate?.finishReason) {
+			this.finishReason = String(candidate.finishReason);
+			this.writer.setRawStopReason(this.finishReason);
+		}
 	}
 
 	/** The wire stream ended: complete only if a finish reason was seen. */

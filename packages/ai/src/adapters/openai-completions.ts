@@ -158,7 +158,10 @@ class ChunkReader {
 				}
 			}
 		}
-		if (choice.finish_reason) this.finishReason = choice.finish_reason;
+		if (choice.finish_reason) {
+			this.finishReason = choice.finish_reason;
+			this.writer.setRawStopReason(choice.finish_reason);
+		}
 	}
 
 	private toolCall(call: ChunkToolCall): void {

@@ -107,11 +107,13 @@ export class ResponsesEventMapper {
 			case "response.completed":
 				this.applyUsage(e.response.usage);
 				writer.setResponseId(e.response.id);
+				writer.setRawStopReason(e.response.status ?? "completed");
 				writer.finish(writer.message.content.some((block) => block.type === "toolCall") ? "toolUse" : "stop");
 				return;
 			case "response.incomplete": {
 				this.applyUsage(e.response.usage);
 				const reason = e.response.incomplete_details?.reason;
+				writer.setRawStopReason(reason ? `incomplete.${reason}` : "incomplete");
 				if (reason === "content_filter") {
 					writer.fail("The response was stopped by the content filter", {
 						kind: "provider",
@@ -126,6 +128,7 @@ export class ResponsesEventMapper {
 			case "response.failed": {
 				this.applyUsage(e.response.usage);
 				const error = e.response.error;
+				writer.setRawStopReason(e.response.status ?? "failed");
 				const { message, info } = responsesErrorInfo(error?.code, error?.message ?? "The response failed");
 				writer.fail(message, info);
 				return;

@@ -72,11 +72,12 @@ export function projectEvents(events: AssistantMessageEvent[]): string[] {
 			case "toolcall_end":
 				return `${event.type}:${event.contentIndex}:${JSON.stringify(event.toolCall)}`;
 			case "done": {
-				const { timestamp: _t, ...rest } = event.message;
+				// Wall-clock facts (start time, how long it took) differ run to run; the rest must not.
+				const { timestamp: _t, durationMs: _d, ...rest } = event.message;
 				return `done:${event.reason}:${JSON.stringify(rest)}`;
 			}
 			case "error": {
-				const { timestamp: _t, ...rest } = event.error;
+				const { timestamp: _t, durationMs: _d, ...rest } = event.error;
 				return `error:${event.reason}:${JSON.stringify(rest)}`;
 			}
 			default:
