@@ -3,12 +3,12 @@ import type { AgentTool } from "@pi/agent-core";
 import { type Static, Type } from "typebox";
 import { unifiedDiff } from "./edit-diff.js";
 import { EditMatchError, type EditSpec, type MatchedEdit, matchEdit } from "./edit-match.js";
-import { atomicWriteFile } from "./shared/atomic-write.js";
+import { atomicWriteFile, writeRawPathInPlace } from "./shared/atomic-write.js";
 import { readRegularFile } from "./shared/bounded-read.js";
 import { withFileMutationQueue } from "./shared/file-mutation-queue.js";
 import type { FileTracker } from "./shared/file-tracker.js";
 import { describeFsError } from "./shared/fs-errors.js";
-import { resolveExistingPath } from "./shared/paths.js";
+import { onDisk, rawPathFor, resolveExistingPath } from "./shared/paths.js";
 
 const editSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to edit (relative to the working directory, or absolute)" }),
@@ -53,9 +53,13 @@ export interface EditToolOptions {
 
 export function createLocalEditOperations(): EditOperations {
 	return {
-		readFile: (p) => readRegularFile(p),
-		writeFile: (p, content, signal) => atomicWriteFile(p, content, { signal }),
-		access: (p) => fs.access(p, fs.constants.R_OK | fs.constants.W_OK),
+		// onDisk/rawPathFor: a name shown with U+FFFD (not valid UTF-8 on disk) edits the file it came from.
+		readFile: (p) => readRegularFile(onDisk(p)),
+		writeFile: (p, content, signal) => {
+			const raw = rawPathFor(p);
+			return raw ? writeRawPathInPlace(raw, content) : atomicWriteFile(p, content, { signal });
+		},
+		access: (p) => fs.access(onDisk(p), fs.constants.R_OK | fs.constants.W_OK),
 	};
 }
 

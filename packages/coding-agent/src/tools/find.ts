@@ -6,7 +6,7 @@ import { fdArgs, findFdRun } from "./search/find-engines.js";
 import { findJsOffThread } from "./search/in-worker.js";
 import type { FindQuery } from "./search/types.js";
 import { appendNotices, notices } from "./shared/notices.js";
-import { resolveToCwd } from "./shared/paths.js";
+import { onDisk, rawPathFor, resolveToCwd } from "./shared/paths.js";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateHead } from "./shared/truncate.js";
 
 const findSchema = Type.Object({
@@ -44,7 +44,8 @@ export const DEFAULT_FIND_LIMIT = 1000;
 export async function runFind(query: FindQuery, engine: "auto" | "js" | "fd" = "auto"): Promise<string[]> {
 	const fd = engine === "js" ? undefined : findFd();
 	if (engine === "fd" && !fd) throw new Error("fd is not installed");
-	if (fd) {
+	// fd takes its root as a UTF-8 path: a root whose name is not valid UTF-8 goes to the JS engine.
+	if (fd && !rawPathFor(query.root)) {
 		const args = await fdArgs(query, supportsFlag(fd, "--no-require-git"));
 		if (args) return findFdRun(fd, args, query);
 		if (engine === "fd") throw new Error("this fd cannot honour .gitignore outside a git repository");
@@ -56,7 +57,7 @@ export function createLocalFindOperations(engine: FindToolOptions["engine"] = "a
 	return {
 		exists: async (p) => {
 			try {
-				await fs.stat(p);
+				await fs.stat(onDisk(p));
 				return true;
 			} catch {
 				return false;

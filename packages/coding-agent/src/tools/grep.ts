@@ -9,7 +9,7 @@ import type { GrepMatch, GrepQuery } from "./search/types.js";
 import { assertRegular, NotRegularFileError } from "./shared/atomic-write.js";
 import { readRegularFile } from "./shared/bounded-read.js";
 import { appendNotices, notices } from "./shared/notices.js";
-import { resolveToCwd } from "./shared/paths.js";
+import { onDisk, rawPathFor, resolveToCwd } from "./shared/paths.js";
 import { DEFAULT_MAX_BYTES, type TruncationResult, truncateHead, truncateLine } from "./shared/truncate.js";
 
 const grepSchema = Type.Object({
@@ -56,7 +56,8 @@ export const DEFAULT_GREP_LIMIT = 100;
 export async function runGrep(query: GrepQuery, engine: "auto" | "js" | "rg" = "auto"): Promise<GrepMatch[]> {
 	const rg = engine === "js" ? undefined : findRipgrep();
 	if (engine === "rg" && !rg) throw new Error("ripgrep (rg) is not installed");
-	return rg ? grepRipgrep(rg, query) : grepJsOffThread(query);
+	// rg takes its root as a UTF-8 argument: a root whose name is not valid UTF-8 goes to the JS engine.
+	return rg && !rawPathFor(query.target) ? grepRipgrep(rg, query) : grepJsOffThread(query);
 }
 
 /** Context lines are read from files up to this size; larger ones show the matching lines alone. */
@@ -65,12 +66,12 @@ const MAX_CONTEXT_FILE_BYTES = 64 * 1024 * 1024;
 export function createLocalGrepOperations(engine: GrepToolOptions["engine"] = "auto"): GrepOperations {
 	return {
 		isDirectory: async (p) => {
-			const st = await fs.stat(p);
+			const st = await fs.stat(onDisk(p));
 			// A FIFO would block the search, a device never ends: only directories and regular files are searched.
 			if (!st.isDirectory()) assertRegular(st, p);
 			return st.isDirectory();
 		},
-		readFile: async (p) => (await readRegularFile(p, MAX_CONTEXT_FILE_BYTES)).toString("utf8"),
+		readFile: async (p) => (await readRegularFile(onDisk(p), MAX_CONTEXT_FILE_BYTES)).toString("utf8"),
 		search: (q) => runGrep(q, engine),
 	};
 }

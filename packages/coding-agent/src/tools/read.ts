@@ -6,7 +6,7 @@ import { detectImageMime, type ImageMime, prepareImage } from "./image.js";
 import type { FileTracker } from "./shared/file-tracker.js";
 import { describeFsError } from "./shared/fs-errors.js";
 import { appendNotices, notices } from "./shared/notices.js";
-import { resolveExistingPath } from "./shared/paths.js";
+import { onDisk, resolveExistingPath } from "./shared/paths.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateHead } from "./shared/truncate.js";
 
 const readSchema = Type.Object({
@@ -49,9 +49,10 @@ export interface ReadToolOptions {
 
 export function createLocalReadOperations(): ReadOperations {
 	return {
-		readFile: (p) => fs.readFile(p),
-		access: (p) => fs.access(p, fs.constants.R_OK),
-		stat: (p) => fs.stat(p),
+		// onDisk: a name shown with U+FFFD (not valid UTF-8 on disk) opens the file it came from.
+		readFile: (p) => fs.readFile(onDisk(p)),
+		access: (p) => fs.access(onDisk(p), fs.constants.R_OK),
+		stat: (p) => fs.stat(onDisk(p)),
 	};
 }
 

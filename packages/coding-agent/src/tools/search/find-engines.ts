@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import picomatch from "picomatch";
+import { onDisk } from "../shared/paths.js";
 import { findGitRoot, loadRootStack } from "./ignore-rules.js";
 import type { FindQuery } from "./types.js";
 import { pathSortKey, walk } from "./walk.js";
@@ -30,7 +31,7 @@ export async function findJs(query: FindQuery): Promise<string[]> {
 	const root = query.root.endsWith("/") ? query.root.slice(0, -1) : query.root;
 	const out: string[] = [];
 	let sliceStart = performance.now();
-	for (const e of walk(query.root, { rootStack: stack, signal: query.signal })) {
+	for (const e of walk(onDisk(query.root), { rootStack: stack, signal: query.signal })) {
 		if (performance.now() - sliceStart > 20) {
 			// Let the event loop breathe (UI, abort) during long walks.
 			await new Promise<void>((resolve) => setImmediate(resolve));

@@ -7,6 +7,7 @@
  * binary. Reads are pipelined so I/O overlaps with matching.
  */
 import { basename } from "node:path";
+import { onDisk } from "../shared/paths.js";
 import { FileScanner, type FileSearcher, type SegmentMatcher } from "./file-scan.js";
 import { createGlobOverride } from "./glob-filter.js";
 import { loadRootStack } from "./ignore-rules.js";
@@ -187,13 +188,13 @@ export async function grepJs(query: GrepQuery): Promise<GrepMatch[]> {
 	);
 	const out: GrepMatch[] = [];
 	if (query.targetIsFile) {
-		scanner.scan(query.target, basename(query.target), out, query.maxMatches, true);
+		scanner.scan(onDisk(query.target), basename(query.target), out, query.maxMatches, true);
 		return out;
 	}
 	const override = createGlobOverride(query.glob);
 	const { stack } = await loadRootStack(query.target);
 	let sliceStart = performance.now();
-	for (const entry of walk(query.target, { rootStack: stack, override, signal: query.signal })) {
+	for (const entry of walk(onDisk(query.target), { rootStack: stack, override, signal: query.signal })) {
 		if (out.length >= query.maxMatches) break;
 		// Only regular files (by their directory entry): devices, FIFOs, sockets and symlinks are never opened.
 		if (entry.kind !== "file") continue;

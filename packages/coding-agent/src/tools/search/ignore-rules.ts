@@ -9,6 +9,7 @@
 import { promises as fs, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { joinOnDisk } from "../shared/paths.js";
 
 export interface Matcher {
 	ig: Ignore;
@@ -35,7 +36,7 @@ function matcher(text: string, base: string, prefix: string): Matcher {
 /** Ordered from lowest to highest precedence. */
 export type IgnoreStack = readonly Matcher[];
 
-function readIgnoreFile(path: string): string | undefined {
+function readIgnoreFile(path: string | Buffer): string | undefined {
 	try {
 		return readFileSync(path, "utf8");
 	} catch {
@@ -63,11 +64,11 @@ export async function findGitRoot(dir: string): Promise<string | undefined> {
 }
 
 /** Matchers from one directory's ignore files (in precedence order), or none. */
-export function loadDirMatchers(absDir: string, base: string, prefix = ""): Matcher[] {
+export function loadDirMatchers(absDir: string | Buffer, base: string, prefix = ""): Matcher[] {
 	const out: Matcher[] = [];
 	// .gitignore first, .ignore after it: later entries take precedence.
 	for (const name of [".gitignore", ".ignore"]) {
-		const text = readIgnoreFile(join(absDir, name));
+		const text = readIgnoreFile(joinOnDisk(absDir, name));
 		if (text !== undefined && text.trim().length > 0) out.push(matcher(text, base, prefix));
 	}
 	return out;

@@ -3,18 +3,20 @@
  * Entries come depth-first with each directory's names sorted by code unit —
  * the order `rg --sort path` uses — so both engines produce the same order.
  * Hidden files are included; `.git` directories and ignored paths are not;
- * symbolic links are reported but never followed.
+ * symbolic links are reported but never followed. A name that is not valid
+ * UTF-8 is reported decoded lossily (U+FFFD), with its raw bytes in `abs`.
  */
 import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { joinOnDisk } from "../shared/paths.js";
 import type { Override } from "./glob-filter.js";
 import { type IgnoreStack, isIgnored, loadDirMatchers } from "./ignore-rules.js";
 
 export interface WalkEntry {
 	/** Posix path relative to the walk root. */
 	rel: string;
-	abs: string;
+	/** Raw bytes when the name (or a directory above it) is not valid UTF-8; fs calls take either. */
+	abs: string | Buffer;
 	kind: "file" | "dir" | "symlink" | "other";
 }
 
@@ -39,21 +41,38 @@ export function pathSortKey(path: string): string {
 	return path.replaceAll("/", "\0");
 }
 
-function kindOf(d: Dirent): WalkEntry["kind"] {
+function kindOf(d: Dirent | Dirent<Buffer>): WalkEntry["kind"] {
 	if (d.isFile()) return "file";
 	if (d.isDirectory()) return "dir";
 	if (d.isSymbolicLink()) return "symlink";
 	return "other";
 }
 
-export function* walk(root: string, options: WalkOptions = {}): Generator<WalkEntry> {
+interface Named {
+	name: string;
+	kind: WalkEntry["kind"];
+	/** Set only when `name` is a lossy decoding of these bytes. */
+	raw?: Buffer;
+}
+
+function list(absDir: string | Buffer): Named[] {
+	// Sync on purpose: far faster than the thread-pool round trip per directory; callers yield between slices.
+	const dirents = readdirSync(absDir, { withFileTypes: true });
+	if (!dirents.some((d) => d.name.includes("\uFFFD"))) return dirents.map((d) => ({ name: d.name, kind: kindOf(d) }));
+	// Some name did not decode: read the raw bytes so the file can still be opened.
+	return readdirSync(absDir, { withFileTypes: true, encoding: "buffer" }).map((d) => {
+		const name = d.name.toString("utf8");
+		return { name, kind: kindOf(d), raw: Buffer.from(name, "utf8").equals(d.name) ? undefined : d.name };
+	});
+}
+
+export function* walk(root: string | Buffer, options: WalkOptions = {}): Generator<WalkEntry> {
 	const respect = options.respectIgnore ?? true;
-	function* visit(absDir: string, relDir: string, stack: IgnoreStack): Generator<WalkEntry> {
+	function* visit(absDir: string | Buffer, relDir: string, stack: IgnoreStack): Generator<WalkEntry> {
 		options.signal?.throwIfAborted();
-		let dirents: Dirent[];
+		let dirents: Named[];
 		try {
-			// Sync on purpose: far faster than the thread-pool round trip per directory; callers yield between slices.
-			dirents = readdirSync(absDir, { withFileTypes: true });
+			dirents = list(absDir);
 		} catch {
 			return;
 		}
@@ -66,11 +85,11 @@ export function* walk(root: string, options: WalkOptions = {}): Generator<WalkEn
 		for (const d of dirents) {
 			if (d.name === ".git") continue;
 			const rel = relDir ? `${relDir}/${d.name}` : d.name;
-			const kind = kindOf(d);
+			const kind = d.kind;
 			const decision = options.override?.(rel, kind === "dir");
 			if (decision === "exclude") continue;
 			if (decision === undefined && respect && isIgnored(here, rel, kind === "dir")) continue;
-			const abs = join(absDir, d.name);
+			const abs = joinOnDisk(absDir, d.raw ?? d.name);
 			yield { rel, abs, kind };
 			if (kind === "dir") yield* visit(abs, rel, here);
 		}

@@ -83,12 +83,12 @@ export async function resolveWriteTarget(path: string): Promise<{ target: string
 }
 
 /** Writes `data` into the existing file at `target` without replacing it (same inode). */
-async function writeInPlace(target: string, data: Uint8Array, expected: Stats): Promise<void> {
+async function writeInPlace(target: string | Buffer, data: Uint8Array, expected: Stats): Promise<void> {
 	// O_NONBLOCK: should the path have become a FIFO since the stat, open must not wait for a reader.
 	const handle = await fs.open(target, constants.O_WRONLY | constants.O_NONBLOCK);
 	try {
 		const st = await handle.stat();
-		assertRegular(st, target);
+		assertRegular(st, target.toString());
 		if (st.ino !== expected.ino || st.dev !== expected.dev) {
 			throw Object.assign(new Error(`${target} was replaced while being written`), { code: "ECHANGED" });
 		}
@@ -102,6 +102,18 @@ async function writeInPlace(target: string, data: Uint8Array, expected: Stats): 
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * For an existing file whose name is not valid UTF-8 (given as raw bytes): the
+ * temp-name-and-rename machinery works on string paths, so the content goes
+ * into the file itself (same inode, not atomic). Only `edit` gets here, on a
+ * file it has just read.
+ */
+export async function writeRawPathInPlace(target: Buffer, content: string): Promise<void> {
+	const st = await fs.stat(target);
+	assertRegular(st, target.toString("utf8"));
+	return writeInPlace(target, Buffer.from(content, "utf8"), st);
 }
 
 function tempNameFor(target: string): string {

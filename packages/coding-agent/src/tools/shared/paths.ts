@@ -4,9 +4,9 @@
  * against the tool's cwd, and look-alike Unicode spellings of an existing
  * file (as macOS writes screenshot names) are found.
  */
-import { accessSync } from "node:fs";
+import { accessSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 const NARROW_NBSP = "\u202F";
@@ -51,4 +51,54 @@ export function resolveExistingPath(input: string, cwd: string): string {
 		if (exists(variant)) return variant;
 	}
 	return resolved;
+}
+
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * File names that are not valid UTF-8 reach the model decoded lossily (each
+ * bad byte run becomes U+FFFD), and a path spelled that way names no file.
+ * This maps such an absolute path back to the bytes on disk: each component
+ * holding U+FFFD is looked up among its directory's raw names. Undefined when
+ * the path exists as written, holds no U+FFFD, or some component matches no
+ * name; throws when two names decode alike (guessing could touch the wrong file).
+ */
+export function rawPathFor(p: string): Buffer | undefined {
+	if (!p.includes(REPLACEMENT) || !isAbsolute(p) || exists(p)) return undefined;
+	let current: Buffer = Buffer.alloc(0);
+	for (const part of p.split("/")) {
+		if (part === "") continue;
+		let bytes: Buffer = Buffer.from(part, "utf8");
+		if (part.includes(REPLACEMENT)) {
+			let names: Buffer[];
+			try {
+				names = readdirSync(current.length > 0 ? current : "/", { encoding: "buffer" });
+			} catch {
+				return undefined;
+			}
+			const hits = names.filter((n) => n.toString("utf8") === part);
+			if (hits.length === 0) return undefined;
+			if (hits.length > 1) {
+				throw new Error(
+					`${hits.length} files in ${current.toString("utf8") || "/"} are shown as "${part}" (their names are not valid UTF-8 and differ only in those bytes); use bash to tell them apart.`,
+				);
+			}
+			bytes = hits[0];
+		}
+		current = Buffer.concat([current, Buffer.from("/"), bytes]);
+	}
+	return current;
+}
+
+/** The path to hand to fs calls: the raw bytes for a lossily decoded name (see rawPathFor), else the path itself. */
+export function onDisk(p: string): string | Buffer {
+	return rawPathFor(p) ?? p;
+}
+
+/** `join` for a directory that may be raw bytes (a name that is not valid UTF-8 somewhere in it). */
+export function joinOnDisk(dir: string | Buffer, name: string | Buffer): string | Buffer {
+	if (typeof dir === "string" && typeof name === "string") return join(dir, name);
+	const d = typeof dir === "string" ? Buffer.from(dir) : dir;
+	const sep = d.length > 0 && d[d.length - 1] === 0x2f ? Buffer.alloc(0) : Buffer.from("/");
+	return Buffer.concat([d, sep, typeof name === "string" ? Buffer.from(name) : name]);
 }
