@@ -6,9 +6,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createGrepTool } from "../../src/tools/grep.js";
+import { createGrepTool, runGrep } from "../../src/tools/grep.js";
+import { findRipgrep } from "../../src/tools/search/executables.js";
 import { FileScanner } from "../../src/tools/search/file-scan.js";
 import { createFileSearcher, createSegmentMatcher, grepJs } from "../../src/tools/search/grep-js.js";
+import { MAX_RG_LINE_BYTES } from "../../src/tools/search/grep-rg.js";
 import type { GrepMatch, GrepQuery } from "../../src/tools/search/types.js";
 import { run, runError, tempDir, text } from "./helpers.js";
 
@@ -134,4 +136,32 @@ describe("long lines in windows agree with a whole-line search", () => {
 		}).scan(join(dir, "d", "f"), "f", out, 1000);
 		expect(out).toEqual([]);
 	});
+});
+
+describe("ripgrep engine: a very long matching line", () => {
+	it.skipIf(!findRipgrep())(
+		"a 64 MB one-line match is kept to its head as it streams (bounded, linear), not gathered whole",
+		async () => {
+			const dir = tempDir();
+			const size = 64 * 1024 * 1024;
+			const line = Buffer.alloc(size, "é");
+			Buffer.from("NEEDLE").copy(line, 0);
+			writeFileSync(
+				join(dir, "long.txt"),
+				Buffer.concat([Buffer.from("first\n"), line, Buffer.from("\nlast NEEDLE\n")]),
+			);
+			const found = await within(60_000, runGrep(query(dir, "NEEDLE"), "rg"));
+			expect(found.map((m) => [m.rel, m.line])).toEqual([
+				["long.txt", 2],
+				["long.txt", 3],
+			]);
+			expect(found[0].text.startsWith("NEEDLEé")).toBe(true);
+			expect(Buffer.byteLength(found[0].text)).toBeLessThanOrEqual(MAX_RG_LINE_BYTES);
+			expect(found[0].text).not.toContain("\uFFFD");
+			expect(found[1].text).toBe("last NEEDLE");
+			const r = await run(createGrepTool(dir, { engine: "rg" }), { pattern: "NEEDLE" });
+			expect(text(r).split("\n")[0]).toMatch(/^long\.txt:2: NEEDLEé{100,}/);
+		},
+		90_000,
+	);
 });

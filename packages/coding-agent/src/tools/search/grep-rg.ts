@@ -12,6 +12,15 @@ import { findGitRoot } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./types.js";
 import { pathSortKey } from "./walk.js";
 
+/** Drops a UTF-8 sequence cut at the end of a line's kept head. */
+function cutToChar(buf: Buffer): Buffer {
+	let i = buf.length - 1;
+	while (i >= 0 && buf.length - i <= 4 && (buf[i] & 0xc0) === 0x80) i--;
+	if (i < 0 || buf[i] < 0xc0) return buf;
+	const need = buf[i] >= 0xf0 ? 4 : buf[i] >= 0xe0 ? 3 : 2;
+	return buf.length - i >= need ? buf : buf.subarray(0, i);
+}
+
 function sortMatches(matches: GrepMatch[]): GrepMatch[] {
 	const keyed = matches.map((m) => ({ m, k: pathSortKey(m.rel) }));
 	keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.m.line - b.m.line));
@@ -41,6 +50,14 @@ export async function ripgrepArgs(query: GrepQuery, sorted: boolean): Promise<st
 	return args;
 }
 
+/**
+ * Bytes kept of one output line (path, number, text). rg prints a matching
+ * line whole, so a 200 MB line arrives as 200 MB of output: past this, the
+ * rest of the line is dropped as it streams in (the tool shows 500 characters
+ * of a line anyway), which keeps memory bounded and the parsing linear.
+ */
+export const MAX_RG_LINE_BYTES = 16 * 1024;
+
 interface RunResult {
 	matches: GrepMatch[];
 	/** True when the run was stopped because it passed `stopAfter`. */
@@ -54,6 +71,8 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 		let overflowed = false;
 		let stderr = "";
 		let rest: Buffer = Buffer.alloc(0);
+		/** The current line passed MAX_RG_LINE_BYTES: `rest` holds its head, input is dropped up to its "\n". */
+		let skipping = false;
 		const onAbort = () => child.kill("SIGKILL");
 		if (signal?.aborted) onAbort();
 		else signal?.addEventListener("abort", onAbort, { once: true });
@@ -69,10 +88,24 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 		};
 		child.stdout.on("data", (chunk: Buffer) => {
 			if (overflowed) return;
-			const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+			let from = 0;
+			if (skipping) {
+				const nl = chunk.indexOf(10);
+				if (nl === -1) return;
+				skipping = false;
+				parseLine(cutToChar(rest));
+				rest = Buffer.alloc(0);
+				from = nl + 1;
+			}
+			const tail = chunk.subarray(from);
+			const data = rest.length > 0 ? Buffer.concat([rest, tail]) : tail;
 			let start = 0;
 			for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
-				parseLine(data.subarray(start, nl));
+				parseLine(
+					nl - start > MAX_RG_LINE_BYTES
+						? cutToChar(data.subarray(start, start + MAX_RG_LINE_BYTES))
+						: data.subarray(start, nl),
+				);
 				start = nl + 1;
 				if (matches.length > stopAfter) {
 					overflowed = true;
@@ -80,7 +113,12 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 					return;
 				}
 			}
-			rest = Buffer.from(data.subarray(start));
+			if (data.length - start > MAX_RG_LINE_BYTES) {
+				skipping = true;
+				rest = Buffer.from(data.subarray(start, start + MAX_RG_LINE_BYTES));
+			} else {
+				rest = Buffer.from(data.subarray(start));
+			}
 		});
 		child.stderr.on("data", (d: Buffer) => {
 			if (stderr.length < 8192) stderr += d.toString("utf8");
@@ -92,7 +130,7 @@ function run(rg: string, args: string[], cwd: string, stopAfter: number, signal?
 		child.on("close", (code) => {
 			signal?.removeEventListener("abort", onAbort);
 			if (signal?.aborted) return reject(new Error("Operation aborted"));
-			if (!overflowed && rest.length > 0) parseLine(rest);
+			if (!overflowed && rest.length > 0) parseLine(skipping ? cutToChar(rest) : rest);
 			if (!overflowed && code === 2 && matches.length === 0) {
 				return reject(new Error(stderr.trim() || "ripgrep failed"));
 			}
