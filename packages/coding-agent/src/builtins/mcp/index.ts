@@ -10,6 +10,7 @@ import { MCP_TOOL_PREFIX } from "./interface.js";
 import { McpLog } from "./log.js";
 import { McpManager, type ServerEntry } from "./manager.js";
 import { showMcpMenu } from "./menu.js";
+import { McpServersPrompt, mcpServersSection } from "./prompt-section.js";
 import { registerResourceTools, resourceExposure } from "./resources.js";
 import { formatStatus } from "./status.js";
 
@@ -43,7 +44,10 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 
 	const report = (message: string, level: "info" | "warning" | "error") => ui?.notify(message, level);
 
+	let serversPrompt = new McpServersPrompt();
+
 	pi.on("session_start", (_event, ctx) => {
+		serversPrompt = new McpServersPrompt();
 		ui = ctx.ui;
 		const agentDir = getAgentDir();
 		config = loadMcpConfig({ agentDir, cwd: ctx.cwd, projectTrusted: ctx.isProjectTrusted() });
@@ -80,22 +84,25 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 	});
 
 	// A prompt waits (bounded) for servers whose tools must be declared in its request.
-	pi.on("before_agent_start", async () => {
-		if (!manager) return;
-		const direct = [...manager.servers.values()].filter(
-			(e) => e.state === "connecting" && hasDirectTools(e.configured),
-		);
-		if (direct.length === 0) return;
-		const late = await manager.waitFor(
-			direct.map((e) => e.name),
-			PROMPT_WAIT_MS,
-		);
-		for (const e of late) {
-			report(
-				`MCP server "${e.name}" was not ready after ${PROMPT_WAIT_MS / 1000} s; this prompt goes without its tools`,
-				"warning",
+	// Then the mcp_servers section (system prompt at the first prompt, a message when it changed).
+	pi.on("before_agent_start", async (event) => {
+		const m = manager;
+		if (!m) return;
+		const direct = [...m.servers.values()].filter((e) => e.state === "connecting" && hasDirectTools(e.configured));
+		if (direct.length > 0) {
+			const late = await m.waitFor(
+				direct.map((e) => e.name),
+				PROMPT_WAIT_MS,
 			);
+			for (const e of late) {
+				report(
+					`MCP server "${e.name}" was not ready after ${PROMPT_WAIT_MS / 1000} s; this prompt goes without its tools`,
+					"warning",
+				);
+			}
 		}
+		const section = mcpServersSection([...m.servers.values()], (e) => m.describe(e));
+		return serversPrompt.next(event.systemPrompt, section);
 	});
 
 	// Calls that may reach MCP tools wait for the servers they name.

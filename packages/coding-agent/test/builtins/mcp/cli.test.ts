@@ -104,6 +104,27 @@ describe("builtin:mcp in the built CLI", () => {
 		expect(JSON.stringify(body(sb.fake, 3).messages)).toContain("proj-d/tool_0: y");
 	}, 60_000);
 
+	it("mcp_servers in the system prompt: codemode/deferred servers with their description, not direct ones; the section unchanged on the next prompt", async () => {
+		writeMcp({
+			docs: stdioEntry("docs", { hangInit: true }, { description: "Search and read the product documentation" }),
+			tracker: stdioEntry("tracker", { hangInit: true }, { exposure: "deferred", description: "Issue tracker" }),
+			d: stdioEntry("d", { tools: 1 }, { exposure: "direct", description: "never listed" }),
+		});
+		sb.fake.enqueue(textReply("one"), textReply("two"));
+		const r = await sb.run(["-p", ...MODEL, "first", "second"]);
+		expect(r.stdout).toContain("two");
+		const system = (i: number) => String(body(sb.fake, i).messages[0]?.content);
+		expect(body(sb.fake, 0).messages[0]?.role).toBe("system");
+		expect(system(0)).toContain("<mcp_servers>");
+		expect(system(0)).toContain("- mcp__docs (codemode): Search and read the product documentation");
+		expect(system(0)).toContain("- mcp__tracker (tool_search): Issue tracker");
+		expect(system(0)).not.toContain("mcp__d ");
+		// The section stays byte for byte (the base prompt's tool list may grow once direct tools are registered).
+		const section = (i: number) => system(i).match(/<mcp_servers>[\s\S]*<\/mcp_servers>/)?.[0];
+		expect(section(1)).toBe(section(0));
+		expect(system(1).endsWith(section(0) ?? "-")).toBe(true);
+	});
+
 	it("json mode: MCP notices go to stderr, stdout stays JSON lines", async () => {
 		writeMcp({ good: stdioEntry("good", { tools: 1 }), "bad name!": { command: "x" } });
 		sb.fake.enqueue(textReply("ok"));
