@@ -596,7 +596,12 @@ export class AgentSession {
 	}
 
 	getSessionStats(): SessionStats {
-		return computeStats(this.sessionManager.buildSessionContext().messages, this.sessionId, this.sessionFile);
+		return computeStats(
+			this.sessionManager.buildSessionContext().messages,
+			this.sessionId,
+			this.sessionFile,
+			this.sessionManager.getEntries(),
+		);
 	}
 
 	getContextUsage(): ContextUsage {

@@ -1,7 +1,8 @@
 // Numbers about a conversation: message counts, token totals, cost, and how
 // full the context window is. Pure functions over the transcript.
 import type { AgentMessage } from "@pi/agent-core";
-import type { AssistantMessage, Model } from "@pi/ai";
+import type { AssistantMessage, Model, Usage } from "@pi/ai";
+import type { SessionEntry } from "../session/types.js";
 
 export interface SessionStats {
 	sessionId: string;
@@ -11,6 +12,11 @@ export interface SessionStats {
 	toolCalls: number;
 	toolResults: number;
 	totalMessages: number;
+	/**
+	 * What the session paid for: every model response recorded in it (all
+	 * branches, failed and retried attempts), summaries (compaction, branch
+	 * summary) and other billed usage — not only what is still in context.
+	 */
 	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 	cost: number;
 }
@@ -27,6 +33,8 @@ export function computeStats(
 	messages: readonly AgentMessage[],
 	sessionId: string,
 	sessionFile: string | undefined,
+	/** The session's entries (all branches): tokens and cost then count everything paid for. */
+	entries?: readonly SessionEntry[],
 ): SessionStats {
 	const stats: SessionStats = {
 		sessionId,
@@ -45,16 +53,29 @@ export function computeStats(
 		else if (m.role === "assistant") {
 			stats.assistantMessages++;
 			stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
-			const u = m.usage;
-			stats.tokens.input += u.input;
-			stats.tokens.output += u.output;
-			stats.tokens.cacheRead += u.cacheRead;
-			stats.tokens.cacheWrite += u.cacheWrite;
-			stats.tokens.total += u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
-			stats.cost += u.cost.total;
+			if (!entries) addUsage(stats, m.usage);
 		}
 	}
+	if (entries) for (const usage of billedUsages(entries)) addUsage(stats, usage);
 	return stats;
+}
+
+function addUsage(stats: SessionStats, u: Usage | undefined): void {
+	if (!u) return;
+	stats.tokens.input += u.input;
+	stats.tokens.output += u.output;
+	stats.tokens.cacheRead += u.cacheRead;
+	stats.tokens.cacheWrite += u.cacheWrite;
+	stats.tokens.total += u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+	stats.cost += u.cost?.total ?? 0;
+}
+
+/** Every usage the session's file records as billed, on any branch. */
+function* billedUsages(entries: readonly SessionEntry[]): Generator<Usage | undefined> {
+	for (const e of entries) {
+		if (e.type === "message" && e.message.role === "assistant") yield e.message.usage;
+		else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") yield e.usage;
+	}
 }
 
 /** Rough token count of text (4 characters per token), for messages without reported usage. */
