@@ -1,3 +1,4 @@
+import { resolveCompletionsCompat } from "./adapters/openai-completions-compat.js";
 import type { Model, StreamOptions, ThinkingLevel } from "./types.js";
 import { THINKING_LEVELS } from "./types.js";
 
@@ -25,6 +26,19 @@ export function getSupportedThinkingLevels(model: Pick<Model, "reasoning" | "thi
 		if (level === "xhigh") return typeof map.xhigh === "string";
 		return map[level] !== null;
 	});
+}
+
+/**
+ * Whether a request to this model carries the thinking level at all. A model
+ * without reasoning never does; an OpenAI-compatible server that takes no
+ * `reasoning_effort` and has no thinking switch of its own (local servers by
+ * default) gets nothing, so a UI must not claim a level for it.
+ */
+export function sendsThinkingLevel(model: Model): boolean {
+	if (!model.reasoning) return false;
+	if (model.api !== "openai-completions") return true;
+	const compat = resolveCompletionsCompat(model);
+	return compat.supportsReasoningEffort || compat.thinkingFormat !== "openai";
 }
 
 /** The nearest supported level: first the same or higher, then lower. */

@@ -16,7 +16,7 @@ import {
 	type KnownProvider,
 	modelsAreEqual,
 } from "../src/models/catalog.js";
-import { getSupportedThinkingLevels } from "../src/thinking.js";
+import { getSupportedThinkingLevels, sendsThinkingLevel } from "../src/thinking.js";
 import type { KnownApi, Model } from "../src/types.js";
 
 const KNOWN_APIS: KnownApi[] = [
@@ -283,5 +283,52 @@ describe("catalog generator", () => {
 		// Evaluate the template literal the way the module would.
 		const text = new Function(`return \`${json}\`;`)() as string;
 		expect(JSON.parse(text)[0].models[0]).toMatchObject({ id: tricky, name: 'back\\slash "q"' });
+	});
+});
+
+describe("sendsThinkingLevel", () => {
+	const base = {
+		id: "m",
+		name: "m",
+		provider: "p",
+		reasoning: true,
+		input: ["text" as const],
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 1000,
+		maxTokens: 100,
+	};
+	it("is false for a local OpenAI-compatible server (no reasoning_effort) and for models without reasoning", () => {
+		expect(sendsThinkingLevel({ ...base, api: "openai-completions", baseUrl: "http://127.0.0.1:11434/v1" })).toBe(
+			false,
+		);
+		expect(sendsThinkingLevel({ ...base, api: "openai-completions", baseUrl: "http://localhost:8080/v1" })).toBe(false);
+		expect(
+			sendsThinkingLevel({
+				...base,
+				reasoning: false,
+				api: "anthropic-messages",
+				baseUrl: "https://api.anthropic.com",
+			}),
+		).toBe(false);
+	});
+	it("is true where the request carries it: reasoning_effort, a thinking switch, or another API", () => {
+		expect(sendsThinkingLevel({ ...base, api: "openai-completions", baseUrl: "https://api.openai.com/v1" })).toBe(true);
+		expect(
+			sendsThinkingLevel({
+				...base,
+				api: "openai-completions",
+				baseUrl: "http://127.0.0.1:11434/v1",
+				compat: { supportsReasoningEffort: true },
+			}),
+		).toBe(true);
+		expect(
+			sendsThinkingLevel({
+				...base,
+				api: "openai-completions",
+				baseUrl: "http://127.0.0.1:8000/v1",
+				compat: { thinkingFormat: "qwen-chat-template" },
+			}),
+		).toBe(true);
+		expect(sendsThinkingLevel({ ...base, api: "anthropic-messages", baseUrl: "https://api.anthropic.com" })).toBe(true);
 	});
 });

@@ -29,6 +29,8 @@ export function testModel(extra: Partial<Model> = {}): Model {
 		cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
 		contextWindow: 1000,
 		maxTokens: 100,
+		// A server that takes reasoning_effort, so the thinking level is really sent (and shown).
+		compat: { supportsReasoningEffort: true },
 		...extra,
 	};
 }

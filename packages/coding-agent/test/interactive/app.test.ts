@@ -11,7 +11,7 @@ import { VirtualTerminal } from "../../../tui/test/helpers/virtual-terminal.js";
 import type { SlashCommand } from "../../src/modes/interactive/commands/registry.js";
 import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js";
 import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
-import { makeSession } from "../agent-session/support.js";
+import { makeSession, testModel } from "../agent-session/support.js";
 
 let mode: InteractiveMode | undefined;
 afterEach(async () => {
@@ -19,8 +19,16 @@ afterEach(async () => {
 	mode = undefined;
 });
 
-async function setup(extra: SlashCommand[] = [], cwd = "/work", tools?: AgentTool[]) {
-	const s = await makeSession(tools ? { customTools: tools, tools: tools.map((t) => t.name) } : {});
+async function setup(
+	extra: SlashCommand[] = [],
+	cwd = "/work",
+	tools?: AgentTool[],
+	sessionOptions: Parameters<typeof makeSession>[0] = {},
+) {
+	const s = await makeSession({
+		...(tools ? { customTools: tools, tools: tools.map((t) => t.name) } : {}),
+		...sessionOptions,
+	});
 	const term = new VirtualTerminal(80, 30);
 	mode = new InteractiveMode({
 		session: s.session,
@@ -164,6 +172,20 @@ describe("interactive app (headless terminal)", () => {
 		app.type("\x10");
 		await app.waitFor((x) => /plain\s*$/m.test(x));
 		expect(app.session.model?.id).toBe("plain");
+	});
+
+	it("the footer shows a thinking level only when requests carry it (not for a local server without reasoning_effort)", async () => {
+		const local = testModel({ id: "local-model", compat: { supportsReasoningEffort: false } });
+		const app = await setup([], "/work", undefined, { model: local });
+		await app.waitFor((x) => /local-model\s*$/m.test(x));
+		app.type("/thinking high\r");
+		await app.waitFor(() => app.session.thinkingLevel === "high");
+		app.fake.enqueue({ text: "done" });
+		app.type("hi\r");
+		const s = await app.waitFor((x) => x.includes("done") && /local-model\s*$/m.test(x));
+		expect(s).not.toMatch(/local-model • high/);
+		app.type("/session\r");
+		await app.waitFor((x) => x.includes("thinking not sent to this model"));
 	});
 
 	it("/copy writes the last answer as OSC 52", async () => {

@@ -6,7 +6,7 @@
 // indicator, queued messages, the editor (or a selector in its place), the
 // footer.
 import { basename } from "node:path";
-import type { ImageContent } from "@pi/ai";
+import { type ImageContent, sendsThinkingLevel } from "@pi/ai";
 import {
 	type AutocompleteProvider,
 	CombinedAutocompleteProvider,
@@ -393,7 +393,8 @@ export class InteractiveMode {
 			contextPercent: usage.percent,
 			contextWindow: usage.contextWindow,
 			autoCompact: s.autoCompactionEnabled,
-			model: model ? { provider: model.provider, id: model.id, reasoning: model.reasoning } : undefined,
+			// The level is shown only when requests actually carry it (not to a local server without reasoning_effort).
+			model: model ? { provider: model.provider, id: model.id, reasoning: sendsThinkingLevel(model) } : undefined,
 			thinkingLevel: s.thinkingLevel,
 			status: this.statusText,
 		};

@@ -1,4 +1,5 @@
 // /session: where this conversation lives and what it has cost so far.
+import { sendsThinkingLevel } from "@pi/ai";
 import type { InteractiveContext } from "../context.js";
 import type { SlashCommand } from "./registry.js";
 
@@ -24,11 +25,12 @@ export function formatSessionInfo(ctx: InteractiveContext): string {
 	lines.push(
 		`  Tokens: ${n(t.input)} in, ${n(t.output)} out, ${n(t.cacheRead)} cache read, ${n(t.cacheWrite)} cache write (${n(t.total)} total)`,
 	);
-	lines.push(`  Cost: $${stats.cost.toFixed(4)}`);
+	lines.push(`  Cost: $${stats.cost.toFixed(4)} (all branches and summaries)`);
 	if (model) {
 		const pct = usage.percent === undefined ? "" : ` (${usage.percent.toFixed(1)}%)`;
 		lines.push(`  Context: ${n(usage.tokens)} of ${n(usage.contextWindow)} tokens${pct}`);
-		lines.push(`  Model: ${model.provider}/${model.id} • thinking ${s.thinkingLevel}`);
+		const thinking = sendsThinkingLevel(model) ? `thinking ${s.thinkingLevel}` : "thinking not sent to this model";
+		lines.push(`  Model: ${model.provider}/${model.id} • ${thinking}`);
 	}
 	return lines.join("\n");
 }
