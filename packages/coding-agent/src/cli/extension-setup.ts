@@ -2,6 +2,7 @@
 // decision), loading them, the flags they register, and how their errors are
 // written in each mode. Imported with import() by run.ts and main.ts; the
 // loader (and jiti) only when there is at least one extension to load.
+import { join } from "node:path";
 import { discoverExtensions } from "../extensions/discovery.js";
 import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
@@ -101,6 +102,8 @@ async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise
 		const loaded = await loadExtensions({
 			cwd: o.cwd,
 			runtime,
+			// Transpiled TypeScript is kept between runs, private to the user (see loader.ts).
+			cacheDir: join(o.agentDir, "cache", "jiti"),
 			sources: fresh.map((s) => (s.builtin ? { ...s, loadFactory: BUILTIN_EXTENSIONS[s.builtin] } : s)),
 		});
 		runtime = loaded.runtime;

@@ -5,7 +5,7 @@
 // there is one); the caller decides whether it is fatal (print/json/rpc) or a
 // notice (interactive). A factory gets `timeoutMs` to finish; one that never
 // resolves is reported and left behind.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createExtensionAPI } from "./api.js";
 import { satisfiesRange } from "./api-version.js";
@@ -35,6 +35,11 @@ export interface LoadExtensionsOptions {
 	timeoutMs?: number;
 	/** The API version the extensions are checked against (tests). */
 	apiVersion?: string;
+	/**
+	 * Where transpiled TypeScript is kept between runs (the CLI passes
+	 * `<agentDir>/cache/jiti`); without it every run transpiles again.
+	 */
+	cacheDir?: string;
 }
 
 export interface LoadExtensionsResult {
@@ -48,13 +53,35 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 type Jiti = { import(id: string): Promise<unknown> };
 let jitiPromise: Promise<Jiti> | undefined;
 
-/** One jiti instance per process, created on first use with the host modules mapped in. */
-function getJiti(): Promise<Jiti> {
+/**
+ * Makes the directory for jiti's transpile cache, private to the user (0700);
+ * false (transpile every time) when it cannot be made. jiti's own default is
+ * a shared `<tmp>/jiti`, where another local user could plant a "compiled"
+ * file for an extension whose source they can read (an entry is keyed by the
+ * path and the source's hash only). An entry is used only while the source
+ * is unchanged.
+ */
+function privateCacheDir(dir: string | undefined): string | false {
+	if (!dir) return false;
+	try {
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		return dir;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * One jiti instance per process, created on first use with the host modules
+ * mapped in (and the first caller's cache directory).
+ */
+function getJiti(cacheDir: string | undefined): Promise<Jiti> {
 	jitiPromise ??= (async () => {
 		const [{ createJiti }, { loadHostModules }] = await Promise.all([import("jiti"), import("./host-modules.js")]);
 		return createJiti(import.meta.url, {
 			virtualModules: await loadHostModules(),
 			moduleCache: false,
+			fsCache: privateCacheDir(cacheDir),
 			interopDefault: true,
 		}) as Jiti;
 	})();
@@ -120,7 +147,7 @@ const TIMED_OUT = Symbol("timed out");
 export async function loadExtension(
 	source: LoadableSource,
 	runtime: ExtensionRuntime,
-	o: { cwd: string; timeoutMs: number; apiVersion: string },
+	o: { cwd: string; timeoutMs: number; apiVersion: string; cacheDir?: string },
 ): Promise<{ extension?: LoadedExtension; error?: LoadError }> {
 	const { path } = source;
 	if (source.loadFactory) return runFactory(source, runtime, o, await source.loadFactory());
@@ -130,7 +157,7 @@ export async function loadExtension(
 
 	let mod: Record<string, unknown>;
 	try {
-		const jiti = await getJiti();
+		const jiti = await getJiti(o.cacheDir);
 		mod = (await jiti.import(path)) as Record<string, unknown>;
 	} catch (error) {
 		return { error: fail(path, "could not be loaded", error) };
@@ -183,6 +210,7 @@ export async function loadExtensions(o: LoadExtensionsOptions): Promise<LoadExte
 		cwd: o.cwd,
 		timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		apiVersion: o.apiVersion ?? EXTENSION_API_VERSION,
+		cacheDir: o.cacheDir,
 	};
 	for (const source of o.sources) {
 		const { extension, error } = await loadExtension(source, runtime, settings);
