@@ -12,7 +12,7 @@ import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
-import { decideProjectTrust } from "../config/project-trust.js";
+import { decideProjectTrust, type ProjectTrust, saveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
 import { DefaultResourceLoader } from "../resources/resource-loader.js";
 import { formatLoadWarning } from "../session/load.js";
@@ -105,7 +105,7 @@ async function run(
 		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
 	};
 	const userExtensions = await loadUserExtensions(extensionOptions);
-	const trust = await decideProjectTrust({
+	let trust = await decideProjectTrust({
 		cwd,
 		agentDir,
 		approve: args.approve,
@@ -131,8 +131,12 @@ async function run(
 				}
 			: undefined,
 	});
+	// The interactive app asks (before anything from the folder loads) when the decision is "ask".
+	const trustDefault = globalSettings.get("defaultProjectTrust") ?? "ask";
+	const askTrust = mode === "interactive" && trust.required && trust.source === "default" && trustDefault === "ask";
+	if (askTrust) trust = await askTrustBeforeStart(cwd, agentDir);
 	const settings = trust.trusted ? SettingsManager.create({ cwd, agentDir }) : globalSettings;
-	if (trust.required && !trust.trusted && trust.source === "default") {
+	if (trust.required && !trust.trusted && trust.source === "default" && !askTrust) {
 		warn("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
 	}
 	for (const w of settings.getWarnings()) warn(w.message);
@@ -405,4 +409,15 @@ async function run(
 		session.dispose();
 		await settings.flush();
 	}
+}
+
+/** The app's trust question (modes/interactive/trust-prompt.ts); "always" is saved as --approve would be. */
+async function askTrustBeforeStart(cwd: string, agentDir: string): Promise<ProjectTrust> {
+	const [{ askProjectTrust }, { describeProjectResources }] = await Promise.all([
+		import("../modes/interactive/trust-prompt.js"),
+		import("../config/project-resources-summary.js"),
+	]);
+	const answer = await askProjectTrust({ cwd, resources: describeProjectResources(cwd) });
+	if (answer === "always") saveProjectTrust(agentDir, cwd, true);
+	return { trusted: answer !== "no", required: true, source: answer === "always" ? "saved" : "default" };
 }

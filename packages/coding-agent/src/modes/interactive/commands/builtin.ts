@@ -18,6 +18,7 @@ import { sessionCommand } from "./session.js";
 import { settingsCommand } from "./settings.js";
 import { thinkingCommand } from "./thinking.js";
 import { treeCommand } from "./tree.js";
+import { trustCommand } from "./trust.js";
 
 export const BUILTIN_COMMANDS: SlashCommand[] = [
 	settingsCommand,
@@ -37,6 +38,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
 	cloneCommand,
 	treeCommand,
 	resumeCommand,
+	trustCommand,
 	loginCommand,
 	logoutCommand,
 	quitCommand,
