@@ -16,6 +16,7 @@ import {
 	COMPACTION_SUMMARY,
 	INJECT_PROMPT,
 	LABEL,
+	longSession,
 	MODEL_HTML,
 	OTHER_BRANCH_ANSWER,
 	PROMPT,
@@ -169,4 +170,102 @@ describe.skipIf(!hasChromium)("exported page in Chromium", () => {
 		expect(requests).toEqual([]);
 		await page.close();
 	}, 60_000);
+});
+
+/** The page's own state after a cold open: what exists in the DOM, and the longest task seen. */
+async function pageShape(page: Page) {
+	return js<{ elements: number; entries: number; rows: number; firstTurn: number; lastTurn: number }>(
+		page,
+		`(() => {
+			const turns = [...document.querySelectorAll("#messages .entry")]
+				.map((e) => /turn (\\d+)/.exec(e.textContent || ""))
+				.filter(Boolean)
+				.map((m) => Number(m[1]));
+			return {
+				elements: document.getElementsByTagName("*").length,
+				entries: document.querySelectorAll("#messages .entry").length,
+				rows: document.querySelectorAll("#tree .row").length,
+				firstTurn: Math.min(...turns),
+				lastTurn: Math.max(...turns),
+			};
+		})()`,
+	);
+}
+
+describe.skipIf(!hasChromium)("a long exported session in Chromium (lazy rendering)", () => {
+	let dir: string;
+	let browser: BrowserHandle;
+	const pages: Record<number, string> = {};
+
+	beforeAll(async () => {
+		assertBuilt();
+		dir = mkdtempSync(join(tmpdir(), "pi-export-long-"));
+		for (const turns of [150, 5_000]) {
+			const session = join(dir, `long-${turns}.jsonl`);
+			writeSessionFile(session, longSession(turns));
+			const out = join(dir, `long-${turns}.html`);
+			const r = spawnSync(process.execPath, [CLI, "--export", session, out], {
+				cwd: dir,
+				env: { PATH: process.env.PATH, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "agent") },
+				encoding: "utf8",
+			});
+			expect(r.status, r.stderr).toBe(0);
+			pages[turns] = out;
+		}
+		browser = await launchBrowser();
+	}, 120_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("draws the same amount of DOM for 10,000 entries as for 300: the end of the active branch and the visible tree rows", async () => {
+		const small = await browser.open(pages[150]);
+		const smallShape = await pageShape(small.page);
+		await small.page.close();
+		const { page, errors, requests } = await browser.open(pages[5_000]);
+		const shape = await pageShape(page);
+		// 33x the entries, about the same page: only a window of the branch and the rows in view exist.
+		expect(shape.elements).toBeLessThan(smallShape.elements * 1.5 + 200);
+		expect(shape.entries).toBeLessThanOrEqual(100);
+		expect(shape.rows).toBeLessThanOrEqual(120);
+		expect(shape.lastTurn).toBe(4_999);
+		expect(shape.firstTurn).toBeGreaterThan(4_900);
+		expect(await js<string>(page, "document.getElementById('tree-count').textContent")).toContain("10,001 entries");
+
+		// Scrolling the tree to the middle draws those rows (and only about a screenful).
+		await js(page, `(() => { const t = document.getElementById("tree"); t.scrollTop = t.scrollHeight / 2; })()`);
+		await page.waitForFunction(
+			`[...document.querySelectorAll("#tree .row")].some((r) => /turn 2[45]\\d\\d /.test(r.textContent))`,
+		);
+		expect(await js<number>(page, `document.querySelectorAll("#tree .row").length`)).toBeLessThanOrEqual(120);
+
+		// Clicking the side branch (it leaves from turn 2,500) shows its path around it.
+		await js(page, `(() => { const t = document.getElementById("tree"); t.scrollTop = t.scrollHeight; })()`);
+		await page.waitForFunction(
+			`[...document.querySelectorAll("#tree .row")].some((r) => r.textContent.includes("side branch question"))`,
+		);
+		await js(
+			page,
+			`[...document.querySelectorAll("#tree .row")].find((r) => r.textContent.includes("side branch question")).click()`,
+		);
+		await page.waitForFunction(`document.getElementById("messages").textContent.includes("side branch question")`);
+		const side = await pageShape(page);
+		expect(side.lastTurn).toBe(2_500);
+		expect(side.entries).toBeLessThanOrEqual(100);
+
+		// "Show earlier entries" adds one step (100 entries) before the window, not the whole branch.
+		await js(
+			page,
+			`[...document.querySelectorAll("button.more")].find((b) => b.textContent.startsWith("Show earlier")).click()`,
+		);
+		const more = await pageShape(page);
+		expect(more.entries - side.entries).toBeGreaterThan(50);
+		expect(more.entries - side.entries).toBeLessThanOrEqual(100);
+		expect(more.firstTurn).toBeLessThan(side.firstTurn);
+		expect(errors).toEqual([]);
+		expect(requests).toEqual([]);
+		await page.close();
+	}, 120_000);
 });

@@ -142,3 +142,61 @@ export function richSession(): { header: SessionHeader; entries: SessionEntry[] 
 export function writeSessionFile(path: string, session = richSession()): void {
 	writeFileSync(path, `${[session.header, ...session.entries].map((e) => JSON.stringify(e)).join("\n")}\n`);
 }
+
+/**
+ * A long session for the lazy-rendering checks: `turns` user/assistant pairs
+ * (~600 bytes each) on one line of work, and one side branch leaving from
+ * the middle. Entry text says where it is (`turn <n>`), so the page can be
+ * asked which part of the session it shows.
+ */
+export function longSession(turns: number): { header: SessionHeader; entries: SessionEntry[] } {
+	const header: SessionHeader = {
+		type: "session",
+		version: 3,
+		id: `0190f000-0000-7000-8000-${turns.toString(16).padStart(12, "0")}`,
+		timestamp: "2026-11-30T10:00:00.000Z",
+		cwd: "/home/user/project",
+	};
+	const entries: SessionEntry[] = [];
+	const filler = "lorem ipsum dolor sit amet ".repeat(10);
+	let parent: string | null = null;
+	let middle: string | null = null;
+	for (let t = 0; t < turns; t++) {
+		const ts = new Date(Date.UTC(2026, 10, 30, 10, 0, 0) + t * 1000).toISOString();
+		const u = `u${t}`;
+		entries.push({
+			type: "message",
+			id: u,
+			parentId: parent,
+			timestamp: ts,
+			message: { role: "user", content: [{ type: "text", text: `turn ${t} question ${filler}` }], timestamp: t },
+		} as SessionEntry);
+		const a = `a${t}`;
+		entries.push({
+			type: "message",
+			id: a,
+			parentId: u,
+			timestamp: ts,
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: `turn ${t} answer ${filler}` }],
+				api: "openai-completions",
+				provider: "fake",
+				model: "fake-model",
+				usage: usage(0.001),
+				stopReason: "stop",
+				timestamp: t,
+			},
+		} as SessionEntry);
+		parent = a;
+		if (t === Math.floor(turns / 2)) middle = a;
+	}
+	entries.push({
+		type: "message",
+		id: "side",
+		parentId: middle,
+		timestamp: "2026-11-30T12:00:00.000Z",
+		message: { role: "user", content: [{ type: "text", text: "side branch question" }], timestamp: 0 },
+	} as SessionEntry);
+	return { header, entries };
+}
