@@ -160,7 +160,6 @@ export function longSession(turns: number): { header: SessionHeader; entries: Se
 	const entries: SessionEntry[] = [];
 	const filler = "lorem ipsum dolor sit amet ".repeat(10);
 	let parent: string | null = null;
-	let middle: string | null = null;
 	for (let t = 0; t < turns; t++) {
 		const ts = new Date(Date.UTC(2026, 10, 30, 10, 0, 0) + t * 1000).toISOString();
 		const u = `u${t}`;
@@ -189,14 +188,16 @@ export function longSession(turns: number): { header: SessionHeader; entries: Se
 			},
 		} as SessionEntry);
 		parent = a;
-		if (t === Math.floor(turns / 2)) middle = a;
+		if (t === Math.floor(turns / 2)) {
+			// Written right after its parent, so the active leaf (the file's last entry) stays on the main line.
+			entries.push({
+				type: "message",
+				id: "side",
+				parentId: a,
+				timestamp: "2026-11-30T12:00:00.000Z",
+				message: { role: "user", content: [{ type: "text", text: "side branch question" }], timestamp: 0 },
+			} as SessionEntry);
+		}
 	}
-	entries.push({
-		type: "message",
-		id: "side",
-		parentId: middle,
-		timestamp: "2026-11-30T12:00:00.000Z",
-		message: { role: "user", content: [{ type: "text", text: "side branch question" }], timestamp: 0 },
-	} as SessionEntry);
 	return { header, entries };
 }
