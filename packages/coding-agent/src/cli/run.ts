@@ -9,6 +9,7 @@ import { lateToolFilter } from "../agent-session/tool-selection.js";
 import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
+import { registerConfiguredSecrets } from "../config/configured-secrets.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
@@ -145,6 +146,9 @@ async function run(
 	if (authWarning) warn(authWarning);
 	for (const notice of auth.takePermissionNotices()) warn(notice);
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env, shell: settings.getShellPath() });
+	// Every configured secret is known to the redaction pass from here on, not only the keys a
+	// request sends: a tool or the model echoing another provider's key stays out of the session.
+	registerConfiguredSecrets({ env: io.env, authFile: paths.auth, modelsFile: paths.models, extra: [args.apiKey] });
 	for (const e of registry.getErrors()) warn(`Warning: ${e}`);
 	const resources = new DefaultResourceLoader({
 		cwd,

@@ -199,6 +199,33 @@ describe("API keys never leak", () => {
 		check(readFileSync(join(sb.cwd, "rpc.html"), "utf8"));
 	});
 
+	it("secrets configured for other providers are redacted from the session from start-up, though no request used them", async () => {
+		const unused = {
+			auth: "sk-relOTHER-0d1e2f3a4b5c6d7e8f09",
+			access: "oat-relIDLE-8e7d6c5b4a3928170a10",
+			env: "ghp-relENVTOKEN-44556677889900aabb11",
+		};
+		writeFileSync(
+			join(sb.agentDir, "auth.json"),
+			JSON.stringify({
+				other: { type: "api_key", key: unused.auth },
+				oauthprov: { type: "oauth", access: unused.access, refresh: "r", expires: 0 },
+			}),
+			{ mode: 0o600 },
+		);
+		sb.writeModels();
+		const leak = Object.values(unused).join(" ");
+		// A tool prints them and the model repeats them: both reach the session file.
+		sb.fake.enqueue(toolReply("bash", { command: `echo ${leak}` }), textReply(`you have ${leak}`));
+		const r = await sb.run(["-p", ...MODEL, "show my tokens"], { env: { GH_RELAY_TOKEN: unused.env } });
+		expect(r.code, r.stderr).toBe(0);
+		const sessions = allFiles(sb.root).filter((f) => f.endsWith(".jsonl"));
+		expect(sessions.length).toBeGreaterThan(0);
+		const text = sessions.map((f) => readFileSync(f, "utf8")).join("\n");
+		expect(text).toContain("[redacted]");
+		for (const [name, key] of Object.entries(unused)) expect(text.includes(key), name).toBe(false);
+	});
+
 	it("no committed test fixture holds anything shaped like a real provider key", () => {
 		const packages = join(__dirname, "../../..");
 		const shapes = [

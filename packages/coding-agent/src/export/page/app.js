@@ -334,7 +334,7 @@
 			card.append(who("Branch summary", e.timestamp));
 			card.append(markdown(e.summary || ""));
 			const info = el("div", "replaced");
-			const fromIdx = INDEX.ids.indexOf(e.fromId);
+			const fromIdx = nodeOfId(e.fromId);
 			if (fromIdx >= 0) {
 				info.append("Summarizes the abandoned branch ending at ");
 				info.append(jumpButton(INDEX.previews[fromIdx] || e.fromId, fromIdx));
@@ -389,6 +389,17 @@
 		rendered.set(p, box);
 		return box;
 	}
+	// id -> node, built on first use (a branch summary or a compaction on the shown path), so
+	// finding an entry by id is one lookup, not a scan of every id.
+	let idToNode = null;
+	function nodeOfId(id) {
+		if (idToNode === null) {
+			idToNode = new Map();
+			for (let i = 0; i < N; i++) idToNode.set(INDEX.ids[i], i);
+		}
+		const n = idToNode.get(id);
+		return n === undefined ? -1 : n;
+	}
 	function setPath(nodes) {
 		path = nodes;
 		posOf = new Map();
@@ -401,14 +412,8 @@
 		let from = 0;
 		for (let p = 0; p < path.length; p++) {
 			if (kinds[path[p]] !== "compaction") continue;
-			const keepId = entryAt(path[p]).firstKeptEntryId;
-			let kp = p;
-			for (let q = p - 1; q >= 0; q--) {
-				if (INDEX.ids[path[q]] === keepId) {
-					kp = q;
-					break;
-				}
-			}
+			const keepPos = posOf.get(nodeOfId(entryAt(path[p]).firstKeptEntryId));
+			const kp = keepPos !== undefined && keepPos < p ? keepPos : p;
 			compactionKeep.set(p, kp);
 			compactionFrom.set(p, from);
 			for (let q = from; q < kp; q++) compacted[q] = 1;
