@@ -2,7 +2,7 @@
 // examples, copied unmodified into test/fixtures/extensions/upstream/, drive
 // ctx.ui (status, widgets, footer, header), typed extension commands and
 // their completion, and errors shown inside the app.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
@@ -145,5 +145,24 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		const sent = JSON.stringify(body(sb.fake, 1));
 		expect(sent).toContain("/skill: now");
 		expect(sent).not.toContain("Run the linter.");
+	});
+
+	it("/skill:name whose file went away after start-up: a warning naming the file in the app, the text goes on as typed", async () => {
+		const skillFile = join(sb.agentDir, "skills", "lint", "SKILL.md");
+		mkdirSync(join(sb.agentDir, "skills", "lint"), { recursive: true });
+		writeFileSync(skillFile, "---\nname: lint\ndescription: Lint the project carefully\n---\nRun the linter.\n");
+		const p = start([]);
+		await p.waitFor(READY);
+		rmSync(skillFile);
+		sb.fake.enqueue(textReply("answered anyway"));
+		p.type("/skill:lint now");
+		await p.waitFor((screen) => screen.includes("/skill:lint now") && !screen.includes("Lint the project carefully"));
+		p.keys("Enter");
+		await p.waitFor(`Could not read skill ${skillFile}: ENOENT`);
+		await p.waitFor("answered anyway");
+		const sent = JSON.stringify(body(sb.fake, 0));
+		expect(sent).toContain("/skill:lint now");
+		expect(sent).not.toContain("Run the linter.");
+		expect(p.exited()).toBe(false);
 	});
 });
