@@ -13,7 +13,10 @@
 //   "Show earlier entries" click
 // - JS heap in use and DOM element count after all of it
 //
-//   node bench/export-browser.bench.mjs [sizes=10000,100000] [--no-ref]
+//   node bench/export-browser.bench.mjs [sizes=10000,100000] [--no-ref] [--timeout=120]
+//
+// A page that has not fired its load event and shown an entry within the
+// timeout (seconds) is reported as such, and the run goes on.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +31,8 @@ const REF_CLI = "/work/refs/v1/node_modules/@earendil-works/pi-coding-agent/dist
 const CHROMIUM = process.env.PI_TEST_CHROMIUM ?? "/usr/bin/chromium";
 const args = process.argv.slice(2);
 const sizes = (args.find((a) => !a.startsWith("--")) ?? "10000,100000").split(",").map(Number);
+/** How long a page may take to load and show its first entry before it counts as frozen. */
+const PAGE_TIMEOUT = Number(args.find((a) => a.startsWith("--timeout="))?.slice(10) ?? 120) * 1000;
 const withRef = !args.includes("--no-ref") && existsSync(REF_NODE) && existsSync(REF_CLI);
 if (!existsSync(OURS)) throw new Error(`${OURS} missing: npm run build first`);
 if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM} (set PI_TEST_CHROMIUM)`);
@@ -65,8 +70,14 @@ async function measure(browser, file, firstEntrySelector, kind) {
 		else void req.abort();
 	});
 	await page.evaluateOnNewDocument(OBSERVE);
-	await page.goto(`file://${file}`, { waitUntil: "load", timeout: 600_000 });
-	await page.waitForSelector(firstEntrySelector, { timeout: 600_000 });
+	try {
+		await page.goto(`file://${file}`, { waitUntil: "load", timeout: PAGE_TIMEOUT });
+		await page.waitForSelector(firstEntrySelector, { timeout: PAGE_TIMEOUT });
+	} catch (error) {
+		// A page still busy after the limit is the result ("froze"), not a bench failure.
+		await page.close().catch(() => {});
+		return { timedOut: true, note: String(error).split("\n")[0] };
+	}
 	const load = await page.evaluate(`(() => {
 		const nav = performance.getEntriesByType("navigation")[0];
 		return { loadEvent: nav ? nav.loadEventEnd : NaN, domContentLoaded: nav ? nav.domContentLoadedEventEnd : NaN };
@@ -162,6 +173,12 @@ const browser = await launch({
 	args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
 });
 const rows = [];
+const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : "–");
+console.log(`chromium ${CHROMIUM}, one cold open per page; times from navigation start`);
+console.log(
+	"| entries | page | page size | first paint | load event | longest task | blocking (>50 ms) | tree scroll (worst of 20) | branch click | show earlier | JS heap | DOM elements |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 try {
 	for (const n of sizes) {
 		const input = join(dir, `s${n}.jsonl`);
@@ -169,6 +186,7 @@ try {
 		const ours = join(dir, `ours-${n}.html`);
 		const oursBytes = exportWith(process.execPath, OURS, input, ours);
 		rows.push({ n, who: "ours", mb: oursBytes / 1e6, ...(await measure(browser, ours, "#messages .entry", "ours")) });
+		printRow(rows.at(-1));
 		if (withRef) {
 			const ref = join(dir, `ref-${n}.html`);
 			const refBytes = exportWith(REF_NODE, REF_CLI, input, ref);
@@ -178,6 +196,7 @@ try {
 				mb: refBytes / 1e6,
 				...(await measure(browser, ref, ".user-message, .assistant-message, .message", "ref")),
 			});
+			printRow(rows.at(-1));
 		}
 	}
 } finally {
@@ -186,13 +205,13 @@ try {
 	rmSync(dir, { recursive: true, force: true });
 }
 
-const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : "–");
-console.log(`chromium ${CHROMIUM}, one cold open per page; times from navigation start`);
-console.log(
-	"| entries | page | page size | first paint | load event | longest task | blocking (>50 ms) | tree scroll (worst of 20) | branch click | show earlier | JS heap | DOM elements |",
-);
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
-for (const r of rows) {
+function printRow(r) {
+	if (r.timedOut) {
+		console.log(
+			`| ${r.n.toLocaleString("en-US")} | ${r.who} | ${r.mb.toFixed(1)} MB | no load event and no entry within ${PAGE_TIMEOUT / 1000} s (${r.note}) |`,
+		);
+		return;
+	}
 	console.log(
 		`| ${r.n.toLocaleString("en-US")} | ${r.who} | ${r.mb.toFixed(1)} MB | ${ms(r.firstRender)} | ${ms(r.loadEvent)} | ${ms(r.longest)} | ${ms(r.blocking)} | ${ms(r.scrollWorst)} | ${ms(r.branchClick)} | ${ms(r.earlierClick)} | ${Math.round(r.heapMiB)} MiB | ${r.dom.toLocaleString("en-US")} |${r.errors ? ` ${r.errors} page errors` : ""}`,
 	);

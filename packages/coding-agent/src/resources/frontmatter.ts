@@ -29,6 +29,48 @@ export class FrontmatterError extends Error {
 const OPEN = /^---[ \t]*\r?\n/;
 const CLOSE = /(^|\r?\n)---[ \t]*(\r?\n|$)/g;
 
+const FLAT_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ ]+([A-Za-z][^\t]*?)[ ]*$/;
+const WORDS: Record<string, boolean | null> = {
+	true: true,
+	True: true,
+	TRUE: true,
+	false: false,
+	False: false,
+	FALSE: false,
+	null: null,
+	Null: null,
+	NULL: null,
+};
+
+/**
+ * The common frontmatter — one `key: plain words` per line — read without the
+ * YAML parser, which costs milliseconds per file while it is cold (200 skills
+ * and 200 templates spent over a second in it at start-up). Anything else
+ * (quotes, comments, nesting, lists, `: ` or ` #` inside a value, a value not
+ * starting with a letter, a repeated key) returns undefined and goes to the
+ * real parser, so the result is always the one YAML 1.2's core schema gives.
+ */
+export function flatMapping(yaml: string): Record<string, unknown> | undefined {
+	const out: Record<string, unknown> = {};
+	for (const line of yaml.split(/\r?\n/)) {
+		if (line === "") continue;
+		const m = FLAT_LINE.exec(line);
+		if (!m) return undefined;
+		const [, key, value] = m;
+		if (
+			key === "__proto__" ||
+			Object.hasOwn(out, key) ||
+			value.includes(": ") ||
+			value.includes(" #") ||
+			value.endsWith(":")
+		) {
+			return undefined;
+		}
+		out[key] = Object.hasOwn(WORDS, value) ? WORDS[value] : value;
+	}
+	return out;
+}
+
 /** Splits and parses the frontmatter; throws FrontmatterError (with the file line) when it is malformed. */
 export function parseFrontmatter(text: string, parseYaml: YamlParse): FrontmatterResult {
 	const open = OPEN.exec(text);
@@ -43,7 +85,7 @@ export function parseFrontmatter(text: string, parseYaml: YamlParse): Frontmatte
 	const body = text.slice(close.index + close[0].length);
 	let parsed: unknown;
 	try {
-		parsed = yaml.trim() === "" ? {} : parseYaml(yaml);
+		parsed = yaml.trim() === "" ? {} : (flatMapping(yaml) ?? parseYaml(yaml));
 	} catch (error) {
 		const pos = (error as { linePos?: { line: number }[] }).linePos?.[0];
 		// yaml's own "at line N" counts from the block start; the diagnostic carries the file line instead.

@@ -6,9 +6,10 @@
 // are searched recursively. The first template of a name wins; later ones are
 // reported as collisions. Bad files are skipped with a warning.
 import { basename } from "node:path";
-import { describeOrigin, type ResourceDiagnostic, type ResourceOrigin } from "./diagnostics.js";
-import { canonicalPath, enterDir, listDir, newWalkGuard, pathKind, readResourceText, type WalkGuard } from "./files.js";
+import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
+import { enterDir, listDir, readResourceText, type WalkGuard } from "./files.js";
 import { type FrontmatterError, frontmatterFieldLine, parseFrontmatter, type YamlParse } from "./frontmatter.js";
+import { FirstOfName, type FoundFile, type WalkRoot, walkRoots } from "./root-walk.js";
 import type { LoadResult } from "./skills.js";
 
 /** Longest description derived from the body (characters). */
@@ -24,13 +25,9 @@ export interface PromptTemplate {
 	origin: ResourceOrigin;
 }
 
-export interface PromptRoot {
-	path: string;
-	origin: ResourceOrigin;
+export interface PromptRoot extends WalkRoot {
 	/** Directories: search subdirectories too (settings, packages, CLI). */
 	recursive?: boolean;
-	/** A conventional location: absence is normal and not reported. */
-	optional?: boolean;
 }
 
 export interface LoadPromptTemplatesOptions {
@@ -85,10 +82,11 @@ export function loadPromptTemplateFile(
 	return { template, diagnostics };
 }
 
-function collectMarkdown(dir: string, recursive: boolean, depth: number, guard: WalkGuard, out: string[]): void {
+function collectMarkdown(dir: string, recursive: boolean, depth: number, guard: WalkGuard, out: FoundFile[]): void {
 	if (!enterDir(guard, dir, depth)) return;
 	for (const entry of listDir(dir)) {
-		if (entry.kind === "file" && entry.name.toLowerCase().endsWith(".md")) out.push(entry.path);
+		if (entry.kind === "file" && entry.name.toLowerCase().endsWith(".md"))
+			out.push({ path: entry.path, declared: false });
 		else if (recursive && entry.kind === "dir" && !entry.name.startsWith(".") && entry.name !== "node_modules") {
 			collectMarkdown(entry.path, true, depth + 1, guard, out);
 		}
@@ -100,63 +98,23 @@ export function loadPromptTemplates(
 	roots: readonly PromptRoot[],
 	options: LoadPromptTemplatesOptions,
 ): LoadResult<PromptTemplate> {
-	const items: PromptTemplate[] = [];
 	const diagnostics: ResourceDiagnostic[] = [];
-	const byName = new Map<string, PromptTemplate>();
-	const seenFiles = new Set<string>();
-	const loadOne = (path: string, origin: ResourceOrigin) => {
-		if (options.include && !options.include(path, origin)) return;
-		const key = canonicalPath(path);
-		if (seenFiles.has(key)) return;
-		seenFiles.add(key);
-		const result = loadPromptTemplateFile(path, origin, options.parseYaml);
-		diagnostics.push(...result.diagnostics);
-		const template = result.template;
-		if (!template) return;
-		const winner = byName.get(template.name);
-		if (winner) {
-			diagnostics.push({
-				type: "collision",
-				kind: "prompt",
-				path,
-				message: `template "/${template.name}" skipped: the name is taken by ${winner.filePath} (${describeOrigin(winner.origin)})`,
-				collision: { name: template.name, winnerPath: winner.filePath, loserPath: path },
-			});
-			return;
-		}
-		byName.set(template.name, template);
-		items.push(template);
-	};
-	for (const root of roots) {
-		const kind = pathKind(root.path);
-		if (kind === "missing") {
-			if (!root.optional) {
-				diagnostics.push({
-					type: "warning",
-					kind: "prompt",
-					path: root.path,
-					message: "prompt template path does not exist",
-				});
-			}
-		} else if (kind === "file") {
-			if (root.path.toLowerCase().endsWith(".md")) loadOne(root.path, root.origin);
-			else diagnostics.push({ type: "warning", kind: "prompt", path: root.path, message: "not a Markdown file" });
-		} else if (kind === "dir") {
-			const guard = newWalkGuard();
-			const files: string[] = [];
-			collectMarkdown(root.path, root.recursive === true, 0, guard, files);
-			if (guard.truncated) {
-				diagnostics.push({
-					type: "warning",
-					kind: "prompt",
-					path: root.path,
-					message: `search incomplete: ${guard.truncated}`,
-				});
-			}
-			for (const file of files) loadOne(file, root.origin);
-		} else {
-			diagnostics.push({ type: "warning", kind: "prompt", path: root.path, message: "not a file or directory" });
-		}
-	}
-	return { items, diagnostics };
+	const templates = new FirstOfName<PromptTemplate>("prompt", (name) => `template "/${name}"`, diagnostics);
+	walkRoots(
+		roots,
+		{
+			kind: "prompt",
+			noun: "prompt template",
+			collect: (root, guard, out) => collectMarkdown(root.path, root.recursive === true, 0, guard, out),
+			load: (file, root) => {
+				if (options.include && !options.include(file.path, root.origin)) return;
+				if (!templates.firstVisit(file.path)) return;
+				const result = loadPromptTemplateFile(file.path, root.origin, options.parseYaml);
+				diagnostics.push(...result.diagnostics);
+				if (result.template) templates.add(result.template);
+			},
+		},
+		diagnostics,
+	);
+	return { items: templates.items, diagnostics };
 }

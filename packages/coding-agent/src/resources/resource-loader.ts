@@ -12,6 +12,7 @@
 // entries, project directories, user settings entries, user directories,
 // packages (in the order given), extension-provided paths.
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { agentPaths, PROJECT_CONFIG_DIR, projectPaths, resolveUserPath } from "../config/paths.js";
@@ -24,6 +25,8 @@ import { loadPromptTemplates, type PromptRoot, type PromptTemplate } from "./pro
 import { emptyEntries, entriesFilter, parseResourceEntries, type ResourceEntries } from "./resource-paths.js";
 import { loadSkills, type Skill, type SkillRoot } from "./skills.js";
 import { collectThemeFiles, type ThemeFile, type ThemeRoot } from "./theme-files.js";
+
+const requireHere = createRequire(import.meta.url);
 
 export type { PromptTemplate } from "./prompt-templates.js";
 export type { Skill } from "./skills.js";
@@ -240,13 +243,17 @@ export class DefaultResourceLoader implements ResourceLoader {
 	private async discover(): Promise<void> {
 		const skills = this.plan("skills");
 		const prompts = this.plan("prompts");
-		// The YAML parser is only needed when there is something to parse: loaded lazily, once.
-		const anything = [...skills.roots, ...prompts.roots].some((r) => pathKind(r.path) !== "missing");
-		if (anything && !this.parseYaml) {
-			const yaml = await import("yaml");
-			this.parseYaml = (text) => yaml.parse(text);
+		// The YAML parser is loaded on the first frontmatter the flat fast path cannot read
+		// (frontmatter.ts): most skill and template files never need it, and loading it is
+		// a large part of a cold start.
+		if (!this.parseYaml) {
+			let yaml: typeof import("yaml") | undefined;
+			this.parseYaml = (text) => {
+				yaml ??= requireHere("yaml") as typeof import("yaml");
+				return yaml.parse(text);
+			};
 		}
-		const parseYaml: YamlParse = this.parseYaml ?? (() => ({}));
+		const parseYaml: YamlParse = this.parseYaml;
 		const skillResult = loadSkills(skills.roots as SkillRoot[], { parseYaml, include: entriesFilter(skills.entries) });
 		this.skills = skillResult.items;
 		this.kindDiagnostics.skills = [...skills.diagnostics, ...skillResult.diagnostics];

@@ -11,9 +11,10 @@
 // reported as collisions. Roots are given in precedence order by the loader.
 import { basename, dirname, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { describeOrigin, type ResourceDiagnostic, type ResourceOrigin } from "./diagnostics.js";
-import { canonicalPath, enterDir, listDir, newWalkGuard, pathKind, readResourceText, type WalkGuard } from "./files.js";
+import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
+import { enterDir, listDir, readResourceText, type WalkGuard } from "./files.js";
 import { type FrontmatterError, frontmatterFieldLine, parseFrontmatter, type YamlParse } from "./frontmatter.js";
+import { FirstOfName, type FoundFile, type WalkRoot, walkRoots } from "./root-walk.js";
 
 export const SKILL_FILE = "SKILL.md";
 export const MAX_SKILL_NAME = 64;
@@ -52,12 +53,7 @@ export interface LoadResult<T> {
 }
 
 /** A place to look for skills: a directory (searched) or a file. */
-export interface SkillRoot {
-	path: string;
-	origin: ResourceOrigin;
-	/** A conventional location: absence is normal and not reported. */
-	optional?: boolean;
-}
+export type SkillRoot = WalkRoot;
 
 export interface LoadSkillsOptions {
 	parseYaml: YamlParse;
@@ -213,7 +209,7 @@ function collectSkillFiles(
 	depth: number,
 	ig: Ignore,
 	guard: WalkGuard,
-	out: { path: string; declared: boolean }[],
+	out: FoundFile[],
 ): void {
 	if (!enterDir(guard, dir, depth)) return;
 	addIgnoreFiles(ig, dir, root);
@@ -239,65 +235,25 @@ function collectSkillFiles(
 
 /** Loads skills from roots in precedence order: the first skill of a name wins. */
 export function loadSkills(roots: readonly SkillRoot[], options: LoadSkillsOptions): LoadResult<Skill> {
-	const items: Skill[] = [];
 	const diagnostics: ResourceDiagnostic[] = [];
-	const byName = new Map<string, Skill>();
-	const seenFiles = new Set<string>();
-	const add = (skill: Skill) => {
-		const key = canonicalPath(skill.filePath);
-		if (seenFiles.has(key)) return; // the same file reached twice (symlink, overlapping roots)
-		seenFiles.add(key);
-		const winner = byName.get(skill.name);
-		if (winner) {
-			diagnostics.push({
-				type: "collision",
-				kind: "skill",
-				path: skill.filePath,
-				message: `skill "${skill.name}" skipped: the name is taken by ${winner.filePath} (${describeOrigin(winner.origin)})`,
-				collision: { name: skill.name, winnerPath: winner.filePath, loserPath: skill.filePath },
-			});
-			return;
-		}
-		byName.set(skill.name, skill);
-		items.push(skill);
-	};
-	const loadOne = (path: string, origin: ResourceOrigin, declared: boolean) => {
-		if (options.include && !options.include(path, origin)) return;
-		const result = loadSkillFile(path, origin, options.parseYaml, declared);
-		diagnostics.push(...result.diagnostics);
-		if (result.skill) add(result.skill);
-	};
-	for (const root of roots) {
-		const kind = pathKind(root.path);
-		if (kind === "missing") {
-			if (!root.optional) {
-				diagnostics.push({ type: "warning", kind: "skill", path: root.path, message: "skill path does not exist" });
-			}
-			continue;
-		}
-		if (kind === "file") {
-			if (root.path.toLowerCase().endsWith(".md")) loadOne(root.path, root.origin, true);
-			else diagnostics.push({ type: "warning", kind: "skill", path: root.path, message: "not a Markdown file" });
-			continue;
-		}
-		if (kind !== "dir") {
-			diagnostics.push({ type: "warning", kind: "skill", path: root.path, message: "not a file or directory" });
-			continue;
-		}
-		const guard = newWalkGuard();
-		const files: { path: string; declared: boolean }[] = [];
-		collectSkillFiles(root.path, root.path, 0, ignore(), guard, files);
-		if (guard.truncated) {
-			diagnostics.push({
-				type: "warning",
-				kind: "skill",
-				path: root.path,
-				message: `search incomplete: ${guard.truncated}`,
-			});
-		}
-		for (const file of files) loadOne(file.path, root.origin, file.declared);
-	}
-	return { items, diagnostics };
+	const skills = new FirstOfName<Skill>("skill", (name) => `skill "${name}"`, diagnostics);
+	walkRoots(
+		roots,
+		{
+			kind: "skill",
+			noun: "skill",
+			collect: (root, guard, out) => collectSkillFiles(root.path, root.path, 0, ignore(), guard, out),
+			load: (file, root) => {
+				if (options.include && !options.include(file.path, root.origin)) return;
+				if (!skills.firstVisit(file.path)) return;
+				const result = loadSkillFile(file.path, root.origin, options.parseYaml, file.declared);
+				diagnostics.push(...result.diagnostics);
+				if (result.skill) skills.add(result.skill);
+			},
+		},
+		diagnostics,
+	);
+	return { items: skills.items, diagnostics };
 }
 
 function escapeXml(text: string): string {
