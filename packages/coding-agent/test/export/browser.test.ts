@@ -114,6 +114,12 @@ describe.skipIf(!hasChromium)("exported page in Chromium", () => {
 		expect(dom.diffAdd).toContain("+const depth = stack.length;");
 		// Thinking is collapsed but present.
 		expect(dom.thinkingOpen).toBe(false);
+		// Each answer carries its model, token usage and cost.
+		const usages = await js<string[]>(
+			page,
+			`[...document.querySelectorAll("#messages .usage")].map((e) => e.textContent)`,
+		);
+		expect(usages).toContain("fake/fake-model · in 1.2k · out 80 · cache read 300 · $0.01");
 		// User prompts are markdown; a /skill: expansion is a collapsed block naming the skill.
 		const user = await js<{ strong: string[]; code: string[]; skill: string; skillOpen: boolean; skillText: string }>(
 			page,
