@@ -132,6 +132,27 @@ describe("interactive app (headless terminal)", () => {
 		await app.waitFor((x) => x.includes("still here"));
 	});
 
+	it("a session write that fails is an error notice naming the file and the cause, and the app keeps running", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		// The disk fills up while the reply streams: the prompt is saved, the reply cannot be.
+		const append = app.sessionManager.appendMessage.bind(app.sessionManager);
+		app.sessionManager.appendMessage = (message) => {
+			if (message.role !== "assistant") return append(message);
+			throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+				sessionFile: "/sessions/full.jsonl",
+				cause: { code: "ENOSPC" },
+			});
+		};
+		app.fake.enqueue({ text: "never shown as saved" });
+		app.type("hello\r");
+		const s = await app.waitFor((x) => x.includes("Session not saved"));
+		expect(s).toContain("/sessions/full.jsonl");
+		expect(s).toContain("ENOSPC");
+		app.type("still typing");
+		await app.waitFor((x) => x.includes("still typing"));
+	});
+
 	it("Esc twice on an empty editor runs the tree command when one is registered", async () => {
 		const ran: string[] = [];
 		const app = await setup([{ name: "tree", description: "tree", run: () => void ran.push("tree") }]);

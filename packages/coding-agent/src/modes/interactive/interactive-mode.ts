@@ -359,6 +359,13 @@ export class InteractiveMode {
 			case "thinking_level_changed":
 				this.refreshStatus();
 				break;
+			case "session_write_failed":
+				// The run stops here (nothing unrecorded is announced); say where and why.
+				this.showStatus(
+					`Session not saved: writing ${event.file ?? "the session file"} failed${event.code ? ` (${event.code})` : ""}: ${event.errorMessage}. The run stopped; entries before this one are on disk.`,
+					"error",
+				);
+				break;
 			default:
 				break;
 		}
