@@ -59,6 +59,8 @@ export interface ExtensionBridgeOptions {
 	lateToolFilter?: (name: string) => "excluded" | "registered" | "activate" | undefined;
 	/** Extra commands listed by `pi.getCommands()` (prompt templates, skills). */
 	getOtherCommands?: () => SlashCommandInfo[];
+	/** Where `resources_discover` results go: the resource loader's extension paths (skills, prompts, themes). */
+	addResourcePaths?: (paths: { skillPaths: string[]; promptPaths: string[]; themePaths: string[] }) => Promise<void>;
 }
 
 export interface SubmitOptions {
@@ -128,11 +130,13 @@ export class ExtensionBridge {
 		this.refreshTools();
 		this.wireHooks();
 		await this.runner.emit({ type: "session_start", reason });
-		await this.runner.emitResourcesDiscover({
+		const discovered = await this.runner.emitResourcesDiscover({
 			type: "resources_discover",
 			cwd: this.session.cwd,
 			reason: reason === "reload" ? "reload" : "startup",
 		});
+		const found = discovered.skillPaths.length + discovered.promptPaths.length + discovered.themePaths.length;
+		if (found > 0) await this.o.addResourcePaths?.(discovered);
 	}
 
 	/** Emits session_shutdown and detaches from the session. */

@@ -305,6 +305,8 @@ async function run(
 			projectTrusted: trust.trusted,
 			onShutdownRequest: () => requestShutdown(),
 			lateToolFilter: lateToolFilter(args.tools, args.excludeTools, settings.get("defaultTools")),
+			// resources_discover: skills, templates and themes an extension points at join the loader's.
+			addResourcePaths: (paths) => resources.addExtraPaths(paths),
 		});
 		if (mode === "json") {
 			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
