@@ -67,7 +67,10 @@ async function run(
 	// The app shows start-up warnings inside it (its screen would paint over
 	// stderr); the other modes write them to stderr at once.
 	const startupNotes: string[] = [];
-	const warn = mode === "interactive" ? (text: string) => void startupNotes.push(text) : err;
+	// Once the app runs, later warnings (a damaged session opened with /resume) go straight into it.
+	let noteInApp: ((text: string) => void) | undefined;
+	const warn =
+		mode === "interactive" ? (text: string) => (noteInApp ? noteInApp(text) : void startupNotes.push(text)) : err;
 	if (args.offline) io.env.PI_OFFLINE = "1";
 	if (args.resume && mode !== "interactive") {
 		throw new CliUsageError(
@@ -371,6 +374,7 @@ async function run(
 					: undefined,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");
+					noteInApp = showInApp;
 					requestShutdown = () => void app.shutdown();
 				},
 			});

@@ -1,7 +1,7 @@
 // The built app in tmux: start-up warnings (malformed settings, a damaged
 // session line) are shown inside the app, wrapped at word boundaries, not as
 // raw stderr above it; on exit, the command that resumes the session.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
@@ -74,6 +74,29 @@ describe.skipIf(!hasTmux)("start-up notes and the resume hint (tmux)", () => {
 		// The history around the damaged line is still shown.
 		expect(app).toContain("answer one");
 		expect(app).toContain("answer three");
+	});
+
+	it("a damaged session opened later with /resume is reported inside the app too", async () => {
+		for (const [i, q] of ["one", "two", "three"].entries()) {
+			sb.fake.enqueue(textReply(`answer ${q}`));
+			expect((await sb.run([...(i > 0 ? ["-c"] : []), "-p", ...MODEL, q])).code).toBe(0);
+		}
+		const dir = join(sb.agentDir, "sessions");
+		const file = readdirSync(dir, { recursive: true, withFileTypes: true })
+			.filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
+			.map((e) => join(e.parentPath, e.name))[0];
+		const lines = readFileSync(file, "utf8").split("\n");
+		const at = lines.findIndex((l) => l.includes('"two"'));
+		lines[at] = lines[at].slice(0, 70);
+		writeFileSync(file, lines.join("\n"));
+		const p = start([...MODEL], 200);
+		await p.waitFor(READY);
+		p.type("/resume");
+		p.keys("Enter");
+		await p.waitFor(/→ one/);
+		p.keys("Enter");
+		const screen = await p.waitFor(`line ${at + 1}`);
+		expect(appLines(screen).join("\n")).toContain("answer three");
 	});
 
 	it("on exit, prints how to resume the session", async () => {

@@ -22,6 +22,7 @@ import {
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionEvent } from "../../agent-session/events.js";
 import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-guidance.js";
+import { formatLoadWarning } from "../../session/load.js";
 import { readClipboardImage } from "./clipboard.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
 import { SlashCommandRegistry } from "./commands/registry.js";
@@ -106,6 +107,8 @@ export class InteractiveMode {
 	private readonly session: AgentSession;
 	private readonly editorArea = new Container();
 	private readonly working: WorkingRow;
+	/** Session load warnings already shown (file:line), so /tree and reloads do not repeat them. */
+	private readonly shownLoadWarnings = new Set<string>();
 	private readonly headerSlot = new Container();
 	private readonly footerSlot = new Container();
 	private readonly widgetsAbove = new Container();
@@ -266,6 +269,9 @@ export class InteractiveMode {
 		this.themes?.startWatching();
 		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
 		this.chat.syncEntries(this.session.sessionManager, true);
+		// The start-up session's damaged lines were reported with the start-up warnings.
+		for (const w of this.session.sessionManager.getLoadWarnings())
+			this.shownLoadWarnings.add(`${w.file}:${w.line}:${w.message}`);
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
@@ -563,6 +569,13 @@ export class InteractiveMode {
 		this.chat.clear();
 		this.queueView.set([], []);
 		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
+		// A session opened now (/resume, /import) names its damaged lines after its history, once.
+		for (const w of this.session.sessionManager.getLoadWarnings()) {
+			const key = `${w.file}:${w.line}:${w.message}`;
+			if (this.shownLoadWarnings.has(key)) continue;
+			this.shownLoadWarnings.add(key);
+			this.showStatus(formatLoadWarning(w), "warning");
+		}
 		this.refreshStatus();
 		this.tui.requestRender(true);
 	}
