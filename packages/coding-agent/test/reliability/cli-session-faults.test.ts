@@ -185,7 +185,7 @@ describe("session files through the CLI", () => {
 		sb.writeModels({ models: [{ id: "fake-model", contextWindow: 10_000 }] });
 		writeFileSync(
 			join(sb.agentDir, "settings.json"),
-			JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 1000 } }),
+			JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 500 } }),
 		);
 		const reply = (text: string, promptTokens: number) =>
 			new ChatStream()

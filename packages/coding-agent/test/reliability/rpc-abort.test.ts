@@ -25,7 +25,7 @@ beforeEach(async () => {
 	sb.writeModels({ models: [{ id: "fake-model", contextWindow: 10_000, reasoning: true }] });
 	writeFileSync(
 		join(sb.agentDir, "settings.json"),
-		JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 1000 } }),
+		JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 500 } }),
 	);
 	file = join(sb.root, "abort-session.jsonl");
 });
