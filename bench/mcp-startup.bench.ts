@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { type Script, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { fakeProviderModels, median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 5);
 const root = resolve(import.meta.dirname, "..");
@@ -31,11 +32,6 @@ interface Sample {
 	wall: number;
 	rssMiB: number;
 }
-
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function servers(kind: "none" | "ready" | "hanging"): object | undefined {
 	if (kind === "none") return undefined;
@@ -67,17 +63,7 @@ function makeHome(label: string, models: object, mcp: object | undefined) {
 
 async function main(): Promise<void> {
 	const fake = await startFakeProvider();
-	const models = {
-		providers: {
-			fake: {
-				baseUrl: `${fake.url}/v1`,
-				api: "openai-completions",
-				apiKey: "fake-key",
-				compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-				models: [{ id: "fake-model" }],
-			},
-		},
-	};
+	const models = fakeProviderModels(fake.url);
 	const kinds = ["none", "ready", "hanging"] as const;
 	const label = { none: "no MCP servers", ready: "3 servers that connect", hanging: "3 servers that never answer" };
 	const cases: { name: string; cmd: string[]; home: ReturnType<typeof makeHome> }[] = [];

@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { type RecordedRequest, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 3);
 const ours = resolve(import.meta.dirname, "../packages/coding-agent/dist/cli.js");
@@ -121,10 +122,6 @@ for (let i = 0; i <= runs; i++) {
 await fake.close();
 for (const h of Object.values(homes)) rmSync(h.home, { recursive: true, force: true });
 
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 console.log(`${runs} interleaved runs after one warm-up; load average ${loadavg()[0].toFixed(1)}\n`);
 console.log("| CLI | agent dir | wall s (median) | peak RSS MiB (median) | system prompt bytes | wall s, each run |");
 console.log("|---|---|---|---|---|---|");
