@@ -5,26 +5,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { InteractiveContext } from "../context.js";
-import { createConfirmPrompt } from "../selectors/prompts.js";
+import { askChoice } from "../selectors/prompts.js";
 import type { SlashCommand } from "./registry.js";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function confirm(ctx: InteractiveContext, title: string, question: string): Promise<boolean> {
-	return new Promise((resolve) => {
-		const restore = ctx.showInEditorArea(
-			createConfirmPrompt(
-				() => ctx.theme,
-				title,
-				question,
-				(yes) => {
-					restore();
-					resolve(yes);
-				},
-			),
-		);
-		ctx.requestRender();
-	});
+async function confirm(ctx: InteractiveContext, title: string, question: string): Promise<boolean> {
+	const answer = await askChoice(ctx, `${title}: ${question}`, [
+		{ value: "yes", label: "Yes" },
+		{ value: "no", label: "No" },
+	]);
+	return answer === "yes";
 }
 
 function exportOptions(ctx: InteractiveContext) {

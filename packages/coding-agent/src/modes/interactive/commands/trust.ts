@@ -8,36 +8,10 @@ import {
 	readSavedProjectTrust,
 	saveProjectTrust,
 } from "../../../config/project-trust.js";
-import type { InteractiveContext } from "../context.js";
-import { createChoicePrompt } from "../selectors/prompts.js";
+import { askChoice } from "../selectors/prompts.js";
 import type { SlashCommand } from "./registry.js";
 
 type TrustChoice = "always" | "never" | "forget";
-
-function choose(
-	ctx: InteractiveContext,
-	title: string,
-	current: boolean | undefined,
-): Promise<TrustChoice | undefined> {
-	return new Promise((resolveChoice) => {
-		let restore = () => {};
-		const prompt = createChoicePrompt<TrustChoice>(
-			() => ctx.theme,
-			title,
-			[
-				{ value: "always", label: "Trust always", description: "load .pi/ resources from the next start" },
-				{ value: "never", label: "Never trust", description: "never load them, never ask" },
-				{ value: "forget", label: "Forget the decision", description: "ask again next time" },
-			],
-			(value) => {
-				restore();
-				resolveChoice(value);
-			},
-			current === true ? "always" : current === false ? "never" : "forget",
-		);
-		restore = ctx.showInEditorArea(prompt);
-	});
-}
 
 export const trustCommand: SlashCommand = {
 	name: "trust",
@@ -51,7 +25,16 @@ export const trustCommand: SlashCommand = {
 		const saved = readSavedProjectTrust(ctx.agentDir, ctx.cwd);
 		const state = saved === true ? "trusted (saved)" : saved === false ? "not trusted (saved)" : "no saved decision";
 		ctx.showStatus(`Project trust for ${ctx.cwd}: ${state}. It has: ${resources.join("; ")}`);
-		const choice = await choose(ctx, "Trust this folder?", saved);
+		const choice = await askChoice<TrustChoice>(
+			ctx,
+			"Trust this folder?",
+			[
+				{ value: "always", label: "Trust always", description: "load .pi/ resources from the next start" },
+				{ value: "never", label: "Never trust", description: "never load them, never ask" },
+				{ value: "forget", label: "Forget the decision", description: "ask again next time" },
+			],
+			saved === true ? "always" : saved === false ? "never" : "forget",
+		);
 		if (!choice) return;
 		saveProjectTrust(ctx.agentDir, ctx.cwd, choice === "always" ? true : choice === "never" ? false : null);
 		const now = choice === "always" ? "trusted" : choice === "never" ? "never trusted" : "asked again next time";

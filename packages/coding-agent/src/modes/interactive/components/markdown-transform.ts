@@ -27,10 +27,6 @@ export class TransformedMarkdown {
 		this.shown = source;
 	}
 
-	get text(): string {
-		return this.source;
-	}
-
 	setText(text: string): void {
 		this.source = text;
 	}

@@ -1,5 +1,5 @@
-// Small dialogs that take the editor's place: a choice from a short list, a
-// yes/no question, a line of text, and the branch-summary question /tree asks when it leaves a
+// Small dialogs that take the editor's place: a choice from a short list
+// (askChoice awaits one), a line of text, and the branch-summary question /tree asks when it leaves a
 // branch (no summary / summarize / summarize with custom instructions).
 import { type Component, type Focusable, Input, matchesKey, truncateToWidth } from "@pi/tui";
 import { SelectorFrame, type ThemeSource } from "./frame.js";
@@ -33,22 +33,35 @@ export function createChoicePrompt<T extends string>(
 	);
 }
 
-/** A yes/no question ("Yes" first); Esc answers no. */
-export function createConfirmPrompt(
-	theme: ThemeSource,
+/** Where a prompt takes the editor's place (the app's context). */
+export interface PromptHost {
+	readonly theme: ReturnType<ThemeSource>;
+	showInEditorArea(component: Component): () => void;
+	requestRender(): void;
+}
+
+/** Asks in the editor's place; resolves with the choice (undefined on Esc) once the editor is back. */
+export function askChoice<T extends string>(
+	host: PromptHost,
 	title: string,
-	question: string,
-	onDone: (confirmed: boolean) => void,
-): SelectorFrame {
-	return createChoicePrompt(
-		theme,
-		`${title}: ${question}`,
-		[
-			{ value: "yes", label: "Yes" },
-			{ value: "no", label: "No" },
-		],
-		(value) => onDone(value === "yes"),
-	);
+	choices: readonly Choice<T>[],
+	initialValue?: T,
+): Promise<T | undefined> {
+	return new Promise((resolveChoice) => {
+		let restore = () => {};
+		const prompt = createChoicePrompt(
+			() => host.theme,
+			title,
+			choices,
+			(value) => {
+				restore();
+				resolveChoice(value);
+			},
+			initialValue,
+		);
+		restore = host.showInEditorArea(prompt);
+		host.requestRender();
+	});
 }
 
 /** One line of text; Enter gives it (trimmed), Esc gives undefined. */
