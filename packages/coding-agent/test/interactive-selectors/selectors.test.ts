@@ -111,6 +111,22 @@ describe("session search", () => {
 		expect(filterAndSortSessions(sessions, "auth", "recent").map((s) => s.id)).toEqual(["bbbb"]);
 	});
 
+	it("a word found literally ranks above fuzzy-only matches; a fuzzy word must fit in one field", () => {
+		// The folder path holds a, l, p, h, a in order and "beta" starts with an
+		// "a"-free prefix: a match spread over prompt + folder once ranked the
+		// newer "beta" session above the one whose prompt says "alpha".
+		const cwd = "/tmp/sandbox-lp7h2a/project";
+		const alpha = { ...base, cwd, path: "/s/x.jsonl", id: "x1", firstMessage: "alpha topic", modified: new Date(1) };
+		const beta = { ...base, cwd, path: "/s/y.jsonl", id: "y1", firstMessage: "beta topic", modified: new Date(2) };
+		for (const sort of ["recent", "relevance", "threaded"] as const)
+			expect(filterAndSortSessions([beta, alpha], "alpha", sort).map((s) => s.id)[0]).toBe("x1");
+		expect(threadSessions(filterAndSortSessions([beta, alpha], "alpha", "threaded"), "input")[0].session.id).toBe("x1");
+		// "tpcal": t-p-c from "topic" and a-l from the folder would need two fields.
+		const noFolderLetters = { ...beta, cwd: "/p" };
+		expect(filterAndSortSessions([noFolderLetters], "tpcal", "recent")).toEqual([]);
+		expect(filterAndSortSessions([noFolderLetters], "btpc", "recent").map((s) => s.id)).toEqual(["y1"]);
+	});
+
 	it("threads forks under the session they came from, threads ordered by their latest change", () => {
 		const at = (id: string, t: number, parent?: string): SessionInfo => ({
 			...base,

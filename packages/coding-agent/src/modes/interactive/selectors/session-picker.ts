@@ -124,7 +124,7 @@ export class SessionPicker implements Component, Focusable {
 		const matching = filterAndSortSessions(this.sessions ?? [], this.search.getValue(), this.sort, this.nameFilter);
 		this.prefixes.clear();
 		if (this.sort === "threaded") {
-			const threaded = threadSessions(matching);
+			const threaded = threadSessions(matching, this.search.getValue().trim() ? "input" : "latest");
 			this.visible = threaded.map((t) => t.session);
 			for (const t of threaded) if (t.prefix) this.prefixes.set(t.session.path, t.prefix);
 		} else this.visible = matching;

@@ -1,8 +1,12 @@
 // Searching the session list: the query is split into words (each must match
-// the session's name, first message, working directory or id, fuzzily) and
-// "quoted phrases" (must appear as written, case-insensitive). Sorting is by
-// last change, by match quality while a query is typed ("relevance"), or
-// "threaded": forks and clones listed under the session they came from.
+// one of the session's name, first message, working directory or id —
+// literally, or fuzzily within that one field) and "quoted phrases" (must
+// appear as written, case-insensitive). Sorting is by last change, by match
+// quality while a query is typed ("relevance"), or "threaded": forks and
+// clones listed under the session they came from. In every order, sessions
+// where each word appears literally come before fuzzy-only matches: a typed
+// word found in one session's prompt must not sit below a session whose
+// folder path happens to hold its letters in order.
 import { fuzzyMatch } from "@pi/tui";
 import type { SessionInfo } from "../../../session/listing.js";
 
@@ -25,32 +29,42 @@ export function parseSessionQuery(query: string): QueryPart[] {
 	return parts;
 }
 
-function haystack(s: SessionInfo): string {
-	return [s.name ?? "", s.firstMessage, s.cwd, s.id].join(" \u0000 ");
+function fields(s: SessionInfo): string[] {
+	return [s.name ?? "", s.firstMessage, s.cwd, s.id];
 }
 
-/** Lower is better; undefined when the session does not match. */
-export function scoreSession(session: SessionInfo, parts: readonly QueryPart[]): number | undefined {
-	const text = haystack(session);
-	const lower = text.toLowerCase();
+export interface SessionScore {
+	/** Lower is better. */
+	score: number;
+	/** Every word and phrase appears as typed (no fuzzy-only match). */
+	literal: boolean;
+}
+
+/** Undefined when the session does not match. */
+export function scoreSession(session: SessionInfo, parts: readonly QueryPart[]): SessionScore | undefined {
+	const texts = fields(session);
+	const lower = texts.join(" \u0000 ").toLowerCase();
 	let total = 0;
+	let literal = true;
 	for (const part of parts) {
-		if (part.kind === "phrase") {
-			const at = lower.indexOf(part.value);
-			if (at < 0) return undefined;
+		const at = lower.indexOf(part.value);
+		if (at >= 0) {
 			total += at / 1000;
 			continue;
 		}
-		const exact = lower.indexOf(part.value);
-		if (exact >= 0) {
-			total += exact / 1000;
-			continue;
+		if (part.kind === "phrase") return undefined;
+		// A word spread over two fields ("a" from the prompt, "lpha" from the
+		// folder) is no match.
+		let best: number | undefined;
+		for (const text of texts) {
+			const fuzzy = fuzzyMatch(part.value, text);
+			if (fuzzy.matches && (best === undefined || fuzzy.score < best)) best = fuzzy.score;
 		}
-		const fuzzy = fuzzyMatch(part.value, text);
-		if (!fuzzy.matches) return undefined;
-		total += 1 + fuzzy.score;
+		if (best === undefined) return undefined;
+		total += 1 + best;
+		literal = false;
 	}
-	return total;
+	return { score: total, literal };
 }
 
 export function filterAndSortSessions(
@@ -60,13 +74,14 @@ export function filterAndSortSessions(
 	nameFilter: SessionNameFilter = "all",
 ): SessionInfo[] {
 	const parts = parseSessionQuery(query);
-	const scored: { s: SessionInfo; score: number }[] = [];
+	const scored: { s: SessionInfo; score: number; literal: boolean }[] = [];
 	for (const s of sessions) {
 		if (nameFilter === "named" && !s.name?.trim()) continue;
-		const score = parts.length === 0 ? 0 : scoreSession(s, parts);
-		if (score !== undefined) scored.push({ s, score });
+		const match = parts.length === 0 ? { score: 0, literal: true } : scoreSession(s, parts);
+		if (match) scored.push({ s, ...match });
 	}
 	scored.sort((a, b) => {
+		if (a.literal !== b.literal) return a.literal ? -1 : 1;
 		if (sort === "relevance" && parts.length > 0 && a.score !== b.score) return a.score - b.score;
 		return b.s.modified.getTime() - a.s.modified.getTime();
 	});
@@ -92,10 +107,16 @@ export interface ThreadedSession {
 
 /**
  * Sessions with their forks under them (by the header's parentSession), each
- * level newest first; a thread is placed by its most recent change. Sessions
- * whose parent is not in the list are top-level.
+ * level newest first; a thread is placed by its most recent change — or, with
+ * `placeBy: "input"`, by its best-placed member in the given order (search
+ * results: literal matches first). Sessions whose parent is not in the list
+ * are top-level.
  */
-export function threadSessions(sessions: readonly SessionInfo[]): ThreadedSession[] {
+export function threadSessions(
+	sessions: readonly SessionInfo[],
+	placeBy: "latest" | "input" = "latest",
+): ThreadedSession[] {
+	const position = new Map(sessions.map((s, i) => [s.path, i]));
 	const byPath = new Map(sessions.map((s) => [s.path, s]));
 	const children = new Map<string, SessionInfo[]>();
 	const roots: SessionInfo[] = [];
@@ -111,7 +132,8 @@ export function threadSessions(sessions: readonly SessionInfo[]): ThreadedSessio
 	const latestOf = (s: SessionInfo, seen: Set<string>): number => {
 		const cached = latest.get(s.path);
 		if (cached !== undefined) return cached;
-		let t = s.modified.getTime();
+		// Larger is placed first: the latest change, or the earliest position.
+		let t = placeBy === "latest" ? s.modified.getTime() : -(position.get(s.path) ?? 0);
 		seen.add(s.path);
 		for (const c of children.get(s.path) ?? []) if (!seen.has(c.path)) t = Math.max(t, latestOf(c, seen));
 		latest.set(s.path, t);
