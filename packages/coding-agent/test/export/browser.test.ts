@@ -147,6 +147,38 @@ describe.skipIf(!hasChromium)("exported page in Chromium", () => {
 		const answers = await page.$$eval("#messages .entry.assistant", (els) => els.map((e) => e.textContent ?? ""));
 		expect(answers.join("\n")).toContain(ANSWER);
 		expect(answers.join("\n")).not.toContain(OTHER_BRANCH_ANSWER);
+		// Code blocks are highlighted by language: keyword, comment and number spans.
+		const code = await js<{ lang: string; kw: string[]; com: string[]; num: string[] }>(
+			page,
+			`(() => {
+				const c = document.querySelector('#messages pre code[data-lang="ts"]');
+				const of = (cls) => [...(c?.querySelectorAll("." + cls) ?? [])].map((e) => e.textContent);
+				return { lang: c?.dataset.lang ?? "", kw: of("tok-kw"), com: of("tok-com"), num: of("tok-num") };
+			})()`,
+		);
+		expect(code).toEqual({ lang: "ts", kw: ["const"], com: ["// comment"], num: ["1"] });
+		// Model and thinking-level changes are lines of their own.
+		const metaLines = await js<string[]>(
+			page,
+			`[...document.querySelectorAll("#messages .meta-line")].map((e) => e.textContent)`,
+		);
+		expect(metaLines).toContain("Model changed to fake/fake-model");
+		expect(metaLines).toContain("Thinking level: medium");
+		// The tree marks the active path and its leaf; the abandoned answer is off it.
+		const tree = await js<{ text: string; onActive: boolean; leaf: boolean }[]>(
+			page,
+			`[...document.querySelectorAll("#tree .row")].map((r) => ({
+				text: r.textContent,
+				onActive: r.classList.contains("on-active"),
+				leaf: r.classList.contains("is-leaf"),
+			}))`,
+		);
+		const rowOf = (needle: string) => tree.find((r) => r.text.includes(needle));
+		expect(rowOf(OTHER_BRANCH_ANSWER)).toMatchObject({ onActive: false, leaf: false });
+		expect(rowOf(ANSWER)).toMatchObject({ onActive: true });
+		expect(tree.filter((r) => r.leaf)).toHaveLength(1);
+		expect(tree.filter((r) => r.leaf)[0].onActive).toBe(true);
+		expect(tree.filter((r) => r.onActive).length).toBeGreaterThan(5);
 		expect(errors).toEqual([]);
 		expect(requests).toEqual([]);
 		await page.screenshot({ path: join(ARTEFACTS, "export-light.png") });
