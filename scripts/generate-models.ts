@@ -18,7 +18,7 @@ const APIS = [
 	"google-generative-ai",
 	"openai-codex-responses",
 ];
-const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const INPUTS = ["text", "image"];
 // Compat flags the adapters understand, with the type of their value.
 const COMPAT_FLAGS: Record<string, "boolean" | string[] | "object"> = {

@@ -4,26 +4,32 @@ import { THINKING_LEVELS } from "./types.js";
 
 export type ReasoningLevel = Exclude<ThinkingLevel, "off">;
 
-/** Default thinking budgets in tokens for budget-based APIs; xhigh is treated as high unless set. */
+/** Default thinking budgets in tokens for budget-based APIs; xhigh and max are treated as high unless set. */
 export const DEFAULT_THINKING_BUDGETS: Record<ReasoningLevel, number> = {
 	minimal: 1024,
 	low: 2048,
 	medium: 8192,
 	high: 16384,
 	xhigh: 16384,
+	max: 16384,
 };
+
+/** The levels above high: offered only where a model's level map names a provider value for them. */
+function isExtendedLevel(level: ThinkingLevel): level is "xhigh" | "max" {
+	return level === "xhigh" || level === "max";
+}
 
 /**
  * The levels a model accepts, in order. A model without reasoning supports only
- * "off"; otherwise every level not mapped to null, with xhigh only when the
- * model's `thinkingLevelMap` names it explicitly.
+ * "off"; otherwise every level not mapped to null, with xhigh and max only
+ * when the model's `thinkingLevelMap` names them explicitly.
  */
 export function getSupportedThinkingLevels(model: Pick<Model, "reasoning" | "thinkingLevelMap">): ThinkingLevel[] {
 	if (!model.reasoning) return ["off"];
 	const map = model.thinkingLevelMap ?? {};
 	return THINKING_LEVELS.filter((level) => {
 		if (level === "off") return map.off !== null;
-		if (level === "xhigh") return typeof map.xhigh === "string";
+		if (isExtendedLevel(level)) return typeof map[level] === "string";
 		return map[level] !== null;
 	});
 }
@@ -55,26 +61,30 @@ export function clampThinkingLevel(
 	return lower ?? "off";
 }
 
-/** The token budget for a level on budget-based APIs. */
+/** The token budget for a level on budget-based APIs (xhigh and max fall back to high's budget). */
 export function thinkingBudget(level: ReasoningLevel, budgets?: StreamOptions["thinkingBudgets"]): number {
 	return (
 		budgets?.[level] ??
-		(level === "xhigh" ? (budgets?.high ?? DEFAULT_THINKING_BUDGETS.xhigh) : DEFAULT_THINKING_BUDGETS[level])
+		(isExtendedLevel(level) ? (budgets?.high ?? DEFAULT_THINKING_BUDGETS[level]) : DEFAULT_THINKING_BUDGETS[level])
 	);
 }
 
 /**
  * The provider-side effort value for a level on effort-based APIs: the model's
- * `thinkingLevelMap` entry when given, else the level name (xhigh → "high"
- * unless the map says otherwise). Undefined when reasoning is off/unsupported.
+ * `thinkingLevelMap` entry when given, else the level name. xhigh or max on a
+ * model that lacks it is first clamped to the nearest level it has (so `max`
+ * on a model whose top is xhigh sends xhigh's value, and "high" where neither
+ * exists). Undefined when reasoning is off/unsupported.
  */
 export function reasoningEffort(
 	model: Pick<Model, "reasoning" | "thinkingLevelMap">,
 	level: ThinkingLevel | undefined,
 ): string | undefined {
 	if (!model.reasoning || !level || level === "off") return undefined;
-	const mapped = model.thinkingLevelMap?.[level];
+	const effective = isExtendedLevel(level) ? clampThinkingLevel(model, level) : level;
+	if (effective === "off") return undefined;
+	const mapped = model.thinkingLevelMap?.[effective];
 	if (mapped === null) return undefined;
 	if (typeof mapped === "string") return mapped;
-	return level === "xhigh" ? "high" : level;
+	return effective;
 }

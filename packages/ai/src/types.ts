@@ -14,8 +14,9 @@ export type Api = KnownApi | (string & {});
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */
 export type ProviderId = string;
 
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** Reasoning effort, lowest to highest. `xhigh` and `max` exist only where a model's level map names them. */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

@@ -75,7 +75,7 @@ describe("built-in catalog", () => {
 			if (m.thinkingLevelMap) {
 				expect(m.reasoning, `${where} has a thinking map without reasoning`).toBe(true);
 				for (const [level, value] of Object.entries(m.thinkingLevelMap)) {
-					expect(["off", "minimal", "low", "medium", "high", "xhigh"], where).toContain(level);
+					expect(["off", "minimal", "low", "medium", "high", "xhigh", "max"], where).toContain(level);
 					expect(value === null || typeof value === "string", where).toBe(true);
 				}
 			}
@@ -149,7 +149,7 @@ describe("built-in catalog", () => {
 		});
 		expect(getModel("deepseek", "deepseek-v4-pro")).toMatchObject({
 			baseUrl: "https://api.deepseek.com",
-			thinkingLevelMap: { minimal: null, low: null, medium: null, high: "high", xhigh: "max" },
+			thinkingLevelMap: { minimal: null, low: null, medium: null, high: "high", max: "max" },
 			compat: { thinkingFormat: "deepseek", requiresReasoningContentOnAssistantMessages: true },
 		});
 		expect(getModel("mistral", "devstral-medium-latest")).toMatchObject({
@@ -196,8 +196,11 @@ describe("built-in catalog", () => {
 			"low",
 			"medium",
 			"high",
-			"xhigh",
+			"max",
 		]);
+		expect(getSupportedThinkingLevels(getModel("anthropic", "claude-opus-4-7")).slice(-2)).toEqual(["xhigh", "max"]);
+		expect(getSupportedThinkingLevels(getModel("openai", "gpt-5.4")).at(-1)).toBe("xhigh");
+		expect(getSupportedThinkingLevels(getModel("openai", "gpt-5.6-sol")).at(-1)).toBe("max");
 		expect(getSupportedThinkingLevels(getModel("anthropic", "claude-sonnet-4-5"))).toEqual([
 			"off",
 			"minimal",
@@ -205,7 +208,7 @@ describe("built-in catalog", () => {
 			"medium",
 			"high",
 		]);
-		expect(getSupportedThinkingLevels(getModel("deepseek", "deepseek-v4-pro"))).toEqual(["off", "high", "xhigh"]);
+		expect(getSupportedThinkingLevels(getModel("deepseek", "deepseek-v4-pro"))).toEqual(["off", "high", "max"]);
 		expect(getSupportedThinkingLevels(getModel("openai", "gpt-4.1"))).toEqual(["off"]);
 	});
 

@@ -169,6 +169,7 @@ export function supportsAdaptiveThinking(model: Pick<Model, "id" | "thinkingLeve
 	return (major >= 5 && major < 100) || (major === 4 && minor >= 6 && minor < 100);
 }
 
+/** `level` is already clamped, so xhigh and max arrive only where the model's map names their API value. */
 function adaptiveEffort(
 	model: Model,
 	level: Exclude<ThinkingLevel, "off">,
@@ -177,7 +178,6 @@ function adaptiveEffort(
 	if (typeof mapped === "string") return mapped as "low" | "medium" | "high" | "xhigh" | "max";
 	if (level === "minimal" || level === "low") return "low";
 	if (level === "medium") return "medium";
-	if (level === "xhigh") return /opus-4[.-]6/.test(model.id) ? "max" : "xhigh";
 	return "high";
 }
 

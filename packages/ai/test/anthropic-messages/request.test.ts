@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { getModel } from "../../src/models/catalog.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context, Message, Tool } from "../../src/types.js";
+import type { AssistantMessage, Context, Message, ThinkingLevel, Tool } from "../../src/types.js";
 import { requestSender, useFakeTarget } from "../support/adapter-setup.js";
 import { AnthropicStream } from "../support/fake-provider/anthropic.js";
 import type { RecordedRequest } from "../support/fake-provider/server.js";
@@ -205,6 +206,18 @@ describe("anthropic-messages request body", () => {
 		);
 		expect(opus5.thinking).toEqual({ type: "adaptive", display: "summarized" });
 		expect(opus5.output_config).toEqual({ effort: "xhigh" });
+		// Catalog maps, as 1.6.0's: opus 4.6 has max but no xhigh (xhigh clamps up to max); opus 4.7 has both.
+		const catalog = (id: string) => ({ ...getModel("anthropic", id as "claude-opus-4-6"), baseUrl: env.model.baseUrl });
+		const effort = async (id: string, reasoning: ThinkingLevel) =>
+			body(await send(context, { reasoning }, catalog(id))).output_config;
+		expect(await effort("claude-opus-4-6", "max")).toEqual({ effort: "max" });
+		expect(await effort("claude-opus-4-6", "xhigh")).toEqual({ effort: "max" });
+		expect(await effort("claude-opus-4-6", "high")).toEqual({ effort: "high" });
+		expect(await effort("claude-opus-4-7", "xhigh")).toEqual({ effort: "xhigh" });
+		expect(await effort("claude-opus-4-7", "max")).toEqual({ effort: "max" });
+		// A budget-thinking model has no max: it gets high's budget.
+		const budget = body(await send(context, { reasoning: "max" }, catalog("claude-sonnet-4-5")));
+		expect(budget.thinking).toEqual({ type: "enabled", budget_tokens: 16_384 });
 		const custom = body(
 			await send(
 				context,

@@ -75,6 +75,12 @@ describe("openai-completions request body", () => {
 			{ reasoning: "minimal" },
 		);
 		expect(mapped.reasoning_effort).toBe("low");
+		// max where the map names it (DeepSeek-style: max but no xhigh, so xhigh clamps up to it),
+		// else the highest level the model has.
+		const deep = { ...model, thinkingLevelMap: { minimal: null, medium: null, max: "max" } };
+		expect((await sentBody(deep, { messages: [user("q")] }, { reasoning: "max" })).reasoning_effort).toBe("max");
+		expect((await sentBody(deep, { messages: [user("q")] }, { reasoning: "xhigh" })).reasoning_effort).toBe("max");
+		expect((await sentBody(model, { messages: [user("q")] }, { reasoning: "max" })).reasoning_effort).toBe("high");
 		const off = await sentBody(model, { messages: [user("q")] }, { reasoning: "off" });
 		expect(off.reasoning_effort).toBeUndefined();
 	});

@@ -95,6 +95,14 @@ describe("openai-responses request body", () => {
 			effort: "xhigh",
 			summary: "auto",
 		});
+		// max where the model names it; where it does not, the highest level the model has.
+		const top = { ...env.model, thinkingLevelMap: { xhigh: "xhigh", max: "max" } };
+		expect(body(await send(question, { reasoning: "max" }, top)).reasoning).toEqual({ effort: "max", summary: "auto" });
+		expect(body(await send(question, { reasoning: "max" }, mapped)).reasoning).toEqual({
+			effort: "xhigh",
+			summary: "auto",
+		});
+		expect(body(await send(question, { reasoning: "max" })).reasoning).toEqual({ effort: "high", summary: "auto" });
 		const off = body(await send(question, { reasoning: "off" }));
 		expect(off.reasoning).toBeUndefined();
 		expect(off.include).toEqual(["reasoning.encrypted_content"]);

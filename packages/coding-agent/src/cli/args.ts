@@ -2,8 +2,8 @@
 // `pi --help` must stay fast, so this module imports nothing heavy.
 
 export type Mode = "text" | "json" | "rpc";
-export type ThinkingArg = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
-const THINKING: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+export type ThinkingArg = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+const THINKING: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 export interface Diagnostic {
 	type: "error" | "warning";

@@ -12,7 +12,7 @@ const OPTIONS: [string, string][] = [
 	["--model <pattern>", 'Model id or pattern; "provider/id" and a ":<thinking>" suffix work'],
 	["--models <patterns>", "Comma-separated model patterns to cycle through (globs and fuzzy names)"],
 	["--api-key <key>", "API key for this run (otherwise auth.json, then environment variables)"],
-	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh"],
+	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh, max"],
 	["--system-prompt <text>", "Replace the base system prompt (text or a file path)"],
 	["--append-system-prompt <text>", "Append to the system prompt (text or a file path; repeatable)"],
 	["--print, -p", "Non-interactive: answer the prompt, print the final text, exit"],

@@ -16,7 +16,7 @@ type Rule =
 	| { record: Rule }
 	| "packages";
 
-const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 const RULES: Record<string, Rule> = {
 	defaultProjectTrust: { oneOf: ["ask", "always", "never"] },

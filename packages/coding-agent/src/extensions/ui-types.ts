@@ -81,7 +81,7 @@ export type ThemeBg =
 	| "toolSuccessBg"
 	| "toolErrorBg";
 
-export type ThinkingLevelName = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type ThinkingLevelName = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /**
  * The theme extensions and the interactive app's components draw with.

@@ -37,6 +37,17 @@ describe("model cycling and scoped models", () => {
 		expect(session.cycleThinkingLevel()).toBe("off");
 	});
 
+	it("cycles up to xhigh and max where the model names them, then back to off", async () => {
+		const top = testModel({ id: "top", thinkingLevelMap: { minimal: null, xhigh: "xhigh", max: "max" } });
+		const { session } = await makeSession({ model: top, thinkingLevel: "high" });
+		expect(session.getAvailableThinkingLevels()).toEqual(["off", "low", "medium", "high", "xhigh", "max"]);
+		expect([1, 2, 3].map(() => session.cycleThinkingLevel())).toEqual(["xhigh", "max", "off"]);
+		expect(session.setThinkingLevel("max")).toBe("max");
+		// A model without max: the level drops to the highest it has.
+		session.setModel(testModel({ id: "test-model" }));
+		expect(session.thinkingLevel).toBe("high");
+	});
+
 	it("context usage comes from the last response's usage", async () => {
 		const { session, fake } = await makeSession();
 		fake.enqueue({ text: "hello" });

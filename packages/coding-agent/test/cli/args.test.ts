@@ -28,6 +28,7 @@ describe("parseArgs", () => {
 		[["-t", "read,grep"], { tools: ["read", "grep"] }],
 		[["-nt", "-nbt", "-nc"], { noTools: true, noBuiltinTools: true, noContextFiles: true }],
 		[["--thinking", "high"], { thinking: "high" }],
+		[["--thinking", "max"], { thinking: "max" }],
 		[["--list-models"], { listModels: true }],
 		[["--list-models", "sonnet"], { listModels: "sonnet" }],
 		[["--list-models", "--verbose"], { listModels: true, verbose: true }],
@@ -84,11 +85,11 @@ describe("parseArgs", () => {
 			{ type: "error", message: 'Invalid mode "yaml". Valid values: text, json, rpc' },
 		]);
 		expect(parseArgs(["--model"]).diagnostics).toEqual([{ type: "error", message: "--model requires a value" }]);
-		const thinking = parseArgs(["--thinking", "max"]);
+		const thinking = parseArgs(["--thinking", "ultra"]);
 		expect(thinking.thinking).toBeUndefined();
 		expect(thinking.diagnostics[0]).toEqual({
 			type: "warning",
-			message: 'Invalid thinking level "max" (ignored). Valid values: off, minimal, low, medium, high, xhigh',
+			message: 'Invalid thinking level "ultra" (ignored). Valid values: off, minimal, low, medium, high, xhigh, max',
 		});
 	});
 });

@@ -151,6 +151,33 @@ describe("pi -p (print mode)", () => {
 		]);
 	});
 
+	it("the max thinking level: --thinking max, the :max suffix and defaultThinkingLevel, clamped where a model lacks it", async () => {
+		sb.writeModels({
+			compat: { supportsDeveloperRole: false, supportsReasoningEffort: true },
+			models: [
+				{ id: "fake-max", reasoning: true, contextWindow: 100000, thinkingLevelMap: { xhigh: "xhigh", max: "max" } },
+				{ id: "fake-xhigh", reasoning: true, contextWindow: 100000, thinkingLevelMap: { xhigh: "xhigh" } },
+				{ id: "fake-thinker", reasoning: true, contextWindow: 100000 },
+			],
+		});
+		sb.fake.enqueue(textReply("a"), textReply("b"), textReply("c"), textReply("d"), textReply("e"));
+		await sb.run(["-p", "--no-session", "--model", "fake/fake-max", "--thinking", "max", "x"]);
+		await sb.run(["-p", "--no-session", "--model", "fake/fake-max:max", "x"]);
+		await sb.run(["-p", "--no-session", "--model", "fake/fake-xhigh:max", "x"]);
+		await sb.run(["-p", "--no-session", "--model", "fake/fake-thinker", "--thinking", "max", "x"]);
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ defaultThinkingLevel: "max" }));
+		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-max", "x"]);
+		expect(r.stderr).not.toContain("defaultThinkingLevel");
+		const sent = [0, 1, 2, 3, 4].map((i) => sb.fake.requests[i].body as { model: string; reasoning_effort?: string });
+		expect(sent.map((b) => [b.model, b.reasoning_effort])).toEqual([
+			["fake-max", "max"],
+			["fake-max", "max"],
+			["fake-xhigh", "xhigh"],
+			["fake-thinker", "high"],
+			["fake-max", "max"],
+		]);
+	});
+
 	it("the defaultTools setting adds, removes or replaces the default tools; --tools still wins", async () => {
 		const names = (i: number) => body(sb.fake, i).tools?.map((t) => t.function.name);
 		const settings = join(sb.agentDir, "settings.json");

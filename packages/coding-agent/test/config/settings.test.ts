@@ -138,6 +138,22 @@ describe("SettingsManager", () => {
 		expect(s.getDefaultThinkingLevel()).toBe("high");
 	});
 
+	it("defaultThinkingLevel takes every level up to max; an unknown one is a warning and dropped", () => {
+		writeFileSync(globalFile(), JSON.stringify({ defaultThinkingLevel: "max" }));
+		const s = SettingsManager.create({ cwd, agentDir });
+		expect(s.getWarnings()).toEqual([]);
+		expect(s.getDefaultThinkingLevel()).toBe("max");
+		writeFileSync(globalFile(), JSON.stringify({ defaultThinkingLevel: "ultra" }));
+		const bad = SettingsManager.create({ cwd, agentDir });
+		expect(
+			bad
+				.getWarnings()
+				.map((w) => w.message)
+				.join("\n"),
+		).toContain("defaultThinkingLevel");
+		expect(bad.getDefaultThinkingLevel()).toBeUndefined();
+	});
+
 	it("does not overwrite a file that became malformed after loading", async () => {
 		const s = SettingsManager.create({ cwd, agentDir });
 		writeFileSync(globalFile(), "{ nope");

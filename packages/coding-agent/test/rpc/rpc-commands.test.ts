@@ -73,6 +73,31 @@ describe("pi --mode rpc: model and thinking", () => {
 	});
 });
 
+describe("pi --mode rpc: the max thinking level", () => {
+	it("set_thinking_level max is sent where the model has it and clamped where it does not", async () => {
+		sb.writeModels({
+			compat: { supportsDeveloperRole: false, supportsReasoningEffort: true },
+			models: [
+				{ id: "fake-model", reasoning: true, contextWindow: 100000 },
+				{ id: "fake-max", reasoning: true, contextWindow: 100000, thinkingLevelMap: { xhigh: "xhigh", max: "max" } },
+			],
+		});
+		sb.fake.enqueue(textReply("a"), textReply("b"));
+		client = await startClient(sb);
+		await client.setThinkingLevel("max");
+		expect((await client.getState()).thinkingLevel).toBe("high");
+		await ask(client, "one");
+		await client.setModel("fake", "fake-max");
+		expect((await client.getAvailableThinkingLevels()).slice(-3)).toEqual(["high", "xhigh", "max"]);
+		await client.setThinkingLevel("max");
+		expect((await client.getState()).thinkingLevel).toBe("max");
+		await ask(client, "two");
+		const efforts = sb.fake.requests.map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort);
+		expect(efforts).toEqual(["high", "max"]);
+		expect(await client.cycleThinkingLevel()).toEqual({ level: "off" });
+	});
+});
+
 describe("pi --mode rpc: sessions", () => {
 	it("forks, clones, starts and switches sessions; lists entries and the tree", async () => {
 		sb.fake.enqueue(textReply("one"), textReply("two"), textReply("three"));

@@ -98,6 +98,7 @@ export function createRgbTheme(
 		medium: "thinkingMedium",
 		high: "thinkingHigh",
 		xhigh: "thinkingXhigh",
+		max: "thinkingXhigh",
 	};
 	const selectList: SelectListTheme = {
 		selectedPrefix: (t) => fg("accent", t),

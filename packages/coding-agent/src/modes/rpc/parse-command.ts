@@ -25,7 +25,7 @@ const oneOf = (name: string, values: readonly string[], optional = false): Field
 });
 const images: FieldSpec = { name: "images", optional: true, type: { kind: "images" } };
 const QUEUE_MODES = ["all", "one-at-a-time"] as const;
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 /** Every command and its fields (besides `type` and the optional `id`). */
 export const COMMAND_FIELDS: Record<RpcCommandType, FieldSpec[]> = {

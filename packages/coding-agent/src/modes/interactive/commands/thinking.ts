@@ -1,12 +1,12 @@
 import type { ThinkingLevel } from "@pi/ai";
 import type { SlashCommand } from "./registry.js";
 
-const LEVELS: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const LEVELS: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 export const thinkingCommand: SlashCommand = {
 	name: "thinking",
 	description: "Set the thinking level",
-	argumentHint: "[off|minimal|low|medium|high|xhigh]",
+	argumentHint: "[off|minimal|low|medium|high|xhigh|max]",
 	getArgumentCompletions: (prefix) =>
 		LEVELS.filter((l) => l.startsWith(prefix.trim())).map((l) => ({ value: l, label: l })),
 	run(args, ctx) {

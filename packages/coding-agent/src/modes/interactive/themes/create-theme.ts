@@ -20,6 +20,8 @@ const THINKING_TOKENS: Record<ThinkingLevelName, ThemeColor> = {
 	medium: "thinkingMedium",
 	high: "thinkingHigh",
 	xhigh: "thinkingXhigh",
+	// Themes have no colour of their own for max; it shares xhigh's.
+	max: "thinkingXhigh",
 };
 
 export function createTheme(definition: ThemeDefinition, mode: ColorMode, sourcePath?: string): LoadedTheme {
