@@ -124,3 +124,17 @@ export function queryTerminalBackground(
 		output.write(QUERY);
 	});
 }
+
+// Terminals with DEC mode 2031 (contour, kitty, ghostty, recent foot/iTerm2…)
+// report `ESC [ ? 997 ; 1 n` (dark) or `; 2 n` (light) whenever their colour
+// scheme changes, so a theme that follows the terminal can follow it live.
+export const COLOR_SCHEME_NOTIFY_ON = "\x1b[?2031h";
+export const COLOR_SCHEME_NOTIFY_OFF = "\x1b[?2031l";
+const COLOR_SCHEME_REPORT = /^(?:\x1b\[\?997;([12])n)+$/;
+
+/** The appearance in a colour-scheme report (the last one when several arrive together); undefined for other input. */
+export function parseColorSchemeReport(data: string): Appearance | undefined {
+	const m = COLOR_SCHEME_REPORT.exec(data);
+	if (!m) return undefined;
+	return m[1] === "2" ? "light" : "dark";
+}

@@ -22,6 +22,12 @@ import {
 	resolveOverlaySize,
 } from "./overlay.js";
 import type { Terminal } from "./terminal.js";
+import {
+	type Appearance,
+	COLOR_SCHEME_NOTIFY_OFF,
+	COLOR_SCHEME_NOTIFY_ON,
+	parseColorSchemeReport,
+} from "./terminal-background.js";
 import { AnsiState, escapeLength, OSC8_CLOSE, SGR_RESET } from "./utils/ansi.js";
 import { truncateToWidth } from "./utils/slice.js";
 import { visibleWidth } from "./utils/width.js";
@@ -77,6 +83,7 @@ export class TUI extends Container {
 	private screenLines = 0;
 	private focusedComponent: Component | null = null;
 	private readonly inputListeners = new Set<InputListener>();
+	private readonly colorSchemeListeners = new Set<(appearance: Appearance) => void>();
 	private readonly overlays: OverlayEntry[] = [];
 	/** Every component ever shown as an overlay. */
 	private readonly overlayComponents = new WeakSet<Component>();
@@ -153,8 +160,28 @@ export class TUI extends Container {
 		this.inputListeners.delete(listener);
 	}
 
+	/**
+	 * Called when the terminal reports a light/dark change. While a listener
+	 * exists and the TUI runs, the terminal is asked for these reports (DEC
+	 * mode 2031); terminals without the mode never send one.
+	 */
+	onColorSchemeChange(listener: (appearance: Appearance) => void): () => void {
+		this.colorSchemeListeners.add(listener);
+		if (this.colorSchemeListeners.size === 1 && this.started) this.terminal.write(COLOR_SCHEME_NOTIFY_ON);
+		return () => {
+			if (!this.colorSchemeListeners.delete(listener)) return;
+			if (this.colorSchemeListeners.size === 0 && this.started) this.terminal.write(COLOR_SCHEME_NOTIFY_OFF);
+		};
+	}
+
 	/** Route one input chunk (normally called by the terminal). */
 	handleInput(data: string): void {
+		const scheme = this.colorSchemeListeners.size > 0 ? parseColorSchemeReport(data) : undefined;
+		if (scheme) {
+			for (const listener of this.colorSchemeListeners) listener(scheme);
+			this.requestRender();
+			return;
+		}
 		let current = data;
 		for (const listener of this.inputListeners) {
 			const r = listener(current);
@@ -279,6 +306,7 @@ export class TUI extends Container {
 		);
 		this.terminal.hideCursor();
 		this.hardwareCursorVisible = false;
+		if (this.colorSchemeListeners.size > 0) this.terminal.write(COLOR_SCHEME_NOTIFY_ON);
 		this.requestRender();
 	}
 
@@ -293,6 +321,7 @@ export class TUI extends Container {
 			const last = Math.max(0, this.frame.lines.length - 1);
 			this.terminal.write(`${this.moveRows(this.cursorRow, last)}\r\n`);
 		}
+		if (this.started && this.colorSchemeListeners.size > 0) this.terminal.write(COLOR_SCHEME_NOTIFY_OFF);
 		this.terminal.showCursor();
 		if (this.started) this.terminal.stop();
 		this.started = false;

@@ -267,6 +267,9 @@ export class InteractiveMode {
 		this.themes?.onChange((theme) => this.setTheme(theme));
 		this.themes?.onWarning((message) => this.showStatus(message, "warning"));
 		this.themes?.startWatching();
+		// `system` and light/dark pairs follow the terminal when it reports a scheme change.
+		const themes = this.themes;
+		if (themes) this.tui.onColorSchemeChange((appearance) => themes.setAppearance(appearance));
 		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
 		this.chat.syncEntries(this.session.sessionManager, true);
 		// The start-up session's damaged lines were reported with the start-up warnings.

@@ -10,14 +10,9 @@ import {
 	type BackgroundQueryStreams,
 	queryTerminalBackground,
 } from "@pi/tui";
-import { SYSTEM_THEME } from "./theme-manager.js";
+import { themeFollowsTerminal } from "./theme-manager.js";
 
-/** True when the theme setting's meaning depends on the background (`system`, `light/dark`). */
-export function themeFollowsTerminal(setting: string): boolean {
-	if (setting === SYSTEM_THEME) return true;
-	const slash = setting.indexOf("/");
-	return slash > 0 && slash < setting.length - 1;
-}
+export { themeFollowsTerminal };
 
 export interface AppearanceDetection {
 	appearance: Appearance | undefined;

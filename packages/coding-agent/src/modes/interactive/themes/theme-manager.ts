@@ -58,6 +58,13 @@ export function resolveThemeSetting(value: string, appearance: "light" | "dark")
 	return value;
 }
 
+/** True when the setting's meaning depends on the background (`system`, `light/dark`). */
+export function themeFollowsTerminal(setting: string): boolean {
+	if (setting === SYSTEM_THEME) return true;
+	const slash = setting.indexOf("/");
+	return slash > 0 && slash < setting.length - 1;
+}
+
 function stringList(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
@@ -76,14 +83,17 @@ export class ThemeManager {
 	private readonly warningListeners = new Set<ThemeWarningListener>();
 
 	/** The terminal background `system` and light/dark pairs follow. */
-	readonly appearance: "light" | "dark";
+	private _appearance: "light" | "dark";
+	/** The theme setting in force (a name, `system` or a light/dark pair). */
+	private wanted: string;
 
 	constructor(private readonly o: ThemeManagerOptions) {
 		const env = o.env ?? process.env;
 		this.colorMode = o.colorMode ?? detectColorMode(env);
-		this.appearance = o.appearance ?? appearanceFromColorFgBg(env) ?? "dark";
+		this._appearance = o.appearance ?? appearanceFromColorFgBg(env) ?? "dark";
 		this.startupWarnings.push(...this.rediscover());
 		const wanted = o.useTheme ?? o.settings?.getTheme() ?? SYSTEM_THEME;
+		this.wanted = wanted;
 		const name = resolveThemeSetting(wanted, this.appearance);
 		const source = this.find(name);
 		if (!source) {
@@ -103,6 +113,30 @@ export class ThemeManager {
 
 	get current(): LoadedTheme {
 		return this.active;
+	}
+
+	get appearance(): "light" | "dark" {
+		return this._appearance;
+	}
+
+	/** True when the theme in force follows the terminal's background. */
+	followsTerminal(): boolean {
+		return themeFollowsTerminal(this.wanted);
+	}
+
+	/**
+	 * The terminal's background changed (a colour-scheme report): a theme that
+	 * follows it switches; a fixed one stays. True when the theme changed.
+	 */
+	setAppearance(appearance: "light" | "dark"): boolean {
+		if (appearance === this._appearance) return false;
+		this._appearance = appearance;
+		if (!this.followsTerminal()) return false;
+		const source = this.find(resolveThemeSetting(this.wanted, appearance));
+		if (!source || (source.name === this.active.definition.name && source.path === this.active.sourcePath))
+			return false;
+		this.apply(this.build(source));
+		return true;
 	}
 
 	/** Every known theme, built-ins first. */
@@ -140,6 +174,7 @@ export class ThemeManager {
 	select(name: string, save = false): { ok: true; theme: LoadedTheme } | { ok: false; error: string } {
 		const source = this.find(resolveThemeSetting(name, this.appearance));
 		if (!source) return { ok: false, error: `Theme "${name}" not found` };
+		this.wanted = name;
 		this.apply(this.build(source));
 		if (save) this.o.settings?.setTheme(name);
 		return { ok: true, theme: this.active };
