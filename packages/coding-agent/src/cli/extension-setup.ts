@@ -3,7 +3,7 @@
 // written in each mode. Imported with import() by run.ts and main.ts; the
 // loader (and jiti) only when there is at least one extension to load.
 import { join } from "node:path";
-import { discoverExtensions } from "../extensions/discovery.js";
+import { discoverExtensions, type PackageExtension } from "../extensions/discovery.js";
 import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
@@ -21,6 +21,8 @@ export interface ExtensionSetupOptions {
 	noExtensions?: boolean;
 	/** Built-ins turned off for this run (`--no-mcp` → "mcp"). */
 	disabledBuiltins?: string[];
+	/** Extension files of installed pi packages (packages/load.ts). */
+	packageExtensions?: readonly PackageExtension[];
 	/** Built-in names to consider (default: all bundled ones; tests pass fewer). */
 	builtins?: readonly string[];
 }
@@ -88,6 +90,7 @@ async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise
 		noExtensions: o.noExtensions,
 		builtins: o.builtins ?? BUILTIN_EXTENSION_NAMES,
 		disabledBuiltins: o.disabledBuiltins,
+		packageExtensions: o.packageExtensions,
 	});
 	const seen = new Set(have.warnings);
 	const warnings = [...have.warnings, ...diagnostics.map((d) => `Warning: ${d.message}`).filter((w) => !seen.has(w))];

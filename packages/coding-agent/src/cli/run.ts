@@ -99,12 +99,29 @@ async function run(
 	const { loadUserExtensions, finishExtensions, flagKinds, formatExtensionError } = await import(
 		"./extension-setup.js"
 	);
+	// Pi packages (packages/, cli/package-setup.ts): the user's and -e ones now, the project's after trust.
+	const packageSetup = await import("./package-setup.js");
+	const extensionArgs = packageSetup.splitExtensionArgs(args.extensions);
+	const packageBase = {
+		cwd,
+		agentDir,
+		env: io.env,
+		npmCommand: globalSettings.get("npmCommand") as string[] | undefined,
+	};
+	const userPackages = await packageSetup.loadRunPackages({
+		...packageBase,
+		scope: "user",
+		entries: globalSettings.getScopeSettings("global").packages,
+		temporary: extensionArgs.packages,
+	});
+	for (const w of userPackages.warnings) warn(w);
 	const extensionOptions = {
 		cwd,
 		agentDir,
 		projectTrusted: false,
 		globalSetting: globalSettings.getScopeSettings("global").extensions,
-		cliPaths: args.extensions,
+		cliPaths: extensionArgs.paths,
+		packageExtensions: packageSetup.packageExtensions(userPackages.packages),
 		noExtensions: args.noExtensions,
 		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
 	};
@@ -144,6 +161,15 @@ async function run(
 		warn("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
 	}
 	for (const w of settings.getWarnings()) warn(w.message);
+	const projectPackages = trust.trusted
+		? await packageSetup.loadRunPackages({
+				...packageBase,
+				scope: "project",
+				entries: settings.getScopeSettings("project").packages,
+			})
+		: undefined;
+	for (const w of projectPackages?.warnings ?? []) warn(w);
+	const packages = packageSetup.mergePackages(userPackages, projectPackages);
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
 	if (authWarning) warn(authWarning);
@@ -167,6 +193,7 @@ async function run(
 		noPromptTemplates: args.noPromptTemplates,
 		themePaths: args.themes,
 		noThemes: args.noThemes,
+		packageRoots: packageSetup.packageResourceRoots(packages),
 	});
 	await resources.reload();
 	if (args.verbose) for (const line of resources.describe()) warn(line);
@@ -182,6 +209,7 @@ async function run(
 		...extensionOptions,
 		projectTrusted: trust.trusted,
 		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
+		packageExtensions: packageSetup.packageExtensions(packages),
 	});
 	// The interactive app shows these inside its screen (printed here they would sit above the TUI).
 	const extensionProblems = [...ext.warnings, ...ext.errors.map((e) => `Error: ${e.message}`)];

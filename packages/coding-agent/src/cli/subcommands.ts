@@ -29,11 +29,27 @@ export interface Subcommand {
 }
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
-	install: { usage: "pi install <source> [-l]", summary: "Install a package and add it to settings" },
-	remove: { usage: "pi remove <source> [-l]", summary: "Remove a package and its settings entry" },
+	install: {
+		usage: "pi install <source> [-l]",
+		summary: "Install a package and add it to settings",
+		load: () => import("./commands/packages.js").then((m) => m.packageCommand("install")),
+	},
+	remove: {
+		usage: "pi remove <source> [-l]",
+		summary: "Remove a package and its settings entry",
+		load: () => import("./commands/packages.js").then((m) => m.packageCommand("remove")),
+	},
 	uninstall: { usage: "pi uninstall <source> [-l]", summary: "Same as remove", aliasOf: "remove" },
-	update: { usage: "pi update [source]", summary: "Update packages" },
-	list: { usage: "pi list", summary: "List installed packages" },
+	update: {
+		usage: "pi update [--extensions] [source]",
+		summary: "Update packages",
+		load: () => import("./commands/packages.js").then((m) => m.packageCommand("update")),
+	},
+	list: {
+		usage: "pi list",
+		summary: "List installed packages",
+		load: () => import("./commands/packages.js").then((m) => m.packageCommand("list")),
+	},
 	config: { usage: "pi config [-l]", summary: "Choose which package resources load" },
 	mcp: {
 		usage: "pi mcp <add|list|get|remove|login|logout>",

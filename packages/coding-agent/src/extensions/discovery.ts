@@ -51,6 +51,17 @@ export interface DiscoverOptions {
 	builtins?: readonly string[];
 	/** Built-ins turned off for this run (`--no-mcp` → "mcp"). */
 	disabledBuiltins?: readonly string[];
+	/** Extension files of installed pi packages, in precedence order (project ones only when trusted; `-e` ones even with -ne). */
+	packageExtensions?: readonly PackageExtension[];
+}
+
+/** One extension entry file a pi package brings; `source` is the package source as written. */
+export interface PackageExtension {
+	path: string;
+	source: string;
+	scope: SourceInfo["scope"];
+	/** The package root. */
+	baseDir: string;
 }
 
 const isModule = (name: string) => /\.(ts|js|mts|mjs)$/.test(name) && !name.endsWith(".d.ts");
@@ -146,7 +157,7 @@ function parseSetting(
 		else if (/^(npm|git):/.test(entry)) {
 			diagnostics.push({
 				path: label,
-				message: `Extension source "${entry}" needs pi packages, which this build does not install yet`,
+				message: `Extension source "${entry}" in ${label}: package sources belong in "packages" (pi install ${entry})`,
 			});
 		} else out.add.push(resolveUserPath(entry, base));
 	}
@@ -223,6 +234,16 @@ export function discoverExtensions(o: DiscoverOptions): {
 			if (!sources.some((s) => resolve(s.path) === p) && !excluded.has(p)) sources.push(source(p, "user", "settings"));
 	}
 
+	// Packages: after the directories and settings paths, before -e paths.
+	for (const p of o.packageExtensions ?? []) {
+		if (p.scope === "project" && !o.projectTrusted) continue;
+		if (o.noExtensions && p.scope !== "temporary") continue;
+		sources.push({
+			path: p.path,
+			sourceInfo: { path: p.path, source: p.source, scope: p.scope, origin: "package", baseDir: p.baseDir },
+		});
+	}
+
 	for (const given of o.cliPaths ?? []) {
 		if (given.startsWith("builtin:")) {
 			const name = given.slice("builtin:".length);
@@ -233,7 +254,7 @@ export function discoverExtensions(o: DiscoverOptions): {
 		if (/^(npm|git):/.test(given)) {
 			diagnostics.push({
 				path: given,
-				message: `-e ${given}: npm: and git: sources need pi packages, which this build does not install yet`,
+				message: `-e ${given}: package sources are loaded by the package manager, not as a path`,
 			});
 			continue;
 		}

@@ -52,8 +52,14 @@ export interface PackageResourceRoot {
 	root: string;
 	/** Project packages load only when the project is trusted. */
 	scope: "user" | "project";
-	/** Display name (default: the root). */
+	/** Display name (default: the root); for installed packages, the source as written. */
 	name?: string;
+	/**
+	 * The package's resources as the package manager resolved them (manifest,
+	 * conventions and the settings filter applied): exactly these load. When
+	 * absent, the root's manifest or conventional directories are read here.
+	 */
+	resources?: { skills?: string[]; prompts?: string[]; themes?: string[] };
 }
 
 export interface ResourceLoader {
@@ -329,6 +335,10 @@ export class DefaultResourceLoader implements ResourceLoader {
 		for (const pkg of o.packageRoots ?? []) {
 			if (pkg.scope === "project" && !this.trusted) continue;
 			const origin: ResourceOrigin = { source: "package", owner: pkg.name ?? pkg.root };
+			if (pkg.resources) {
+				for (const p of pkg.resources[kind] ?? []) roots.push({ path: p, origin, recursive: true });
+				continue;
+			}
 			const manifest = readPackageManifest(pkg.root, diagnostics);
 			const listed = manifest?.[kind];
 			if (manifest) {

@@ -80,7 +80,7 @@ describe("discoverExtensions", () => {
 		});
 		expect(paths(r)).toEqual([join(cwd, "missing.ts")]);
 		expect(r.diagnostics.map((d) => d.message)).toEqual([
-			expect.stringMatching(/npm: and git: sources need pi packages/),
+			expect.stringMatching(/package sources are loaded by the package manager/),
 		]);
 	});
 });
