@@ -60,3 +60,4 @@ registerApi("openai-responses", async () => (await import("./adapters/openai-res
 registerApi("anthropic-messages", async () => (await import("./adapters/anthropic-messages.js")).adapter);
 registerApi("google-generative-ai", async () => (await import("./adapters/google-generative-ai.js")).adapter);
 registerApi("openai-codex-responses", async () => (await import("./adapters/openai-codex-responses.js")).adapter);
+registerApi("llama-cpp", async () => (await import("./adapters/llama-cpp.js")).adapter);

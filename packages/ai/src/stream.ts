@@ -88,6 +88,8 @@ export function complete(model: Model, context: Context, options?: StreamOptions
  */
 export function resolveApiKey(model: Model, options: StreamOptions = {}): string | undefined {
 	if (options.apiKey) return options.apiKey;
+	// An embedded model runs in this process: there is nobody to authenticate to.
+	if (model.api === "llama-cpp") return LOCAL_PLACEHOLDER_KEY;
 	const fromEnv = getEnvApiKey(model.provider);
 	if (fromEnv) return fromEnv;
 	return isLoopbackUrl(model.baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined;

@@ -8,7 +8,8 @@ export type KnownApi =
 	| "openai-responses"
 	| "anthropic-messages"
 	| "google-generative-ai"
-	| "openai-codex-responses";
+	| "openai-codex-responses"
+	| "llama-cpp";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */
@@ -248,6 +249,10 @@ export interface Model<TApi extends Api = Api> {
 	maxTokens: number;
 	headers?: Record<string, string>;
 	compat?: ModelCompat;
+	/** `llama-cpp` models: the GGUF file the model runs from (in this process, no server). */
+	path?: string;
+	/** `llama-cpp` models: layers offloaded to a GPU when one is found; default "auto". */
+	gpuLayers?: number | "auto" | "max";
 }
 
 // ---------------------------------------------------------------------------
