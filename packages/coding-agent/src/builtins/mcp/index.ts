@@ -84,23 +84,36 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 	});
 
 	// A prompt waits (bounded) for servers whose tools must be declared in its request.
-	// Then the mcp_servers section (system prompt at the first prompt, a message when it changed).
-	pi.on("before_agent_start", async (event) => {
+	const waitForDirectServers = async () => {
 		const m = manager;
 		if (!m) return;
 		const direct = [...m.servers.values()].filter((e) => e.state === "connecting" && hasDirectTools(e.configured));
-		if (direct.length > 0) {
-			const late = await m.waitFor(
-				direct.map((e) => e.name),
-				PROMPT_WAIT_MS,
+		if (direct.length === 0) return;
+		const late = await m.waitFor(
+			direct.map((e) => e.name),
+			PROMPT_WAIT_MS,
+		);
+		for (const e of late) {
+			report(
+				`MCP server "${e.name}" was not ready after ${PROMPT_WAIT_MS / 1000} s; this prompt goes without its tools`,
+				"warning",
 			);
-			for (const e of late) {
-				report(
-					`MCP server "${e.name}" was not ready after ${PROMPT_WAIT_MS / 1000} s; this prompt goes without its tools`,
-					"warning",
-				);
-			}
 		}
+	};
+
+	// At the input stage, before the session records the prompt's system prompt, so the
+	// direct tools are in its tool list too. Queued input (steer/follow-up) does not wait.
+	pi.on("input", async (event) => {
+		if (!event.streamingBehavior) await waitForDirectServers();
+		return { action: "continue" };
+	});
+
+	// Runs started without typed input (an extension's message) wait here; then the
+	// mcp_servers section (system prompt at the first prompt, a message when it changed).
+	pi.on("before_agent_start", async (event) => {
+		const m = manager;
+		if (!m) return;
+		await waitForDirectServers();
 		const section = mcpServersSection([...m.servers.values()], (e) => m.describe(e));
 		return serversPrompt.next(event.systemPrompt, section);
 	});

@@ -33,6 +33,9 @@ describe("builtin:mcp in the built CLI", () => {
 		expect(r.stderr).toBe("");
 		expect(r.stdout).toBe("done\n");
 		expect(declared(0)).toEqual(expect.arrayContaining(["mcp__d__tool_0", "mcp__d__tool_1"]));
+		// The system prompt of that first request lists them among the available tools too.
+		const firstSystem = String(body(sb.fake, 0).messages[0]?.content);
+		expect(firstSystem).toMatch(/Available tools:[\s\S]*- mcp__d__tool_0:[\s\S]*- mcp__d__tool_1:/);
 		const tool = body(sb.fake, 1).messages.find((m) => m.role === "tool");
 		expect(JSON.stringify(tool?.content)).toContain("d/tool_1: ping");
 	});
@@ -119,10 +122,10 @@ describe("builtin:mcp in the built CLI", () => {
 		expect(system(0)).toContain("- mcp__docs (codemode): Search and read the product documentation");
 		expect(system(0)).toContain("- mcp__tracker (tool_search): Issue tracker");
 		expect(system(0)).not.toContain("mcp__d ");
-		// The section stays byte for byte (the base prompt's tool list may grow once direct tools are registered).
+		// The section and the whole prompt stay byte for byte: the direct tools were listed from the first request.
 		const section = (i: number) => system(i).match(/<mcp_servers>[\s\S]*<\/mcp_servers>/)?.[0];
 		expect(section(1)).toBe(section(0));
-		expect(system(1).endsWith(section(0) ?? "-")).toBe(true);
+		expect(system(1)).toBe(system(0));
 	});
 
 	it("json mode: MCP notices go to stderr, stdout stays JSON lines", async () => {
