@@ -177,7 +177,10 @@ export class RpcClient {
 	}
 
 	/** Answers an extension UI dialog. */
-	respondToUI(response: Omit<RpcExtensionUIResponse, "type"> & { id: string }): void {
+	respondToUI(
+		// Distributed over the union, so each answer shape (value / confirmed / cancelled) is accepted.
+		response: RpcExtensionUIResponse extends infer R ? (R extends unknown ? Omit<R, "type"> : never) : never,
+	): void {
 		this.writeRaw(serializeJsonLine({ type: "extension_ui_response", ...response }));
 	}
 

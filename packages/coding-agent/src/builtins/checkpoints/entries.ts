@@ -1,0 +1,97 @@
+// Checkpoints as session entries: a `custom` entry of type "checkpoint" on
+// the branch records which shadow-store commit holds the work tree at that
+// point, so checkpoints follow /tree, /fork and branches like the
+// conversation does. Pure functions over the entries; no git here.
+import type { ReadonlySessionManager } from "../../extensions/types.js";
+
+export const CHECKPOINT_TYPE = "checkpoint";
+
+export type CheckpointReason = "start" | "tool" | "turn" | "restore";
+
+export interface CheckpointData {
+	/** Shadow-store commit holding the work tree. */
+	commit: string;
+	reason: CheckpointReason;
+	/** For "tool": the tool about to run and a short description of the call. */
+	tool?: string;
+	detail?: string;
+	/** Files left out (over the size limit). */
+	skipped?: string[];
+	/** For "restore": the checkpoint restored and the state just before (to undo). */
+	restoredTo?: string;
+	undo?: string;
+}
+
+type Entry = ReturnType<ReadonlySessionManager["getBranch"]>[number];
+
+export interface BranchCheckpoint {
+	entryId: string;
+	timestamp: string;
+	data: CheckpointData;
+}
+
+function asCheckpoint(entry: Entry): BranchCheckpoint | undefined {
+	if (entry.type !== "custom") return undefined;
+	const e = entry as Entry & { customType?: string; data?: unknown };
+	if (e.customType !== CHECKPOINT_TYPE) return undefined;
+	const data = e.data as Partial<CheckpointData> | undefined;
+	if (!data || typeof data.commit !== "string" || !/^[0-9a-f]{40,64}$/.test(data.commit)) return undefined;
+	return { entryId: entry.id, timestamp: entry.timestamp, data: data as CheckpointData };
+}
+
+/** Checkpoints on the path from the root to `leafId` (the current leaf when omitted), oldest first. */
+export function checkpointsOnBranch(sm: ReadonlySessionManager, leafId?: string | null): BranchCheckpoint[] {
+	if (leafId === null) return [];
+	const branch = leafId === undefined ? sm.getBranch() : sm.getBranch(leafId);
+	const out: BranchCheckpoint[] = [];
+	for (const entry of branch) {
+		const cp = asCheckpoint(entry);
+		if (cp) out.push(cp);
+	}
+	return out;
+}
+
+/** The work tree as it stood at `entryId`: the last checkpoint at or before it on its branch. */
+export function checkpointAt(sm: ReadonlySessionManager, entryId: string | null): BranchCheckpoint | undefined {
+	return checkpointsOnBranch(sm, entryId).at(-1);
+}
+
+/** Where the leaf lands when /tree selects `targetId`: before a user message, else on the entry. */
+export function leafAfterTreeMove(sm: ReadonlySessionManager, targetId: string): string | null {
+	const entry = sm.getEntry(targetId);
+	if (!entry) return targetId;
+	const message = (entry as Entry & { message?: { role?: string } }).message;
+	if (entry.type === "message" && message?.role === "user") return entry.parentId;
+	return targetId;
+}
+
+/** Every checkpoint commit a session file names (for pruning); tolerant of partial lines. */
+export function commitsInSessionText(text: string): string[] {
+	const out: string[] = [];
+	for (const line of text.split("\n")) {
+		if (!line.includes(`"${CHECKPOINT_TYPE}"`)) continue;
+		try {
+			const entry = JSON.parse(line) as { type?: string; customType?: string; data?: Partial<CheckpointData> };
+			if (entry.type !== "custom" || entry.customType !== CHECKPOINT_TYPE || !entry.data) continue;
+			for (const c of [entry.data.commit, entry.data.restoredTo, entry.data.undo])
+				if (typeof c === "string") out.push(c);
+		} catch {}
+	}
+	return out;
+}
+
+/** One line for a list: what the checkpoint is the state before or after. */
+export function describeCheckpoint(cp: BranchCheckpoint): string {
+	const time = cp.timestamp.slice(11, 19);
+	const d = cp.data;
+	switch (d.reason) {
+		case "start":
+			return `${time}  before the prompt`;
+		case "turn":
+			return `${time}  after the agent's changes`;
+		case "restore":
+			return `${time}  after a restore`;
+		default:
+			return `${time}  before ${d.tool ?? "a tool"}${d.detail ? `: ${d.detail}` : ""}`;
+	}
+}

@@ -1,0 +1,57 @@
+// "Restore files to this point" in /tree and /fork, through the session
+// events every mode emits: `session_before_tree` / `session_before_fork` ask
+// (a dialog in the app and over rpc; nothing without a UI), the tree move's
+// restore runs on `session_tree` once the leaf has really moved (a cancelled
+// move restores nothing), the fork's before the new session replaces this one.
+import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
+import { checkpointAt, leafAfterTreeMove } from "./entries.js";
+import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
+import type { Checkpoints } from "./index.js";
+
+export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
+	let pending: { leafId: string | null; decision: RestoreDecision } | undefined;
+
+	const offer = async (ctx: ExtensionContext, newLeaf: string | null, heading: string) => {
+		const store = cp.storeFor(ctx.cwd);
+		if (!store || !ctx.hasUI) return undefined;
+		const target = checkpointAt(ctx.sessionManager, newLeaf);
+		if (!target) return undefined;
+		const known = checkpointAt(ctx.sessionManager, ctx.sessionManager.getLeafId());
+		try {
+			return await askRestore(ctx, store, target.data.commit, known?.data.commit, heading);
+		} catch (error) {
+			cp.fail(ctx, error);
+			return undefined;
+		}
+	};
+
+	pi.on("session_before_tree", async (event, ctx) => {
+		pending = undefined;
+		const newLeaf = leafAfterTreeMove(ctx.sessionManager, event.preparation.targetId);
+		const decision = await offer(ctx, newLeaf, "Files differ from that point of the session.");
+		if (decision) pending = { leafId: newLeaf, decision };
+		return undefined;
+	});
+
+	pi.on("session_tree", async (_event, ctx) => {
+		const p = pending;
+		pending = undefined;
+		const store = cp.storeFor(ctx.cwd);
+		if (!p || !store) return;
+		// A summary entry may sit between the target and the new leaf; the move is the one we asked about
+		// when the new leaf's branch passes through the point we planned for.
+		const branch = ctx.sessionManager.getBranch().map((e) => e.id);
+		if (p.leafId !== null && !branch.includes(p.leafId)) return;
+		await performRestore(cp, ctx, store, p.decision, true);
+	});
+
+	pi.on("session_before_fork", async (event, ctx) => {
+		const entry = ctx.sessionManager.getEntry(event.entryId);
+		const newLeaf = event.position === "before" ? (entry?.parentId ?? null) : event.entryId;
+		const decision = await offer(ctx, newLeaf, "Files differ from the point you are forking from.");
+		const store = cp.storeFor(ctx.cwd);
+		// The fork replaces this session next; the restore is journaled (undo with /rewind) instead of recorded here.
+		if (decision && store) await performRestore(cp, ctx, store, decision, false);
+		return undefined;
+	});
+}

@@ -1,0 +1,269 @@
+// The shadow store: a git object database outside the project
+// (`<agentDir>/checkpoints/<project>/`) whose work tree is the project. It
+// never touches the project's own `.git`. A snapshot is an incremental
+// `update-index` of what changed since the last one (git's stat cache makes
+// that cheap in big trees), `write-tree`, and a parentless commit kept alive
+// by one ref `refs/pi/c/<commit>`, so pruning is deleting refs then `gc`.
+// All index work goes through one queue: parallel tool calls never race for
+// the index lock.
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { type GitTarget, git, gitOk, splitNul } from "./git.js";
+
+export interface SnapshotResult {
+	commit: string;
+	tree: string;
+	/** Files left out because they are larger than the size limit. */
+	skipped: string[];
+}
+
+export type ChangeStatus = "added" | "modified" | "deleted" | "renamed" | "type";
+
+export interface FileChange {
+	status: ChangeStatus;
+	path: string;
+	/** For renames: the old path. */
+	from?: string;
+}
+
+export interface StoreOptions {
+	/** Files above this many bytes are not snapshotted. */
+	maxFileBytes: number;
+	/** Paths (absolute) inside the work tree that must never be snapshotted (the store itself, pi's own dir). */
+	excludeDirs?: string[];
+}
+
+/** `<name>-<hash of the real path>`: readable, and distinct for two folders of the same name. */
+export function projectKey(cwd: string): string {
+	let real = cwd;
+	try {
+		real = realpathSync(cwd);
+	} catch {}
+	const name =
+		basename(real)
+			.replace(/[^A-Za-z0-9._-]/g, "_")
+			.slice(0, 40) || "root";
+	return `${name}-${createHash("sha256").update(real).digest("hex").slice(0, 12)}`;
+}
+
+const REF_PREFIX = "refs/pi/c/";
+const STATUS: Record<string, ChangeStatus> = { A: "added", M: "modified", D: "deleted", R: "renamed", T: "type" };
+
+export class ShadowStore {
+	readonly target: GitTarget;
+	private queue: Promise<unknown> = Promise.resolve();
+	private ready: Promise<void> | undefined;
+	private readonly commitOfTree = new Map<string, string>();
+
+	constructor(
+		readonly dir: string,
+		readonly workTree: string,
+		private readonly options: StoreOptions,
+	) {
+		this.target = { gitDir: dir, workTree };
+	}
+
+	/** Runs `fn` after every earlier store operation (one at a time). */
+	private serial<T>(fn: () => Promise<T>): Promise<T> {
+		const run = this.queue.then(fn, fn);
+		this.queue = run.catch(() => {});
+		return run;
+	}
+
+	init(): Promise<void> {
+		this.ready ??= this.serial(async () => {
+			if (!existsSync(join(this.dir, "HEAD"))) {
+				mkdirSync(this.dir, { recursive: true });
+				await gitOk(undefined, ["init", "-q", "--bare", this.dir]);
+			}
+			// Re-written each start: the excluded dirs follow where pi's own folders are.
+			const lines = ["# written by pi: never snapshot pi's own state"];
+			for (const d of this.options.excludeDirs ?? []) {
+				const rel = relative(this.workTree, d);
+				if (rel && !rel.startsWith("..") && !isAbsolute(rel)) lines.push(`/${rel.split(sep).join("/")}/`);
+			}
+			mkdirSync(join(this.dir, "info"), { recursive: true });
+			writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`);
+		});
+		return this.ready;
+	}
+
+	/**
+	 * Records the work tree (or only `paths`, relative to it) as a checkpoint.
+	 * Only what changed since the last snapshot is re-read.
+	 */
+	snapshot(message: string, paths?: string[]): Promise<SnapshotResult> {
+		return this.init().then(() =>
+			this.serial(async () => {
+				const scope = paths ? this.inside(paths) : undefined;
+				if (scope && scope.length === 0) return this.writeCommit(message, []);
+				const listArgs = ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"];
+				const listed = splitNul(await gitOk(this.target, scope ? [...listArgs, "--", ...scope] : listArgs));
+				const skipped: string[] = [];
+				const update: string[] = [];
+				for (const path of new Set(listed)) {
+					// A nested repository shows up as "dir/": its files are its own repository's business.
+					if (path.endsWith("/")) continue;
+					let size = 0;
+					try {
+						const st = lstatSync(join(this.workTree, path));
+						if (st.isDirectory()) continue;
+						size = st.isFile() ? st.size : 0;
+					} catch {}
+					if (size > this.options.maxFileBytes) skipped.push(path);
+					else update.push(path);
+				}
+				if (update.length > 0) {
+					await gitOk(this.target, ["update-index", "--add", "--remove", "-z", "--stdin"], `${update.join("\0")}\0`);
+				}
+				return this.writeCommit(message, skipped);
+			}),
+		);
+	}
+
+	private async writeCommit(message: string, skipped: string[]): Promise<SnapshotResult> {
+		const tree = (await gitOk(this.target, ["write-tree"])).toString().trim();
+		let commit = this.commitOfTree.get(tree);
+		if (!commit) {
+			commit = (await gitOk(this.target, ["commit-tree", tree, "-m", message])).toString().trim();
+			await gitOk(this.target, ["update-ref", `${REF_PREFIX}${commit}`, commit]);
+			this.commitOfTree.set(tree, commit);
+		}
+		return { commit, tree, skipped };
+	}
+
+	/** Work-tree-relative forms of the paths that lie inside it (others are not ours to snapshot). */
+	private inside(paths: string[]): string[] {
+		const out: string[] = [];
+		for (const p of paths) {
+			const rel = relative(this.workTree, resolve(this.workTree, p));
+			if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
+			out.push(rel.split(sep).join("/"));
+		}
+		return out;
+	}
+
+	/** True when the store still has this checkpoint. */
+	async has(commit: string): Promise<boolean> {
+		await this.init();
+		const r = await git(this.target, ["cat-file", "-e", `${commit}^{commit}`]);
+		return r.code === 0;
+	}
+
+	async treeOf(commit: string): Promise<string> {
+		await this.init();
+		return (await gitOk(this.target, ["rev-parse", `${commit}^{tree}`])).toString().trim();
+	}
+
+	/** What changes when the work tree goes from `from` to `to` (renames paired when `renames`). */
+	async diff(from: string, to: string, renames = false): Promise<FileChange[]> {
+		await this.init();
+		const args = ["diff-tree", "-r", "-z", "--name-status", renames ? "-M" : "--no-renames", from, to];
+		const parts = splitNul(await gitOk(this.target, args));
+		const out: FileChange[] = [];
+		for (let i = 0; i < parts.length; ) {
+			const code = parts[i++] ?? "";
+			const status = STATUS[code[0] ?? ""] ?? "modified";
+			if (status === "renamed") {
+				const fromPath = parts[i++] ?? "";
+				out.push({ status, from: fromPath, path: parts[i++] ?? "" });
+			} else out.push({ status, path: parts[i++] ?? "" });
+		}
+		return out;
+	}
+
+	/** Writes `write` from checkpoint `commit` (content and mode) and deletes `remove`; empty folders left behind go too. */
+	restore(commit: string, write: string[], remove: string[]): Promise<void> {
+		return this.init().then(() =>
+			this.serial(async () => {
+				for (const path of remove) rmSync(join(this.workTree, path), { force: true });
+				if (remove.length > 0) {
+					await gitOk(this.target, ["update-index", "--force-remove", "-z", "--stdin"], `${remove.join("\0")}\0`);
+					this.removeEmptyParents(remove);
+				}
+				if (write.length > 0) {
+					// A folder standing where a file goes back (or the reverse) is cleared first.
+					for (const path of write) this.clearObstacles(path);
+					await gitOk(
+						this.target,
+						["checkout", commit, "--pathspec-from-file=-", "--pathspec-file-nul"],
+						`${write.join("\0")}\0`,
+					);
+				}
+			}),
+		);
+	}
+
+	private clearObstacles(path: string): void {
+		const parts = path.split("/");
+		for (let i = 1; i <= parts.length; i++) {
+			const p = join(this.workTree, ...parts.slice(0, i));
+			let st: ReturnType<typeof lstatSync> | undefined;
+			try {
+				st = lstatSync(p);
+			} catch {
+				return;
+			}
+			const last = i === parts.length;
+			if (last ? st.isDirectory() : !st.isDirectory()) {
+				rmSync(p, { recursive: true, force: true });
+				return;
+			}
+		}
+	}
+
+	private removeEmptyParents(paths: string[]): void {
+		const dirs = new Set<string>();
+		for (const p of paths) {
+			let d = dirname(join(this.workTree, p));
+			while (d !== this.workTree && d.startsWith(this.workTree + sep)) {
+				dirs.add(d);
+				d = dirname(d);
+			}
+		}
+		for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+			try {
+				if (readdirSync(d).length === 0) rmdirSync(d);
+			} catch {}
+		}
+	}
+
+	/** Bytes the store's objects take on disk. */
+	async sizeBytes(): Promise<number> {
+		await this.init();
+		const out = (await gitOk(this.target, ["count-objects", "-v"])).toString();
+		const kib = (key: string) => Number(new RegExp(`^${key}: (\\d+)`, "m").exec(out)?.[1] ?? 0);
+		return (kib("size") + kib("size-pack") + kib("size-garbage")) * 1024;
+	}
+
+	/** Every checkpoint the store holds, oldest first. */
+	async list(): Promise<{ commit: string; time: number }[]> {
+		await this.init();
+		const out = (
+			await gitOk(this.target, ["for-each-ref", "--format=%(objectname) %(committerdate:unix)", REF_PREFIX])
+		).toString();
+		return out
+			.split("\n")
+			.filter(Boolean)
+			.map((line) => {
+				const [commit = "", time = "0"] = line.split(" ");
+				return { commit, time: Number(time) * 1000 };
+			})
+			.sort((a, b) => a.time - b.time);
+	}
+
+	/** Drops checkpoints (refs) and lets gc reclaim what only they held. */
+	async drop(commits: string[]): Promise<void> {
+		if (commits.length === 0) return;
+		await this.init();
+		await this.serial(async () => {
+			const script = commits.map((c) => `delete ${REF_PREFIX}${c}\n`).join("");
+			await gitOk(this.target, ["update-ref", "--stdin"], script);
+			for (const [tree, commit] of this.commitOfTree) if (commits.includes(commit)) this.commitOfTree.delete(tree);
+		});
+		// Outside the queue: gc does not touch the index, and the grace period keeps
+		// objects a concurrent snapshot has just written.
+		await gitOk(this.target, ["gc", "-q", "--prune=1.hour.ago"]);
+	}
+}
