@@ -3,9 +3,9 @@
 // restoring. `/rewind list` only lists (also without a UI). The session leaf
 // does not move: this rewinds files, /tree rewinds the conversation.
 import type { ExtensionAPI, ExtensionCommandContext } from "../../extensions/types.js";
+import type { Checkpoints } from "./checkpoints.js";
 import { type BranchCheckpoint, checkpointAt, checkpointsOnBranch, describeCheckpoint } from "./entries.js";
 import { askRestore, performRestore } from "./flow.js";
-import type { Checkpoints } from "./index.js";
 import { readJournal } from "./restore.js";
 
 const UNDO_PREFIX = "Undo the last restore";

@@ -3,8 +3,8 @@
 // apply, and record the result as a "restore" checkpoint so the branch knows
 // what the work tree now holds and how to undo it.
 import type { ExtensionContext } from "../../extensions/types.js";
+import type { Checkpoints } from "./checkpoints.js";
 import { CHECKPOINT_TYPE, type CheckpointData } from "./entries.js";
-import type { Checkpoints } from "./index.js";
 import { applyRestore, planRestore, type RestoreOutcome, type RestorePlan, summarizePlan } from "./restore.js";
 import type { ShadowStore } from "./store.js";
 

@@ -9,97 +9,13 @@
 // files, minus ignored ones). Each new state becomes a "checkpoint" custom
 // entry on the branch, so the state at any entry is the last checkpoint at or
 // above it. /tree, /fork and /rewind offer to restore it.
-import { join } from "node:path";
-import {
-	type ExtensionAPI,
-	type ExtensionContext,
-	type ExtensionFactory,
-	getAgentDir,
-} from "../../extensions/types.js";
+import { existsSync } from "node:fs";
+import type { ExtensionFactory } from "../../extensions/types.js";
+import { Checkpoints, readCheckpointSettings } from "./checkpoints.js";
 import { registerRewindCommand } from "./command.js";
-import { CHECKPOINT_TYPE, type CheckpointData, checkpointsOnBranch } from "./entries.js";
-import { GitMissingError } from "./git.js";
+import { CHECKPOINT_TYPE } from "./entries.js";
 import { registerRestoreOffers } from "./offers.js";
 import { prune, pruneDue } from "./prune.js";
-import { projectKey, ShadowStore } from "./store.js";
-
-export interface CheckpointSettings {
-	enabled: boolean;
-	maxFileBytes: number;
-	maxStoreBytes: number;
-}
-
-const MB = 1024 * 1024;
-
-export function readCheckpointSettings(settings: Record<string, unknown>): CheckpointSettings {
-	const raw = (settings.checkpoints ?? {}) as Record<string, unknown>;
-	const num = (v: unknown, d: number) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : d);
-	return {
-		enabled: raw.enabled !== false,
-		maxFileBytes: num(raw.maxFileSizeMB, 10) * MB,
-		maxStoreBytes: num(raw.maxStoreSizeMB, 2048) * MB,
-	};
-}
-
-/** What the pieces of the extension share: the store for the current cwd and how to record a checkpoint. */
-export class Checkpoints {
-	private store: ShadowStore | undefined;
-	private disabled: string | undefined;
-	private warned = false;
-	settings: CheckpointSettings = readCheckpointSettings({});
-
-	constructor(private readonly pi: ExtensionAPI) {}
-
-	/** The store for `cwd`; undefined when checkpoints are off (setting, no git). */
-	storeFor(cwd: string): ShadowStore | undefined {
-		if (this.disabled || !this.settings.enabled) return undefined;
-		if (this.store?.workTree !== cwd) {
-			const agentDir = getAgentDir();
-			const dir = join(agentDir, "checkpoints", projectKey(cwd));
-			this.store = new ShadowStore(dir, cwd, { maxFileBytes: this.settings.maxFileBytes, excludeDirs: [agentDir] });
-		}
-		return this.store;
-	}
-
-	/** A failure is reported once and never blocks the tool: checkpoints are a safety net, not a gate. */
-	fail(ctx: ExtensionContext, error: unknown): void {
-		if (error instanceof GitMissingError) {
-			this.disabled = "git is not installed";
-			ctx.ui.notify("Checkpoints are off: git is not installed or not on PATH", "warning");
-			return;
-		}
-		if (this.warned) return;
-		this.warned = true;
-		ctx.ui.notify(`Checkpoint failed: ${error instanceof Error ? error.message : String(error)}`, "warning");
-	}
-
-	/**
-	 * Snapshots (the whole tree, or `paths`) and returns the entry data; undefined
-	 * for a start/turn snapshot that equals the branch's last checkpoint.
-	 */
-	async capture(
-		ctx: ExtensionContext,
-		data: Omit<CheckpointData, "commit" | "skipped">,
-		paths?: string[],
-	): Promise<CheckpointData | undefined> {
-		const store = this.storeFor(ctx.cwd);
-		if (!store) return undefined;
-		try {
-			const snap = await store.snapshot(`${data.reason}${data.tool ? ` ${data.tool}` : ""}`, paths);
-			// "Before <tool>" is kept even when nothing changed since the last one: /rewind lists it by the call.
-			const last = checkpointsOnBranch(ctx.sessionManager).at(-1);
-			if (data.reason !== "tool" && last?.data.commit === snap.commit) return undefined;
-			return { ...data, commit: snap.commit, ...(snap.skipped.length > 0 ? { skipped: snap.skipped } : {}) };
-		} catch (error) {
-			this.fail(ctx, error);
-			return undefined;
-		}
-	}
-
-	record(data: CheckpointData | undefined): void {
-		if (data) this.pi.appendEntry(CHECKPOINT_TYPE, data);
-	}
-}
 
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
 
@@ -119,14 +35,11 @@ export function createCheckpointsExtension(): ExtensionFactory {
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
 			const store = cp.storeFor(ctx.cwd);
-			if (!store) return;
-			// Off the start-up path: the store is created and pruned in the background.
-			void store
-				.init()
-				.then(async () => {
-					if (pruneDue(store)) await prune(store, [ctx.sessionManager.getSessionDir()], cp.settings.maxStoreBytes);
-				})
-				.catch((error: unknown) => cp.fail(ctx, error));
+			// The store is created by the first snapshot; pruning runs off the start-up path.
+			if (!store || !existsSync(store.dir) || !pruneDue(store)) return;
+			void prune(store, [ctx.sessionManager.getSessionDir()], cp.settings.maxStoreBytes).catch((error: unknown) =>
+				cp.fail(ctx, error),
+			);
 		});
 
 		pi.on("before_agent_start", async (_event, ctx) => {
@@ -158,4 +71,5 @@ export function createCheckpointsExtension(): ExtensionFactory {
 	};
 }
 
+export { Checkpoints, readCheckpointSettings };
 export default createCheckpointsExtension();

@@ -4,9 +4,9 @@
 // restore runs on `session_tree` once the leaf has really moved (a cancelled
 // move restores nothing), the fork's before the new session replaces this one.
 import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
+import type { Checkpoints } from "./checkpoints.js";
 import { checkpointAt, leafAfterTreeMove } from "./entries.js";
 import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
-import type { Checkpoints } from "./index.js";
 
 export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 	let pending: { leafId: string | null; decision: RestoreDecision } | undefined;

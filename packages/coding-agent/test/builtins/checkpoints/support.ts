@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { ExtensionBridge } from "../../../src/agent-session/extension-bridge.js";
 import { createNoUIContext } from "../../../src/extensions/no-ui.js";
 import type { ExtensionUIContext } from "../../../src/extensions/types.js";
@@ -84,7 +84,7 @@ export async function sessionIn(
 ) {
 	const made = await makeSession({
 		cwd,
-		sessionManager: SessionManager.inMemory(cwd),
+		sessionManager: SessionManager.create(cwd, join(dirname(cwd), "sessions")),
 		customTools: [],
 		tools: ["read", "write", "edit", "bash"],
 	});
