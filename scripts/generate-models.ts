@@ -17,7 +17,11 @@ const APIS = [
 	"anthropic-messages",
 	"google-generative-ai",
 	"openai-codex-responses",
+	"azure-openai-responses",
 ];
+// APIs whose endpoint comes from the user's environment (a cloud resource or region), so the
+// catalog may leave baseUrl empty.
+const ENDPOINT_FROM_ENV = ["azure-openai-responses"];
 const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const INPUTS = ["text", "image"];
 // Compat flags the adapters understand, with the type of their value.
@@ -108,7 +112,7 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 			continue;
 		}
 		if (!APIS.includes(p.api as string)) fail(`${pp}.api`, `expected one of ${APIS.join(", ")}`);
-		checkUrl(`${pp}.baseUrl`, p.baseUrl);
+		if (!(ENDPOINT_FROM_ENV.includes(p.api as string) && p.baseUrl === "")) checkUrl(`${pp}.baseUrl`, p.baseUrl);
 		const compat = checkCompat(`${pp}.compat`, p.compat);
 		const defaults = isObj(p.defaults) ? p.defaults : {};
 		if (!Array.isArray(p.models) || p.models.length === 0) {

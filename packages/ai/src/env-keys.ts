@@ -5,6 +5,7 @@
 const ENV_KEYS: Record<string, string[]> = {
 	anthropic: ["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
 	openai: ["OPENAI_API_KEY"],
+	azure: ["AZURE_OPENAI_API_KEY"],
 	"azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
 	google: ["GEMINI_API_KEY"],
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],

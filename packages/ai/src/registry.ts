@@ -61,3 +61,4 @@ registerApi("anthropic-messages", async () => (await import("./adapters/anthropi
 registerApi("google-generative-ai", async () => (await import("./adapters/google-generative-ai.js")).adapter);
 registerApi("openai-codex-responses", async () => (await import("./adapters/openai-codex-responses.js")).adapter);
 registerApi("llama-cpp", async () => (await import("./adapters/llama-cpp.js")).adapter);
+registerApi("azure-openai-responses", async () => (await import("./adapters/azure-openai-responses.js")).adapter);

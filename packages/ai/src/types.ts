@@ -9,7 +9,8 @@ export type KnownApi =
 	| "anthropic-messages"
 	| "google-generative-ai"
 	| "openai-codex-responses"
-	| "llama-cpp";
+	| "llama-cpp"
+	| "azure-openai-responses";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */

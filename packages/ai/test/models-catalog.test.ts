@@ -25,6 +25,7 @@ const KNOWN_APIS: KnownApi[] = [
 	"anthropic-messages",
 	"google-generative-ai",
 	"openai-codex-responses",
+	"azure-openai-responses",
 ];
 
 describe("built-in catalog", () => {
@@ -38,6 +39,7 @@ describe("built-in catalog", () => {
 		expect([...providers].sort()).toEqual(
 			[
 				"anthropic",
+				"azure",
 				"cerebras",
 				"deepseek",
 				"github-copilot",
@@ -63,7 +65,9 @@ describe("built-in catalog", () => {
 			expect(m.id, where).not.toBe("");
 			expect(m.name, where).not.toBe("");
 			expect(KNOWN_APIS, where).toContain(m.api);
-			expect(new URL(m.baseUrl).protocol, where).toBe("https:");
+			// Cloud APIs whose endpoint comes from the environment have none in the catalog.
+			if (m.api === "azure-openai-responses") expect(m.baseUrl, where).toBe("");
+			else expect(new URL(m.baseUrl).protocol, where).toBe("https:");
 			expect(Number.isInteger(m.contextWindow) && m.contextWindow > 0, where).toBe(true);
 			expect(Number.isInteger(m.maxTokens) && m.maxTokens > 0, where).toBe(true);
 			expect(m.maxTokens, where).toBeLessThanOrEqual(m.contextWindow);
@@ -95,6 +99,7 @@ describe("built-in catalog", () => {
 			cerebras: ["openai-completions"],
 			"openai-codex": ["openai-codex-responses"],
 			"github-copilot": ["openai-completions", "openai-responses"],
+			azure: ["azure-openai-responses"],
 		};
 		for (const p of getProviders()) {
 			expect(new Set(getModels(p).map((m) => m.api))).toEqual(new Set(expected[p]));

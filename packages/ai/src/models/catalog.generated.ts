@@ -476,6 +476,54 @@ export interface KnownModels {
 		| "mai-code-1.1-flash"
 		| "mai-code-2"
 		| "mai-code-2-flash";
+	"azure":
+		| "chat-latest"
+		| "gpt-4"
+		| "gpt-4-turbo"
+		| "gpt-4.1"
+		| "gpt-4.1-mini"
+		| "gpt-4.1-nano"
+		| "gpt-4o"
+		| "gpt-4o-2024-05-13"
+		| "gpt-4o-2024-08-06"
+		| "gpt-4o-2024-11-20"
+		| "gpt-4o-mini"
+		| "gpt-5"
+		| "gpt-5-chat-latest"
+		| "gpt-5-mini"
+		| "gpt-5-nano"
+		| "gpt-5-pro"
+		| "gpt-5.1"
+		| "gpt-5.2"
+		| "gpt-5.2-pro"
+		| "gpt-5.3-codex"
+		| "gpt-5.3-codex-spark"
+		| "gpt-5.4"
+		| "gpt-5.4-mini"
+		| "gpt-5.4-nano"
+		| "gpt-5.4-pro"
+		| "gpt-5.5"
+		| "gpt-5.5-pro"
+		| "gpt-5.6-cyber"
+		| "gpt-5.6-luna"
+		| "gpt-5.6-sol"
+		| "gpt-5.6-terra"
+		| "gpt-6-astra"
+		| "gpt-6-cyber"
+		| "gpt-6-luna"
+		| "gpt-6-sol"
+		| "gpt-6.1-sol"
+		| "gpt-6.1-terra"
+		| "gpt-6.2-astra"
+		| "gpt-6.2-sol"
+		| "gpt-daybreak-blue-latest"
+		| "gpt-daybreak-red-latest"
+		| "o1"
+		| "o1-pro"
+		| "o3"
+		| "o3-mini"
+		| "o3-pro"
+		| "o4-mini";
 }
 
 /** The wire API of each built-in provider's models. */
@@ -491,6 +539,7 @@ export interface KnownProviderApis {
 	"cerebras": "openai-completions";
 	"openai-codex": "openai-codex-responses";
 	"github-copilot": "openai-completions" | "openai-responses";
+	"azure": "azure-openai-responses";
 }
 
 /**
@@ -981,5 +1030,54 @@ export const CATALOG_JSON = `[
 {"id":"mai-code-1.1-flash","name":"MAI-Code-1.1-Flash","reasoning":true,"input":["text","image"],"contextWindow":256000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
 {"id":"mai-code-2","name":"MAI Code 2","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.5,2.5,0.025,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"},"compat":{"supportsStrictMode":true},"api":"openai-responses"},
 {"id":"mai-code-2-flash","name":"MAI Code 2 Flash","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.05,0.25,0.005,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"},"compat":{"supportsStrictMode":true},"api":"openai-responses"}
+]},
+{"provider":"azure","api":"azure-openai-responses","baseUrl":"","models":[
+{"id":"chat-latest","name":"Chat Latest","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[5,30,0.5,0]},
+{"id":"gpt-4","name":"GPT-4","reasoning":false,"input":["text"],"contextWindow":8192,"maxTokens":8192,"cost":[30,60,0,0]},
+{"id":"gpt-4-turbo","name":"GPT-4 Turbo","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":4096,"cost":[10,30,0,0]},
+{"id":"gpt-4.1","name":"GPT-4.1","reasoning":false,"input":["text","image"],"contextWindow":1047576,"maxTokens":32768,"cost":[2,8,0.5,0]},
+{"id":"gpt-4.1-mini","name":"GPT-4.1 mini","reasoning":false,"input":["text","image"],"contextWindow":1047576,"maxTokens":32768,"cost":[0.4,1.6,0.1,0]},
+{"id":"gpt-4.1-nano","name":"GPT-4.1 nano","reasoning":false,"input":["text","image"],"contextWindow":1047576,"maxTokens":32768,"cost":[0.1,0.4,0.025,0]},
+{"id":"gpt-4o","name":"GPT-4o","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[2.5,10,1.25,0]},
+{"id":"gpt-4o-2024-05-13","name":"GPT-4o (2024-05-13)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":4096,"cost":[5,15,0,0]},
+{"id":"gpt-4o-2024-08-06","name":"GPT-4o (2024-08-06)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[2.5,10,1.25,0]},
+{"id":"gpt-4o-2024-11-20","name":"GPT-4o (2024-11-20)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[2.5,10,1.25,0]},
+{"id":"gpt-4o-mini","name":"GPT-4o mini","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[0.15,0.6,0.075,0]},
+{"id":"gpt-5","name":"GPT-5","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[1.25,10,0.125,0],"thinkingLevelMap":{"off":null}},
+{"id":"gpt-5-chat-latest","name":"GPT-5 Chat Latest","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[1.25,10,0.125,0]},
+{"id":"gpt-5-mini","name":"GPT-5 Mini","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[0.25,2,0.025,0],"thinkingLevelMap":{"off":null}},
+{"id":"gpt-5-nano","name":"GPT-5 Nano","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[0.05,0.4,0.005,0],"thinkingLevelMap":{"off":null}},
+{"id":"gpt-5-pro","name":"GPT-5 Pro","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[15,120,0,0],"thinkingLevelMap":{"off":null}},
+{"id":"gpt-5.1","name":"GPT-5.1","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[1.25,10,0.125,0],"thinkingLevelMap":{"off":null}},
+{"id":"gpt-5.2","name":"GPT-5.2","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[1.75,14,0.175,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.2-pro","name":"GPT-5.2 Pro","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[21,168,0,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.3-codex","name":"GPT-5.3 Codex","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[1.75,14,0.175,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.3-codex-spark","name":"GPT-5.3 Codex Spark","reasoning":true,"input":["text","image"],"contextWindow":128000,"maxTokens":32000,"cost":[1.75,14,0.175,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.4","name":"GPT-5.4","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.5,15,0.25,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.4-mini","name":"GPT-5.4 mini","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[0.75,4.5,0.075,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.4-nano","name":"GPT-5.4 nano","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[0.2,1.25,0.02,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.4-pro","name":"GPT-5.4 Pro","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[30,180,0,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.5","name":"GPT-5.5","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[5,30,0.5,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh"}},
+{"id":"gpt-5.5-pro","name":"GPT-5.5 Pro","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[30,180,0,0],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","minimal":null,"low":null}},
+{"id":"gpt-5.6-cyber","name":"GPT-5.6 Cyber","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[12.5,75,1.25,15.625],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"gpt-5.6-luna","name":"GPT-5.6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0.25],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"gpt-5.6-sol","name":"GPT-5.6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4,20,0.4,5],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"gpt-5.6-terra","name":"GPT-5.6 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,12,0.2,2.5],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6-astra","name":"GPT-6 Astra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[10,50,1,12.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6-cyber","name":"GPT-6 Cyber","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[20,100,2,25],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6-luna","name":"GPT-6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.1,0.5,0.01,0.125],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6-sol","name":"GPT-6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.2,2.5],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6.1-sol","name":"GPT-6.1 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6.1-terra","name":"GPT-6.1 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[1,5,0.05,1.25],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6.2-astra","name":"GPT-6.2 Astra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[8,40,0.4,10],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-6.2-sol","name":"GPT-6.2 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":"max"}},
+{"id":"gpt-daybreak-blue-latest","name":"Daybreak Blue","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4,20,0.4,5]},
+{"id":"gpt-daybreak-red-latest","name":"Daybreak Red","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[12.5,75,1.25,15.625]},
+{"id":"o1","name":"o1","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[15,60,7.5,0]},
+{"id":"o1-pro","name":"o1-pro","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[150,600,0,0]},
+{"id":"o3","name":"o3","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[2,8,0.5,0]},
+{"id":"o3-mini","name":"o3-mini","reasoning":true,"input":["text"],"contextWindow":200000,"maxTokens":100000,"cost":[1.1,4.4,0.55,0]},
+{"id":"o3-pro","name":"o3-pro","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[20,80,0,0]},
+{"id":"o4-mini","name":"o4-mini","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[1.1,4.4,0.275,0]}
 ]}
 ]`;

@@ -10,6 +10,7 @@ export const DEFAULT_MODEL_PER_PROVIDER: ReadonlyArray<readonly [provider: strin
 	["amazon-bedrock", "us.anthropic.claude-opus-4-6-v1"],
 	["anthropic", "claude-opus-4-7"],
 	["openai", "gpt-5.4"],
+	["azure", "gpt-5.4"],
 	["azure-openai-responses", "gpt-5.4"],
 	["openai-codex", "gpt-5.5"],
 	["deepseek", "deepseek-v4-pro"],

@@ -64,6 +64,8 @@ export type Script = SseScript | JsonScript | HandlerScript;
 export interface RecordedRequest {
 	method: string;
 	path: string;
+	/** The query string without `?` ("" when none). */
+	query: string;
 	headers: Record<string, string | string[] | undefined>;
 	/** Parsed JSON body (undefined when empty or not JSON). */
 	body: unknown;
@@ -147,8 +149,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 		} catch {
 			body = undefined;
 		}
-		const path = (req.url ?? "/").split("?")[0];
-		const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body, rawBody };
+		const [path = "/", query = ""] = (req.url ?? "/").split("?");
+		const recorded: RecordedRequest = { method: req.method ?? "GET", path, query, headers: req.headers, body, rawBody };
 		requests.push(recorded);
 		const script = take(path);
 		try {

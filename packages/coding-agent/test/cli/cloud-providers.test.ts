@@ -1,0 +1,50 @@
+// The built `pi` with the cloud providers' credentials in the environment: their catalog models
+// appear in --list-models only when credentials are present, and `--provider X` alone picks the
+// provider's default model and reaches the provider's wire API (here the fake server).
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
+import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
+
+let sb: Sandbox;
+beforeAll(assertBuilt);
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	await sb.close();
+});
+
+/** The model ids `--list-models <provider>` prints for that provider. */
+async function listed(provider: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+	const r = await sb.run(["--list-models", provider], { env });
+	expect(r.code).toBe(0);
+	return r.stdout
+		.split("\n")
+		.slice(1)
+		.map((line) => line.trim().split(/\s+/))
+		.filter(([p]) => p === provider)
+		.map(([, id]) => id ?? "");
+}
+
+describe("azure", () => {
+	it("lists Azure models only with a key; --provider azure alone asks the default deployment", async () => {
+		expect(await listed("azure", {})).toEqual([]);
+		const env = {
+			AZURE_OPENAI_API_KEY: "azure-secret",
+			AZURE_OPENAI_BASE_URL: `${sb.fake.url}/openai/v1`,
+			AZURE_OPENAI_DEPLOYMENT_NAME_MAP: "gpt-5.4=prod-gpt",
+		};
+		const ids = await listed("azure", env);
+		expect(ids).toContain("gpt-5.4");
+		expect(ids).toContain("gpt-5.6-sol");
+
+		sb.fake.enqueue(new ResponsesStream().created().message("msg_1", ["from azure"]).completed().script());
+		const r = await sb.run(["-p", "--no-session", "--provider", "azure", "hello"], { env });
+		expect(r.stderr).toBe("");
+		expect(r.stdout.trim()).toBe("from azure");
+		const request = sb.fake.requests[0];
+		expect(request?.path).toBe("/openai/v1/responses");
+		expect(request?.headers["api-key"]).toBe("azure-secret");
+		expect((request?.body as { model?: string } | undefined)?.model).toBe("prod-gpt");
+	});
+});
