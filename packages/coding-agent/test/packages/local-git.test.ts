@@ -35,7 +35,7 @@ async function ask(extra: string[] = [], prompt = "hi") {
 	return { r, index: before };
 }
 
-describe("local path packages", () => {
+describe("local path packages", { timeout: 120_000 }, () => {
 	it("install adds the path, pi loads its extension, skill and template; remove drops the entry only", async () => {
 		const pkg = writePackage(join(sb.root, "tools"), {
 			name: "local-tools",
@@ -126,7 +126,7 @@ describe("local path packages", () => {
 	});
 });
 
-describe("project scope and trust", () => {
+describe("project scope and trust", { timeout: 120_000 }, () => {
 	it("-l writes .pi/settings.json; its packages load only once the project is trusted", async () => {
 		writePackage(join(sb.cwd, "vendor", "proj"), {
 			name: "proj",
@@ -158,7 +158,7 @@ describe("project scope and trust", () => {
 	});
 });
 
-describe("git packages", () => {
+describe("git packages", { timeout: 180_000 }, () => {
 	it("a tag pins, a branch follows, no ref follows the default branch; update reports each", async () => {
 		const repo = createRepo(sb.root, "tools");
 		repo.commitPackage({ name: "git-tools", version: "1.0.0", tool: "git_tool", skill: "git-skill" });

@@ -1,0 +1,196 @@
+// npm packages against a real registry (verdaccio on loopback, started once
+// for this file): publish, install, use the extension's tool, the skill, the
+// template and the theme, update to a new version, pins, `-e`, project scope,
+// remove; and the failures: an unknown package, the registry down, a bad
+// manifest, a corrupt tarball while pi still starts.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { type NpmRegistry, startNpmRegistry } from "../support/npm-registry/index.js";
+import { type FixturePackage, writePackage } from "../support/packages.js";
+
+let registry: NpmRegistry;
+let sb: Sandbox;
+let fixtures: string;
+
+const demo = (version: string): FixturePackage => ({
+	name: "pi-demo-tools",
+	version,
+	tool: "demo_tool",
+	skill: "demo-skill",
+	prompt: "demo-review",
+	theme: "demo-theme",
+});
+
+async function publish(p: FixturePackage, edit?: (dir: string) => void): Promise<void> {
+	const dir = writePackage(join(fixtures, `${p.name.replace("/", "_")}-${p.version}`), p);
+	edit?.(dir);
+	await registry.publish(dir);
+}
+
+beforeAll(async () => {
+	assertBuilt();
+	registry = await startNpmRegistry();
+	fixtures = mkdtempSync(join(tmpdir(), "pi-npm-fixtures-"));
+	await Promise.all([
+		publish(demo("1.0.0")),
+		publish({ name: "@pi-test/scoped", version: "1.0.0", skill: "scoped-skill" }),
+		publish({ name: "pi-bad-manifest", version: "1.0.0", manifest: { pi: { extensions: "nope" } } }),
+		publish({ name: "pi-corrupt", version: "1.0.0", skill: "corrupt-skill" }),
+	]);
+}, 120_000);
+afterAll(async () => {
+	await registry?.close();
+	if (fixtures) rmSync(fixtures, { recursive: true, force: true });
+});
+beforeEach(async () => {
+	sb = await createSandbox();
+	Object.assign(sb.env, registry.env, { PI_OFFLINE: "0" });
+});
+afterEach(async () => {
+	await sb.close();
+});
+
+const userSettings = () => JSON.parse(readFileSync(join(sb.agentDir, "settings.json"), "utf8")) as unknown;
+const installed = (name: string, root = sb.agentDir) => join(root, "npm", "node_modules", name);
+const versionAt = (dir: string) =>
+	(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+
+function systemPrompt(i: number): string {
+	const m = body(sb.fake, i).messages[0];
+	return typeof m.content === "string" ? m.content : JSON.stringify(m.content);
+}
+
+// Each test runs the CLI several times, npm included: generous limits for a loaded machine.
+describe("npm packages from a registry", { timeout: 180_000 }, () => {
+	it("install, use each resource, update, pin, remove", async () => {
+		const install = await sb.run(["install", "npm:pi-demo-tools"]);
+		expect(install.code, install.stderr).toBe(0);
+		expect(install.stdout).toContain("pi-demo-tools (1.0.0)");
+		expect(install.stdout).toContain("1 extension, 1 skill, 1 prompt template, 1 theme");
+		expect(versionAt(installed("pi-demo-tools"))).toBe("1.0.0");
+		expect(userSettings()).toEqual({ packages: ["npm:pi-demo-tools"] });
+
+		// The extension's tool is offered and runs; the skill is in the system prompt.
+		sb.fake.enqueue(toolReply("demo_tool", {}));
+		sb.fake.enqueue(textReply("done"));
+		const used = await sb.run(["-p", "--model", "fake/fake-model", "use the tool"]);
+		expect(used.code, used.stderr).toBe(0);
+		expect(body(sb.fake, 0).tools?.map((t) => t.function.name)).toContain("demo_tool");
+		expect(systemPrompt(0)).toContain("Skill demo-skill from pi-demo-tools 1.0.0");
+		expect(JSON.stringify(body(sb.fake, 1).messages)).toContain("demo_tool ran (1.0.0)");
+
+		// The template expands; the theme is discovered with the package as its origin.
+		sb.fake.enqueue(textReply("ok"));
+		const templ = await sb.run(["-p", "--verbose", "--model", "fake/fake-model", "/demo-review src/a.ts"]);
+		expect(templ.code, templ.stderr).toBe(0);
+		expect(JSON.stringify(body(sb.fake, 2).messages)).toContain("TEMPLATE-DEMO-REVIEW for src/a.ts");
+		expect(templ.stderr).toMatch(/\[package npm:pi-demo-tools\] .*themes\/demo-theme\.json/);
+
+		// A new version: update takes it.
+		await publish(demo("1.1.0"));
+		const update = await sb.run(["update"]);
+		expect(update.code, update.stderr).toBe(0);
+		expect(update.stdout).toContain("npm:pi-demo-tools: updated 1.0.0 → 1.1.0");
+		expect(versionAt(installed("pi-demo-tools"))).toBe("1.1.0");
+		sb.fake.enqueue(textReply("ok"));
+		await sb.run(["-p", "--model", "fake/fake-model", "hi"]);
+		expect(systemPrompt(3)).toContain("Skill demo-skill from pi-demo-tools 1.1.0");
+
+		// Pinned: the entry is replaced (same package), and update leaves it alone.
+		const pin = await sb.run(["install", "npm:pi-demo-tools@1.0.0"]);
+		expect(pin.code, pin.stderr).toBe(0);
+		expect(userSettings()).toEqual({ packages: ["npm:pi-demo-tools@1.0.0"] });
+		expect(versionAt(installed("pi-demo-tools"))).toBe("1.0.0");
+		await publish(demo("2.0.0"));
+		const pinned = await sb.run(["update", "--extensions"]);
+		expect(pinned.code, pinned.stderr).toBe(0);
+		expect(pinned.stdout).toContain("npm:pi-demo-tools@1.0.0: pinned, skipped");
+		expect(versionAt(installed("pi-demo-tools"))).toBe("1.0.0");
+
+		const removed = await sb.run(["remove", "npm:pi-demo-tools"]);
+		expect(removed.code, removed.stderr).toBe(0);
+		expect(existsSync(installed("pi-demo-tools"))).toBe(false);
+		expect(userSettings()).toEqual({ packages: [] });
+	});
+
+	it("scoped names; -l installs under the project's .pi/npm", async () => {
+		const r = await sb.run(["install", "-l", "npm:@pi-test/scoped@1.0.0"]);
+		expect(r.code, r.stderr).toBe(0);
+		expect(versionAt(installed("@pi-test/scoped", join(sb.cwd, ".pi")))).toBe("1.0.0");
+		expect(JSON.parse(readFileSync(join(sb.cwd, ".pi", "settings.json"), "utf8"))).toEqual({
+			packages: ["npm:@pi-test/scoped@1.0.0"],
+		});
+		sb.fake.enqueue(textReply("ok"));
+		const trusted = await sb.run(["-p", "--approve", "--model", "fake/fake-model", "hi"]);
+		expect(trusted.code, trusted.stderr).toBe(0);
+		expect(systemPrompt(0)).toContain("scoped-skill");
+	});
+
+	it("-e npm:… loads for one run from the cache and leaves settings alone", async () => {
+		sb.fake.enqueue(textReply("ok"));
+		const r = await sb.run(["-p", "-e", "npm:pi-demo-tools", "--model", "fake/fake-model", "hi"]);
+		expect(r.code, r.stderr).toBe(0);
+		expect(body(sb.fake, 0).tools?.map((t) => t.function.name)).toContain("demo_tool");
+		expect(existsSync(join(sb.agentDir, "tmp", "extensions", "npm", "node_modules", "pi-demo-tools"))).toBe(true);
+		expect(existsSync(join(sb.agentDir, "settings.json"))).toBe(false);
+		sb.fake.enqueue(textReply("ok"));
+		await sb.run(["-p", "--model", "fake/fake-model", "hi"]);
+		expect(body(sb.fake, 1).tools?.map((t) => t.function.name)).not.toContain("demo_tool");
+	});
+});
+
+describe("npm failures", { timeout: 120_000 }, () => {
+	it("an unknown package: exit 1 with npm's reason, settings untouched", async () => {
+		const r = await sb.run(["install", "npm:pi-no-such-package"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(/could not install npm:pi-no-such-package: npm install pi-no-such-package failed: .*404/);
+		expect(existsSync(join(sb.agentDir, "settings.json"))).toBe(false);
+	});
+
+	it("the registry down: exit 1 naming the connection error, settings untouched", async () => {
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ packages: ["npm:pi-demo-tools"] }));
+		const down = { npm_config_registry: "http://127.0.0.1:9/", npm_config_userconfig: "/dev/null" };
+		const r = await sb.run(["install", "npm:@pi-test/scoped"], { env: down });
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(
+			/could not install npm:@pi-test\/scoped: .*(ECONNREFUSED|request to http:\/\/127\.0\.0\.1:9)/,
+		);
+		expect(userSettings()).toEqual({ packages: ["npm:pi-demo-tools"] });
+		// At start-up the same failure is a warning and pi runs on.
+		sb.fake.enqueue(textReply("ok"));
+		const start = await sb.run(["-p", "--model", "fake/fake-model", "hi"], { env: down });
+		expect(start.code, start.stderr).toBe(0);
+		expect(start.stderr).toContain("package npm:pi-demo-tools skipped:");
+		expect(sb.fake.requests.length).toBe(1);
+	});
+
+	it("a bad manifest is refused and uninstalled", async () => {
+		const r = await sb.run(["install", "npm:pi-bad-manifest"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("npm:pi-bad-manifest was not added: bad manifest");
+		expect(r.stderr).toContain('"pi.extensions" must be an array of paths');
+		expect(existsSync(installed("pi-bad-manifest"))).toBe(false);
+		expect(existsSync(join(sb.agentDir, "settings.json"))).toBe(false);
+	});
+
+	it("a corrupt tarball fails the install; configured, pi still starts with a warning", async () => {
+		// Damage the stored tarball behind the registry's back: the integrity check must catch it.
+		const storage = join(registry.storageDir, "pi-corrupt");
+		const tgz = readdirSync(storage).find((f) => f.endsWith(".tgz"));
+		expect(tgz).toBeDefined();
+		writeFileSync(join(storage, tgz as string), "this is not a gzip file");
+		const r = await sb.run(["install", "npm:pi-corrupt"]);
+		expect(r.code, r.stdout + r.stderr).toBe(1);
+		expect(r.stderr).toContain("could not install npm:pi-corrupt: npm install pi-corrupt failed:");
+		expect(existsSync(installed("pi-corrupt"))).toBe(false);
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ packages: ["npm:pi-corrupt"] }));
+		sb.fake.enqueue(textReply("ok"));
+		const start = await sb.run(["-p", "--model", "fake/fake-model", "hi"]);
+		expect(start.code, start.stderr).toBe(0);
+		expect(start.stderr).toContain("package npm:pi-corrupt skipped: npm install pi-corrupt failed");
+		expect(systemPrompt(0)).not.toContain("corrupt-skill");
+	});
+});
