@@ -5,7 +5,7 @@
  * the whole pi process (and the session) down. Also used to list local models
  * without loading the native runtime.
  */
-import { open, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
 
 export interface GgufInfo {
@@ -93,12 +93,12 @@ class FileCursor {
 	position = 0;
 
 	constructor(
-		private readonly handle: import("node:fs/promises").FileHandle,
+		private readonly fd: number,
 		private readonly size: number,
 		private readonly path: string,
 	) {}
 
-	private async need(bytes: number): Promise<Buffer> {
+	private need(bytes: number): Buffer {
 		if (this.position + bytes > this.size) {
 			throw new GgufFileError(this.path, "truncated", "the file ends inside its GGUF header or metadata (truncated?)");
 		}
@@ -109,31 +109,31 @@ class FileCursor {
 		}
 		const chunk = Math.max(bytes, 1 << 20);
 		const buffer = Buffer.alloc(Math.min(chunk, this.size - this.position));
-		await this.handle.read(buffer, 0, buffer.length, this.position);
+		readSync(this.fd, buffer, 0, buffer.length, this.position);
 		this.buffer = buffer;
 		this.bufferStart = this.position;
 		this.position += bytes;
 		return buffer.subarray(0, bytes);
 	}
 
-	async u8(): Promise<number> {
-		return (await this.need(1))[0];
+	u8(): number {
+		return this.need(1)[0];
 	}
-	async u32(): Promise<number> {
-		return (await this.need(4)).readUInt32LE(0);
+	u32(): number {
+		return this.need(4).readUInt32LE(0);
 	}
-	async u64(): Promise<number> {
-		const value = (await this.need(8)).readBigUInt64LE(0);
+	u64(): number {
+		const value = this.need(8).readBigUInt64LE(0);
 		if (value > BigInt(Number.MAX_SAFE_INTEGER))
 			throw new GgufFileError(this.path, "corrupt", "a size in the header is out of range");
 		return Number(value);
 	}
-	async string(): Promise<string> {
-		const length = await this.u64();
+	string(): string {
+		const length = this.u64();
 		if (length > MAX_STRING) throw new GgufFileError(this.path, "corrupt", `a metadata string claims ${length} bytes`);
-		return (await this.need(length)).toString("utf8");
+		return this.need(length).toString("utf8");
 	}
-	async skip(bytes: number): Promise<void> {
+	skip(bytes: number): void {
 		if (this.position + bytes > this.size) {
 			throw new GgufFileError(this.path, "truncated", "the file ends inside its GGUF metadata (truncated?)");
 		}
@@ -143,33 +143,33 @@ class FileCursor {
 
 const SCALAR_SIZES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 
-async function readValue(cursor: FileCursor, type: number, path: string, keep: boolean): Promise<unknown> {
+function readValue(cursor: FileCursor, type: number, path: string, keep: boolean): unknown {
 	switch (type) {
 		case 4:
 			return cursor.u32();
 		case 5:
-			return (await cursor.u32()) | 0;
+			return cursor.u32() | 0;
 		case 8:
 			return cursor.string();
 		case 10:
 			return cursor.u64();
 		case 9: {
-			const itemType = await cursor.u32();
-			const count = await cursor.u64();
+			const itemType = cursor.u32();
+			const count = cursor.u64();
 			if (count > MAX_COUNT) throw new GgufFileError(path, "corrupt", `a metadata array claims ${count} items`);
 			const fixed = SCALAR_SIZES[itemType];
 			if (fixed !== undefined && !keep) {
-				await cursor.skip(fixed * count);
+				cursor.skip(fixed * count);
 				return undefined;
 			}
 			const items: unknown[] = [];
-			for (let i = 0; i < count; i++) items.push(await readValue(cursor, itemType, path, keep));
+			for (let i = 0; i < count; i++) items.push(readValue(cursor, itemType, path, keep));
 			return keep ? items : undefined;
 		}
 		default: {
 			const size = SCALAR_SIZES[type];
 			if (size === undefined) throw new GgufFileError(path, "corrupt", `unknown metadata value type ${type}`);
-			await cursor.skip(size);
+			cursor.skip(size);
 			return undefined;
 		}
 	}
@@ -179,23 +179,22 @@ async function readValue(cursor: FileCursor, type: number, path: string, keep: b
  * Reads the header, metadata and tensor table; checks that the file is as
  * long as its tensor table says. Throws `GgufFileError`.
  */
-export async function readGgufInfo(path: string): Promise<GgufInfo> {
-	let size: number;
+export function readGgufInfoSync(path: string): GgufInfo {
+	let fd: number;
 	try {
-		const info = await stat(path);
-		if (!info.isFile()) throw new GgufFileError(path, "missing", "not a file");
-		size = info.size;
-	} catch (error) {
-		if (error instanceof GgufFileError) throw error;
+		fd = openSync(path, "r");
+	} catch {
 		throw new GgufFileError(path, "missing", "no such model file");
 	}
-	const handle = await open(path, "r");
 	try {
-		const cursor = new FileCursor(handle, size, path);
-		if (size < 24 || (await cursor.u32()) !== MAGIC) {
+		const stats = fstatSync(fd);
+		if (!stats.isFile()) throw new GgufFileError(path, "missing", "not a file");
+		const size = stats.size;
+		const cursor = new FileCursor(fd, size, path);
+		if (size < 24 || cursor.u32() !== MAGIC) {
 			throw new GgufFileError(path, "not_gguf", `not a GGUF model file (${basename(path)} does not start with "GGUF")`);
 		}
-		const version = await cursor.u32();
+		const version = cursor.u32();
 		if (version < 2 || version > 3) {
 			throw new GgufFileError(
 				path,
@@ -203,17 +202,17 @@ export async function readGgufInfo(path: string): Promise<GgufInfo> {
 				`GGUF version ${version} is not supported (2 or 3 expected)`,
 			);
 		}
-		const tensorCount = await cursor.u64();
-		const kvCount = await cursor.u64();
+		const tensorCount = cursor.u64();
+		const kvCount = cursor.u64();
 		if (tensorCount > MAX_COUNT || kvCount > MAX_COUNT) {
 			throw new GgufFileError(path, "corrupt", "the GGUF header claims an impossible number of entries");
 		}
 		const metadata = new Map<string, unknown>();
 		for (let i = 0; i < kvCount; i++) {
-			const key = await cursor.string();
-			const type = await cursor.u32();
+			const key = cursor.string();
+			const type = cursor.u32();
 			// Keep scalars and strings; skip big arrays (the vocabulary) without decoding them.
-			metadata.set(key, await readValue(cursor, type, path, false));
+			metadata.set(key, readValue(cursor, type, path, false));
 		}
 		const architecture = metadata.get("general.architecture");
 		if (typeof architecture !== "string" || architecture === "") {
@@ -223,13 +222,13 @@ export async function readGgufInfo(path: string): Promise<GgufInfo> {
 		const alignment = typeof alignmentValue === "number" && alignmentValue > 0 ? alignmentValue : 32;
 		let dataEnd = 0;
 		for (let i = 0; i < tensorCount; i++) {
-			await cursor.string();
-			const dims = await cursor.u32();
+			cursor.string();
+			const dims = cursor.u32();
 			if (dims > 8) throw new GgufFileError(path, "corrupt", `a tensor claims ${dims} dimensions`);
 			let elements = 1;
-			for (let d = 0; d < dims; d++) elements *= await cursor.u64();
-			const type = await cursor.u32();
-			const offset = await cursor.u64();
+			for (let d = 0; d < dims; d++) elements *= cursor.u64();
+			const type = cursor.u32();
+			const offset = cursor.u64();
 			const sizes = GGML_TYPE_SIZES[type];
 			const bytes = sizes ? Math.ceil(elements / sizes[0]) * sizes[1] : 0;
 			dataEnd = Math.max(dataEnd, offset + bytes);
@@ -252,8 +251,13 @@ export async function readGgufInfo(path: string): Promise<GgufInfo> {
 		if (typeof template === "string") info.chatTemplate = template;
 		return info;
 	} finally {
-		await handle.close();
+		closeSync(fd);
 	}
+}
+
+/** `readGgufInfoSync` as a promise (same checks). */
+export async function readGgufInfo(path: string): Promise<GgufInfo> {
+	return readGgufInfoSync(path);
 }
 
 /**

@@ -53,6 +53,10 @@ export interface ModelFields {
 	cost?: Partial<ModelCost>;
 	headers?: Record<string, string>;
 	compat?: ModelCompat;
+	/** `llama-cpp` models: the GGUF file. */
+	path?: string;
+	/** `llama-cpp` models: GPU layers (a count, "auto" or "max"). */
+	gpuLayers?: number | "auto" | "max";
 }
 
 const BOOLEAN_COMPAT = new Set([
@@ -225,6 +229,8 @@ const MODEL_FIELDS = [
 	"cost",
 	"headers",
 	"compat",
+	"path",
+	"gpuLayers",
 ];
 const OVERRIDE_FIELDS = new Set(MODEL_FIELDS.filter((f) => f !== "id" && f !== "api" && f !== "baseUrl"));
 
@@ -285,6 +291,14 @@ export function readModelFields(
 				break;
 			case "compat":
 				out.compat = readCompat(value, p, issues);
+				break;
+			case "path":
+				out.path = readString(value, p, issues);
+				break;
+			case "gpuLayers":
+				if (value === "auto" || value === "max") out.gpuLayers = value;
+				else if (typeof value === "number" && Number.isInteger(value) && value >= 0) out.gpuLayers = value;
+				else issues.error(p, 'expected a whole number of layers, "auto" or "max"');
 				break;
 		}
 	}

@@ -193,7 +193,14 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 	if (!builtin && raw.models === undefined) {
 		issues.error(at("models"), 'required: a provider that is not built in needs a "models" array');
 	}
-	if (!builtin && !provider.baseUrl && raw.baseUrl === undefined && defs.some((d) => !isPlainObject(d) || !d.baseUrl)) {
+	// An embedded (llama-cpp) model runs from its file: it has no server to point at.
+	const needsUrl = (d: unknown) => (isPlainObject(d) ? (d.api ?? raw.api) : raw.api) !== "llama-cpp";
+	if (
+		!builtin &&
+		!provider.baseUrl &&
+		raw.baseUrl === undefined &&
+		defs.some((d) => needsUrl(d) && (!isPlainObject(d) || !d.baseUrl))
+	) {
 		issues.error(at("baseUrl"), "required: a provider that is not built in needs the server's base URL");
 	}
 	const providerOk = issues.errors.length === before;
@@ -246,7 +253,11 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 		if (seen.has(id)) issues.warn(childPath(path, "id"), `duplicate id "${id}"; the later entry wins`);
 		seen.add(id);
 		const api = (f.api ?? provider.api ?? first?.api) as Api;
-		const baseUrl = (f.baseUrl ?? provider.baseUrl ?? first?.baseUrl) as string;
+		const baseUrl = (f.baseUrl ?? provider.baseUrl ?? first?.baseUrl ?? "") as string;
+		if (api === "llama-cpp" && !f.path) {
+			issues.error(childPath(path, "path"), 'required: a "llama-cpp" model runs from a GGUF file; give its path');
+			continue;
+		}
 		const local = !builtin && api === "openai-completions" ? localServerCompat(baseUrl) : undefined;
 		const contextWindow = f.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow;
 		const maxTokens = f.maxTokens ?? Math.min(CUSTOM_MODEL_DEFAULTS.maxTokens, contextWindow);
@@ -264,6 +275,8 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 			maxTokens,
 		};
 		if (f.thinkingLevelMap) model.thinkingLevelMap = f.thinkingLevelMap;
+		if (f.path) model.path = f.path;
+		if (f.gpuLayers !== undefined) model.gpuLayers = f.gpuLayers;
 		const merged = mergeCompat(local, inherited, compat, f.compat);
 		if (merged) model.compat = merged;
 		if (f.headers) setOwn(provider.modelHeaders, id, f.headers);

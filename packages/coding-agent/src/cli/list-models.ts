@@ -1,5 +1,5 @@
 // `pi --list-models [search]`: a plain table of the models that have credentials.
-import type { Model } from "@pi/ai";
+import { llamaBackendInfo, type Model } from "@pi/ai";
 
 /** 200000 → "200K", 16384 → "16.4K", 1000000 → "1M" (one decimal unless whole, as the reference prints). */
 function tokens(n: number): string {
@@ -51,4 +51,16 @@ export function formatModelTable(models: readonly Model[]): string {
 			.join("  ")
 			.trimEnd();
 	return [line(header), ...rows.map(line)].join("\n");
+}
+
+/** For `--verbose` with an embedded model: where llama.cpp computes (loads the native runtime). */
+export async function describeLlamaBackend(): Promise<string> {
+	try {
+		const { gpu, devices } = await llamaBackendInfo();
+		return gpu
+			? `llama.cpp: GPU (${gpu}${devices.length > 0 ? `: ${devices.join(", ")}` : ""})`
+			: "llama.cpp: CPU (no GPU found by the prebuilt binaries)";
+	} catch (error) {
+		return `llama.cpp: unavailable (${error instanceof Error ? error.message : String(error)})`;
+	}
 }

@@ -10,6 +10,7 @@ import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { registerConfiguredSecrets } from "../config/configured-secrets.js";
+import { ggufPathArgument, modelFromGgufArgument } from "../config/local-models.js";
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
@@ -22,7 +23,7 @@ import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-fi
 import type { ParsedArgs } from "./args.js";
 import { parseArgs, resolveMode, unknownFlagErrors } from "./args.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
-import { filterModels, formatModelTable } from "./list-models.js";
+import { describeLlamaBackend, filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
 import { VERSION } from "./version.js";
 
@@ -249,6 +250,17 @@ async function run(
 	}
 
 	// -- model --------------------------------------------------------------
+	const ggufPath = args.model ? ggufPathArgument(args.model, cwd) : undefined;
+	if (ggufPath) {
+		// `--model ./file.gguf`: the file's own model, run in this process.
+		const local = modelFromGgufArgument(ggufPath);
+		if (!local.model) {
+			err(`Error: ${local.error}`);
+			return 1;
+		}
+		registry.registerModel(local.model);
+		args.model = `${local.model.provider}/${local.model.id}`;
+	}
 	const cli = resolveCliModel({ provider: args.provider, model: args.model, models: registry.getAll() });
 	if (cli.error) {
 		err(`Error: ${cli.error}`);
@@ -312,6 +324,11 @@ async function run(
 		if (modelFallbackMessage) err(`Warning: ${modelFallbackMessage}`);
 	}
 	if (args.name) session.setSessionName(args.name);
+	const embedded = session.model?.api === "llama-cpp" ? session.model : undefined;
+	if (embedded && !cli.model && registry.getAvailable().every((m) => m.api === "llama-cpp")) {
+		warn(`No provider has credentials: using the local model ${embedded.provider}/${embedded.id} (${embedded.path}).`);
+	}
+	if (embedded && args.verbose) warn(await describeLlamaBackend());
 
 	// The extension bridge: json/rpc report handler errors as `extension_error` events, print on stderr.
 	let bridge: import("../agent-session/extension-bridge.js").ExtensionBridge | undefined;

@@ -61,7 +61,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 		summary: "Log in or out of providers, check credentials",
 		load: () => import("./commands/auth.js").then((m) => m.runAuthCommand),
 	},
-	models: { usage: "pi models <command>", summary: "Manage model catalogs" },
+	models: {
+		usage: "pi models pull <url> [name]",
+		summary: "Download a GGUF model for local use (local/<name>)",
+		load: () => import("./commands/models.js").then((m) => m.runModelsCommand),
+	},
 	fleet: { usage: "pi fleet <command>", summary: "Run and watch several agents" },
 };
 

@@ -3,6 +3,8 @@
 // values may be literal, an env var name or `!command`; they are resolved
 // only when a request is made. Keys live in the AuthStorage; the registry
 // hands it the models.json keys as the last source in the lookup order.
+
+import { dirname, join } from "node:path";
 import {
 	formatModelsConfigIssue,
 	getAllModels,
@@ -14,6 +16,7 @@ import {
 import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
+import { resolveConfiguredLocalModel, scanLocalModels } from "./local-models.js";
 import { agentPaths, getAgentDir } from "./paths.js";
 
 export interface ModelRegistryOptions {
@@ -23,6 +26,8 @@ export interface ModelRegistryOptions {
 	builtins?: () => Model[];
 	env?: NodeJS.ProcessEnv;
 	shell?: string;
+	/** GGUF files here become `local/<name>` models (default: `models/` next to models.json). */
+	localModelsDir?: string;
 }
 
 export class ModelRegistry {
@@ -37,7 +42,10 @@ export class ModelRegistry {
 		private readonly options: ModelRegistryOptions = {},
 	) {
 		auth.setFallbackKeySource({
-			has: (provider) => typeof this.providers[provider]?.apiKey === "string" || this.isKeylessLocal(provider),
+			has: (provider) =>
+				typeof this.providers[provider]?.apiKey === "string" ||
+				this.isKeylessLocal(provider) ||
+				this.isEmbedded(provider),
 			get: async (provider) => {
 				const value = this.providers[provider]?.apiKey;
 				return value === undefined ? undefined : this.resolve(value, `the "${provider}" apiKey in models.json`);
@@ -48,7 +56,8 @@ export class ModelRegistry {
 
 	/** Registry over `<agentDir>/models.json` (or the given path) and the built-in catalog. */
 	static create(auth: AuthStorage, modelsPath?: string, options: Omit<ModelRegistryOptions, "modelsPath"> = {}) {
-		return new ModelRegistry(auth, { ...options, modelsPath: modelsPath ?? agentPaths(getAgentDir()).models });
+		const path = modelsPath ?? agentPaths(getAgentDir()).models;
+		return new ModelRegistry(auth, { localModelsDir: join(dirname(path), "models"), ...options, modelsPath: path });
 	}
 
 	/** Built-in models only. */
@@ -72,6 +81,12 @@ export class ModelRegistry {
 			this.providers = result.providers;
 			this.errors.push(...result.errors.map(formatModelsConfigIssue));
 			this.warnings.push(...result.warnings.map(formatModelsConfigIssue));
+			this.models = this.models.map((m) => resolveConfiguredLocalModel(m, file));
+		}
+		if (this.options.localModelsDir) {
+			const local = scanLocalModels(this.options.localModelsDir);
+			for (const model of local.models) if (!this.find(model.provider, model.id)) this.models.push(model);
+			this.errors.push(...local.warnings);
 		}
 		for (const extra of this.extraModels) this.upsert(extra);
 	}
@@ -87,6 +102,12 @@ export class ModelRegistry {
 		if (!cfg || cfg.builtin || cfg.apiKey !== undefined) return false;
 		const models = this.models.filter((m) => m.provider === provider);
 		return models.length > 0 && models.every((m) => isLoopbackUrl(m.baseUrl));
+	}
+
+	/** Embedded (llama-cpp) models run in this process: nothing to authenticate. */
+	private isEmbedded(provider: string): boolean {
+		const models = this.models.filter((m) => m.provider === provider);
+		return models.length > 0 && models.every((m) => m.api === "llama-cpp");
 	}
 
 	private readText(file: string): string | undefined {

@@ -34,18 +34,23 @@ describe("subcommands", () => {
 		expect(sb.fake.requests.length).toBe(0);
 	});
 
-	it.each([["config"], ["models"], ["fleet", "status"]])(
-		"`pi %s` is not sent to the model and exits non-zero",
-		async (...argv) => {
-			sb.fake.enqueue(textReply("should not be asked"));
-			const r = await sb.run([...argv, "--model", "fake/fake-model"]);
-			expect(r.code).not.toBe(0);
-			expect(r.code).not.toBeNull();
-			expect(r.stderr).toContain(`pi ${argv[0]}`);
-			expect(r.stderr).toMatch(/not available/);
-			expect(sb.fake.requests.length).toBe(0);
-		},
-	);
+	it("`pi models` with an unknown command is not sent to the model and exits non-zero", async () => {
+		sb.fake.enqueue(textReply("should not be asked"));
+		const r = await sb.run(["models", "--model", "fake/fake-model"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("pi models pull <url> [name]");
+		expect(sb.fake.requests.length).toBe(0);
+	});
+
+	it.each([["config"], ["fleet", "status"]])("`pi %s` is not sent to the model and exits non-zero", async (...argv) => {
+		sb.fake.enqueue(textReply("should not be asked"));
+		const r = await sb.run([...argv, "--model", "fake/fake-model"]);
+		expect(r.code).not.toBe(0);
+		expect(r.code).not.toBeNull();
+		expect(r.stderr).toContain(`pi ${argv[0]}`);
+		expect(r.stderr).toMatch(/not available/);
+		expect(sb.fake.requests.length).toBe(0);
+	});
 
 	it("a subcommand word later in the arguments is an ordinary message", async () => {
 		sb.fake.enqueue(textReply("ok"));
