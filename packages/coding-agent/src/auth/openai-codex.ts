@@ -3,11 +3,13 @@
 // 127.0.0.1:1455, or a device code where no browser can be opened. Both end
 // in the same token exchange; the ChatGPT account id is read from the access
 // token's claims. Endpoint facts as documented by OpenAI's Codex CLI.
+
 import type { OAuthCredential } from "../config/auth.js";
 import { startCallbackServer } from "./callback-server.js";
 import { pollDeviceCode } from "./device-code.js";
 import { asRecord, describeFailure, oauthErrorCode, requestJson } from "./http.js";
 import { LoginCancelledError, LoginError, type LoginInteraction } from "./interaction.js";
+import { parsePastedAuthorization } from "./pasted-authorization.js";
 import { createPkce, createState } from "./pkce.js";
 import type { LoginFlow } from "./types.js";
 
@@ -48,27 +50,6 @@ export function chatgptAccountId(accessToken: string): string | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/** The code (and state, when present) from a pasted redirect URL, `code#state`, query string, or bare code. */
-export function parsePastedAuthorization(input: string): { code?: string; state?: string } {
-	const value = input.trim();
-	if (!value) return {};
-	try {
-		const url = new URL(value);
-		return { code: url.searchParams.get("code") ?? undefined, state: url.searchParams.get("state") ?? undefined };
-	} catch {
-		// not a URL
-	}
-	if (value.includes("code=")) {
-		const params = new URLSearchParams(value.replace(/^\?/, ""));
-		return { code: params.get("code") ?? undefined, state: params.get("state") ?? undefined };
-	}
-	if (value.includes("#")) {
-		const [code, state] = value.split("#", 2);
-		return { code, state };
-	}
-	return { code: value };
 }
 
 export function createOpenAICodexLogin(overrides: Partial<OpenAICodexEndpoints> = {}): LoginFlow {

@@ -17,6 +17,8 @@ import type { ExtensionEventMap, ExtensionEventName, ProjectTrustEvent, ProjectT
 import type { ExtensionTheme, ExtensionUIContext } from "./ui-types.js";
 
 /** The global config dir (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`), where user-level config files live. */
+export { canOpenBrowser, openBrowser } from "../auth/open-browser.js";
+export { parsePastedAuthorization } from "../auth/pasted-authorization.js";
 export { getAgentDir } from "../config/paths.js";
 export * from "./events.js";
 export * from "./ui-types.js";

@@ -1,7 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LoginCancelledError, LoginError } from "../../src/auth/interaction.js";
-import { chatgptAccountId, createOpenAICodexLogin, parsePastedAuthorization } from "../../src/auth/openai-codex.js";
+import { chatgptAccountId, createOpenAICodexLogin } from "../../src/auth/openai-codex.js";
+import { parsePastedAuthorization } from "../../src/auth/pasted-authorization.js";
 import { type FakeAuthServer, startFakeAuthServer } from "./fake-auth-server.js";
 import { scriptedInteraction } from "./interaction.js";
 

@@ -4,7 +4,14 @@
 // waits (at most PROMPT_WAIT_MS) only for servers with `direct` tools, which
 // must be declared in its request; calls of tools that may reach MCP tools
 // (`reachesTools`) wait for the servers they name.
-import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "../../extensions/types.js";
+import {
+	canOpenBrowser,
+	type ExtensionAPI,
+	type ExtensionContext,
+	getAgentDir,
+	openBrowser,
+	parsePastedAuthorization,
+} from "../../extensions/types.js";
 import { type ConfiguredServer, loadMcpConfig, type McpConfig, parseServerEntry, serverKey } from "./config.js";
 import { MCP_TOOL_PREFIX } from "./interface.js";
 import { McpLog } from "./log.js";
@@ -139,9 +146,26 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 		await m.waitFor(reach === "all" ? "all" : m.serversNamedBy(reach));
 	});
 
+	// In the app the sign-in page opens in the browser where there is one, and the
+	// address the browser ended on can be pasted when it cannot reach the loopback.
 	const signIn = async (ctx: ExtensionContext, entry: ServerEntry) => {
 		const { login } = await import("./oauth.js");
-		await login(getAgentDir(), entry.configured, { notify: (message) => ctx.ui.notify(message, "info") });
+		const app = ctx.mode === "tui" && ctx.hasUI;
+		await login(getAgentDir(), entry.configured, {
+			notify: (message) => ctx.ui.notify(message, "info"),
+			...(app
+				? {
+						openUrl: (url: string) => canOpenBrowser() && openBrowser(url),
+						pastedRedirect: (signal: AbortSignal) =>
+							ctx.ui.input(
+								`Signing in to "${entry.name}" — or paste the address your browser ended on (Esc cancels)`,
+								"http://127.0.0.1:…/callback?code=…",
+								{ signal },
+							),
+						parsePasted: parsePastedAuthorization,
+					}
+				: {}),
+		});
 		await manager?.reconnect(entry.name);
 		ctx.ui.notify(formatStatus([entry], []), entry.state === "connected" ? "info" : "error");
 	};

@@ -192,6 +192,15 @@ export interface LoginOptions {
 	openUrl?: (url: string) => boolean;
 	/** Whole sign-in limit (default 300 s). */
 	timeoutMs?: number;
+	/**
+	 * Asks for the address the browser ended on, for when it cannot reach the
+	 * loopback callback (pi over SSH). Called once the sign-in page is shown;
+	 * `signal` aborts when the callback arrived first. Resolving with undefined
+	 * cancels the sign-in.
+	 */
+	pastedRedirect?: (signal: AbortSignal) => Promise<string | undefined>;
+	/** Reads a pasted redirect (the public API's parsePastedAuthorization). */
+	parsePasted?: (text: string) => { code?: string; state?: string };
 }
 
 interface Callback {
@@ -247,6 +256,7 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 	const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
 	const callback = await startCallback(config);
 	const timeoutMs = o.timeoutMs ?? 300_000;
+	const pasteAbort = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
 	const timeout = new Promise<never>((_, rej) => {
 		timer = setTimeout(
@@ -275,7 +285,7 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 			timeout,
 		]);
 		if (first === "AUTHORIZED") return;
-		const { code, state } = await Promise.race([callback.code, timeout]);
+		const { code, state } = await Promise.race([callback.code, pasted(o, pasteAbort.signal), timeout]);
 		if (state !== provider.expectedState)
 			throw new Error("the redirect carried a state this sign-in did not send; ignored");
 		const second = await Promise.race([
@@ -284,9 +294,24 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 		]);
 		if (second !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
 	} finally {
+		pasteAbort.abort();
 		clearTimeout(timer);
 		callback.server.close();
 	}
+}
+
+/** The code and state from a pasted redirect; never settles when nobody can be asked. */
+function pasted(o: LoginOptions, signal: AbortSignal): Promise<{ code: string; state: string | null }> {
+	const ask = o.pastedRedirect;
+	const parse = o.parsePasted;
+	if (!ask || !parse) return new Promise(() => {});
+	return ask(signal).then((text) => {
+		if (signal.aborted) return new Promise<never>(() => {});
+		if (text === undefined) throw new Error("sign-in cancelled");
+		const { code, state } = parse(text);
+		if (!code) throw new Error("the pasted text holds no authorization code");
+		return { code, state: state ?? null };
+	});
 }
 
 /** `authServerMetadataUrl`: answer the SDK's authorization-server discovery with the configured document. */

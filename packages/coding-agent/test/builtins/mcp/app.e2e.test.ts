@@ -1,16 +1,19 @@
 // `/mcp` in the BUILT interactive app (tmux): the servers in a selector with
 // the failing one first, a server's tools and details, reconnect, exposure
-// and disable saved to mcp.json (other keys kept), enable again.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// and disable saved to mcp.json (other keys kept), enable again; signing in
+// opens the browser and takes a pasted redirect address.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, type Sandbox } from "../../cli/support.js";
 import { hasTmux, startPi, type TmuxPi } from "../../interactive/tmux.js";
+import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
 import { stdioEntry } from "./harness.js";
 
 const READY = /fake-model\s*$/m;
 let sb: Sandbox;
 let pi: TmuxPi | undefined;
+let oauth: OAuthFixture | undefined;
 
 beforeAll(() => {
 	if (!hasTmux) console.warn("tmux not found: skipping the interactive /mcp test (CI installs it)");
@@ -22,6 +25,8 @@ beforeEach(async () => {
 afterEach(async () => {
 	pi?.kill();
 	pi = undefined;
+	await oauth?.close();
+	oauth = undefined;
 	await sb.close();
 });
 
@@ -99,4 +104,49 @@ describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 		await p.waitFor(/exited with code 7/, 20_000);
 		expect(p.exited()).toBe(false);
 	}, 90_000);
+
+	it("sign-in opens the browser and takes the pasted address when the loopback is not reached; Esc cancels", async () => {
+		oauth = await startOAuthFixture();
+		mkdirSync(sb.agentDir, { recursive: true });
+		writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { secure: { url: oauth.url, exposure: "direct" } } }));
+		// The "browser": an xdg-open on PATH that only records the address (it never reaches the loopback).
+		const bin = join(sb.root, "bin");
+		const opened = join(sb.root, "opened.txt");
+		mkdirSync(bin, { recursive: true });
+		writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
+		chmodSync(join(bin, "xdg-open"), 0o755);
+		const p = startPi({
+			cwd: sb.cwd,
+			env: { ...sb.env, DISPLAY: ":99", PATH: `${bin}:${sb.env.PATH}` },
+			columns: 200,
+			rows: 50,
+		});
+		pi = p;
+		await p.waitFor(READY);
+		p.type("/mcp login secure");
+		p.keys("Enter");
+		await p.waitFor("paste the address your browser ended on");
+		await p.waitFor('Opened the sign-in page for MCP server "secure"');
+		for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100));
+		const authUrl = readFileSync(opened, "utf8").trim();
+		expect(authUrl).toMatch(/\/authorize\?/);
+		// The user approves in the browser; it ends on the callback address, which pi never sees.
+		const approved = await fetch(authUrl, { redirect: "manual" });
+		const landing = approved.headers.get("location") ?? "";
+		expect(landing).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+		p.type(landing);
+		p.keys("Enter");
+		await p.waitFor(/✓ secure: connected, 2 tools/, 30_000);
+		expect(readFileSync(join(sb.agentDir, "mcp-auth.json"), "utf8")).toContain([...oauth.tokens][0]);
+
+		// Signed out, signing in again and pressing Esc in the paste prompt cancels it.
+		p.type("/mcp logout secure");
+		p.keys("Enter");
+		await p.waitFor('Signed out of MCP server "secure"');
+		p.type("/mcp login secure");
+		p.keys("Enter");
+		await p.waitFor("paste the address your browser ended on");
+		p.keys("Escape");
+		await p.waitFor('MCP login for "secure" failed: sign-in cancelled');
+	}, 120_000);
 });
