@@ -70,7 +70,10 @@ export async function main(argv: string[]): Promise<number> {
 async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<ExtensionFlagHelp[]> {
 	const agentDir = getAgentDir();
 	if (!args.extensions?.length && (args.noExtensions || !existsSync(join(agentDir, "extensions")))) return [];
-	const { setupExtensions } = await import("./extension-setup.js");
+	const [{ setupExtensions }, { BUILTIN_EXTENSIONS }] = await Promise.all([
+		import("../runtime/extension-setup.js"),
+		import("./builtin-extensions.js"),
+	]);
 	const { SettingsManager } = await import("../config/settings.js");
 	const settings = SettingsManager.create({ cwd: process.cwd(), agentDir, loadProject: false });
 	const ext = await setupExtensions({
@@ -80,6 +83,7 @@ async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<Ex
 		globalSetting: settings.getScopeSettings("global").extensions,
 		cliPaths: args.extensions,
 		noExtensions: args.noExtensions,
+		builtins: BUILTIN_EXTENSIONS,
 	});
 	for (const e of ext.errors) process.stderr.write(`Error: ${e.message}\n`);
 	return (ext.runner?.getFlags() ?? []).map((f) => ({

@@ -1,15 +1,13 @@
-// The CLI's side of extensions: which files to load (after the trust
-// decision), loading them, the flags they register, and how their errors are
-// written in each mode. Imported with import() by run.ts and main.ts; the
-// loader (and jiti) only when there is at least one extension to load.
+// Which extension files to load (after the trust decision), loading them,
+// the flags they register, and how their errors are written. Imported with
+// import() by the session services and the CLI's help; the loader (and jiti)
+// only when there is at least one extension to load.
 import { join } from "node:path";
-import { discoverExtensions, type PackageExtension } from "../extensions/discovery.js";
+import { discoverExtensions, type ExtensionSource, type PackageExtension } from "../extensions/discovery.js";
 import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
-import type { ExtensionError, ExtensionFlag } from "../extensions/types.js";
-import type { ExtensionFlagKind } from "./args.js";
-import { BUILTIN_EXTENSION_NAMES, BUILTIN_EXTENSIONS } from "./builtin-extensions.js";
+import type { ExtensionError, ExtensionFactory, ExtensionFlag } from "../extensions/types.js";
 
 export interface ExtensionSetupOptions {
 	cwd: string;
@@ -23,8 +21,13 @@ export interface ExtensionSetupOptions {
 	disabledBuiltins?: string[];
 	/** Extension files of installed pi packages (packages/load.ts). */
 	packageExtensions?: readonly PackageExtension[];
-	/** Built-in names to consider (default: all bundled ones; tests pass fewer). */
-	builtins?: readonly string[];
+	/**
+	 * The bundled extensions this host offers (`builtin:<name>`), by name in
+	 * load order: the CLI passes its own (cli/builtin-extensions.ts); the SDK none.
+	 */
+	builtins?: Readonly<Record<string, () => Promise<ExtensionFactory>>>;
+	/** Factories given in code (SDK), loaded after the discovered files, named `<inline:N>` in messages. */
+	factories?: readonly ExtensionFactory[];
 }
 
 export interface ExtensionSetup {
@@ -80,7 +83,7 @@ export async function finishExtensions(first: UserExtensions, o: ExtensionSetupO
 
 /** Discovers for `o` and loads the sources `have` has not loaded yet, keeping discovery order. */
 async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise<UserExtensions> {
-	const { sources, diagnostics } = discoverExtensions({
+	const discovered = discoverExtensions({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
 		projectTrusted: o.projectTrusted,
@@ -88,10 +91,23 @@ async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise
 		projectSetting: o.projectSetting,
 		cliPaths: o.cliPaths,
 		noExtensions: o.noExtensions,
-		builtins: o.builtins ?? BUILTIN_EXTENSION_NAMES,
+		builtins: Object.keys(o.builtins ?? {}),
 		disabledBuiltins: o.disabledBuiltins,
 		packageExtensions: o.packageExtensions,
 	});
+	const { diagnostics } = discovered;
+	// Factories given in code load last, in the order given (they have no file to discover).
+	const sources: (ExtensionSource & { loadFactory?: () => Promise<ExtensionFactory> })[] = [
+		...discovered.sources,
+		...(o.factories ?? []).map((factory, i) => {
+			const path = `<inline:${i + 1}>`;
+			return {
+				path,
+				sourceInfo: { path, source: "sdk", scope: "temporary" as const, origin: "top-level" as const },
+				loadFactory: async () => factory,
+			};
+		}),
+	];
 	const seen = new Set(have.warnings);
 	const warnings = [...have.warnings, ...diagnostics.map((d) => `Warning: ${d.message}`).filter((w) => !seen.has(w))];
 	const loadedBefore = new Map(have.extensions.map((e) => [e.path, e]));
@@ -107,7 +123,10 @@ async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise
 			runtime,
 			// Transpiled TypeScript is kept between runs, private to the user (see loader.ts).
 			cacheDir: join(o.agentDir, "cache", "jiti"),
-			sources: fresh.map((s) => (s.builtin ? { ...s, loadFactory: BUILTIN_EXTENSIONS[s.builtin] } : s)),
+			sources: fresh.map((s) => {
+				const builtin = s.builtin ? o.builtins?.[s.builtin] : undefined;
+				return builtin ? { ...s, loadFactory: builtin } : s;
+			}),
 		});
 		runtime = loaded.runtime;
 		for (const e of loaded.extensions) loadedNow.set(e.path, e);
@@ -122,7 +141,7 @@ async function loadMore(have: UserExtensions, o: ExtensionSetupOptions): Promise
 }
 
 /** Flag name → how it takes a value, for re-parsing the command line. */
-export function flagKinds(flags: ExtensionFlag[]): Map<string, ExtensionFlagKind> {
+export function flagKinds(flags: ExtensionFlag[]): Map<string, ExtensionFlag["type"]> {
 	return new Map(flags.map((f) => [f.name, f.type]));
 }
 
