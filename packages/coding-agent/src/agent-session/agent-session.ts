@@ -35,13 +35,14 @@ import { createRecovery } from "./recovery/create-recovery.js";
 import type { RunRecovery } from "./recovery/recovery.js";
 import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
-	cloneSession,
 	type ForkableMessage,
-	forkBefore,
+	gatedClone,
+	gatedFork,
+	gatedNewSession,
+	gatedSwitch,
 	getForkMessages,
 	type SessionSwitchHost,
-	startNewSession,
-	switchToSession,
+	type SwitchObserver,
 } from "./session-switch.js";
 import { TranscriptSync } from "./transcript.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
@@ -91,7 +92,8 @@ export class AgentSession {
 	readonly sessionManager: SessionManager;
 	readonly settings: SettingsManager;
 	readonly toolHooks = new ToolHooks();
-	readonly cwd: string;
+	private _cwd: string;
+	private switchObserver: SwitchObserver | undefined;
 	private readonly models: ModelRuntime;
 	private readonly promptRecorder: PromptRecorder;
 	private readonly allTools: Map<string, AnyTool>;
@@ -139,7 +141,7 @@ export class AgentSession {
 		this.settings = o.settings;
 		this.models = o.models;
 		this.promptRecorder = o.prompt;
-		this.cwd = o.cwd;
+		this._cwd = o.cwd;
 		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
 		this.setActiveToolsByName(o.activeToolNames);
 
@@ -164,16 +166,24 @@ export class AgentSession {
 		this.recovery = recovery.recovery;
 		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
 		this.agent.finishTurn = (turn) => this.finishTurn(turn);
+		const session = this;
 		this.userBash = new UserBash({
 			agent: this.agent,
 			sessionManager: this.sessionManager,
-			cwd: this.cwd,
+			get cwd() {
+				return session.cwd;
+			},
 			shellPath: this.settings.getShellPath(),
 			isStreaming: () => this.isStreaming,
 		});
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
 		this.transcript.refresh();
+	}
+
+	/** The folder tools, `!` commands and the system prompt work in (moveTo changes it). */
+	get cwd(): string {
+		return this._cwd;
 	}
 
 	// -- events ------------------------------------------------------------------
@@ -653,50 +663,51 @@ export class AgentSession {
 			transcript: this.transcript,
 			queue: this.queue,
 			abort: () => this.abort(),
+			hooks: this.lifecycleHooks,
+			afterSwitch: this.switchObserver,
 		};
 	}
 
-	/**
-	 * Continues in a fresh, empty session (aborting a run first), unless a
-	 * `session_before_switch` handler cancels it.
-	 */
-	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		const gate = await this.lifecycleHooks.beforeSwitch?.({ reason: "new" });
-		if (gate?.cancel) return { cancelled: true };
-		await startNewSession(this.switchHost, options);
-		return { cancelled: false };
+	/** A fresh, empty session (a run is aborted first); a `session_before_switch` handler may cancel it. */
+	newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		return gatedNewSession(this.switchHost, options);
+	}
+
+	/** Another session file (its model restored when usable); `session_before_switch` may cancel it. */
+	switchSession(sessionPath: string): Promise<{ cancelled: boolean }> {
+		return gatedSwitch(this.switchHost, sessionPath);
+	}
+
+	/** A new file with the path before user message `entryId`, whose text is returned; `session_before_fork` may cancel it. */
+	fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
+		return gatedFork(this.switchHost, entryId);
+	}
+
+	/** A new file with the active path through the current position (cancellable like fork). */
+	clone(): Promise<{ cancelled: boolean }> {
+		return gatedClone(this.switchHost);
+	}
+
+	/** Called after every completed switch (AgentSessionRuntime: a switch into another folder rebuilds its services). */
+	setSwitchObserver(observer: SwitchObserver | undefined): void {
+		this.switchObserver = observer;
 	}
 
 	/**
-	 * Continues in another session file (aborting a run first); its model is
-	 * restored when usable. A `session_before_switch` handler may cancel it.
+	 * The session now works in `cwd` (a switch entered another folder): tools,
+	 * `!` commands and the system prompt follow; `builtinTools` are the
+	 * built-in tools made for it (they replace the old folder's by name).
 	 */
-	async switchSession(sessionPath: string): Promise<{ cancelled: boolean }> {
-		const gate = await this.lifecycleHooks.beforeSwitch?.({ reason: "resume", targetSessionFile: sessionPath });
-		if (gate?.cancel) return { cancelled: true };
-		await switchToSession(this.switchHost, sessionPath);
-		return { cancelled: false };
+	moveTo(cwd: string, builtinTools: AnyTool[]): void {
+		this._cwd = cwd;
+		this.promptRecorder.setCwd(cwd);
+		this.addTools(builtinTools);
 	}
 
-	/**
-	 * New session file with the active path before user message `entryId`;
-	 * returns that message's text. A `session_before_fork` handler may cancel it.
-	 */
-	async fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		const gate = await this.lifecycleHooks.beforeFork?.({ entryId, position: "before" });
-		if (gate?.cancel) return { text: "", cancelled: true };
-		return { ...(await forkBefore(this.switchHost, entryId)), cancelled: false };
-	}
-
-	/** New session file with the active path through the current position (cancellable like fork). */
-	async clone(): Promise<{ cancelled: boolean }> {
-		const gate = await this.lifecycleHooks.beforeFork?.({
-			entryId: this.sessionManager.getLeafId() ?? "",
-			position: "at",
-		});
-		if (gate?.cancel) return { cancelled: true };
-		await cloneSession(this.switchHost);
-		return { cancelled: false };
+	/** Drops tools by name (an extension that is gone after a reload); active ones are deactivated. */
+	removeTools(names: readonly string[]): void {
+		for (const name of names) this.allTools.delete(name);
+		this.setActiveToolsByName(this.getActiveToolNames().filter((n) => this.allTools.has(n)));
 	}
 
 	/** User messages that can be forked from. */

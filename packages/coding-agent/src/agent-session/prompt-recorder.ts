@@ -32,7 +32,12 @@ export function toToolDeclaration(tool: AnyTool): Tool {
 }
 
 export class PromptRecorder {
-	constructor(private readonly o: PromptRecorderOptions) {}
+	constructor(private o: PromptRecorderOptions) {}
+
+	/** The session moved to another folder (the prompt's working-directory line follows). */
+	setCwd(cwd: string): void {
+		this.o = { ...this.o, cwd };
+	}
 
 	/** The sections the session wants now, for the given active tools. */
 	sections(tools: readonly AnyTool[]): PromptSections {

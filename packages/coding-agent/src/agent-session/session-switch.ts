@@ -5,6 +5,7 @@
 // Agent (transcript cache, queues, session id) and the model runtime (the
 // model and thinking level recorded in the session we arrive in).
 import type { Agent, AgentMessage } from "@pi/agent-core";
+import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { ModelRuntime } from "./model-runtime.js";
 import type { QueueReport } from "./queue-report.js";
@@ -19,7 +20,19 @@ export interface SessionSwitchHost {
 	queue: Pick<QueueReport, "reset">;
 	/** Ends any active run (and retry/compaction wait) before the session moves. */
 	abort(): Promise<void>;
+	/** The session_before_switch / session_before_fork gates (extensions); none by default. */
+	hooks: SessionLifecycleHooks;
+	/** Told after every completed move (AgentSessionRuntime follows a change of folder). */
+	afterSwitch?: SwitchObserver;
 }
+
+/** How the session moved, and from which file (session_start's `reason` / `previousSessionFile`). */
+export interface SessionSwitchEvent {
+	reason: "new" | "resume" | "fork";
+	previousSessionFile: string | undefined;
+}
+
+export type SwitchObserver = (event: SessionSwitchEvent) => Promise<void>;
 
 export interface ForkableMessage {
 	entryId: string;
@@ -107,4 +120,52 @@ export async function cloneSession(host: SessionSwitchHost): Promise<void> {
 	host.sessionManager.createBranchedSession(leaf);
 	followSession(host);
 	if (!leaf) recordStart(host);
+}
+
+// -- the gated moves AgentSession exposes ----------------------------------------------
+
+/** A fresh, empty session, unless a `session_before_switch` handler cancels it. */
+export async function gatedNewSession(
+	host: SessionSwitchHost,
+	options: { parentSession?: string } = {},
+): Promise<{ cancelled: boolean }> {
+	const gate = await host.hooks.beforeSwitch?.({ reason: "new" });
+	if (gate?.cancel) return { cancelled: true };
+	const previousSessionFile = host.sessionManager.getSessionFile();
+	await startNewSession(host, options);
+	await host.afterSwitch?.({ reason: "new", previousSessionFile });
+	return { cancelled: false };
+}
+
+/** Another session file, unless a `session_before_switch` handler cancels it. */
+export async function gatedSwitch(host: SessionSwitchHost, sessionPath: string): Promise<{ cancelled: boolean }> {
+	const gate = await host.hooks.beforeSwitch?.({ reason: "resume", targetSessionFile: sessionPath });
+	if (gate?.cancel) return { cancelled: true };
+	const previousSessionFile = host.sessionManager.getSessionFile();
+	await switchToSession(host, sessionPath);
+	await host.afterSwitch?.({ reason: "resume", previousSessionFile });
+	return { cancelled: false };
+}
+
+/** A fork before user message `entryId`, unless a `session_before_fork` handler cancels it. */
+export async function gatedFork(
+	host: SessionSwitchHost,
+	entryId: string,
+): Promise<{ text: string; cancelled: boolean }> {
+	const gate = await host.hooks.beforeFork?.({ entryId, position: "before" });
+	if (gate?.cancel) return { text: "", cancelled: true };
+	const previousSessionFile = host.sessionManager.getSessionFile();
+	const result = await forkBefore(host, entryId);
+	await host.afterSwitch?.({ reason: "fork", previousSessionFile });
+	return { ...result, cancelled: false };
+}
+
+/** A clone of the active path (a fork "at" the leaf), cancellable like a fork. */
+export async function gatedClone(host: SessionSwitchHost): Promise<{ cancelled: boolean }> {
+	const gate = await host.hooks.beforeFork?.({ entryId: host.sessionManager.getLeafId() ?? "", position: "at" });
+	if (gate?.cancel) return { cancelled: true };
+	const previousSessionFile = host.sessionManager.getSessionFile();
+	await cloneSession(host);
+	await host.afterSwitch?.({ reason: "fork", previousSessionFile });
+	return { cancelled: false };
 }
