@@ -13,9 +13,12 @@ import { type ScopedModel, selectInitialModel } from "../config/model-resolver.j
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import { hasTrustRequiringProjectResources, resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
+import type { ExtensionError, ExtensionFactory, ExtensionMode } from "../extensions/types.js";
 import { type ResourceCommandSource, useResourceCommands } from "../input/resource-commands.js";
 import { convertToLlm } from "../messages.js";
 import { DefaultResourceLoader, type ResourceLoader } from "../resources/resource-loader.js";
+import type { AgentSessionRuntime } from "../runtime/agent-session-runtime.js";
+import type { SessionServicesOptions } from "../runtime/services.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import { SessionManager } from "../session/session-manager.js";
 import { allToolNames, createAllTools, defaultToolNames } from "../tools/index.js";
@@ -59,6 +62,25 @@ export interface CreateAgentSessionOptions {
 	projectTrust?: SdkProjectTrust;
 	/** Stream function under the session (tests, proxies). Default: pi-ai's stream. */
 	streamFn?: StreamFn;
+	/**
+	 * Load extensions (discovered as `pi` does, plus `paths` and inline
+	 * `factories`); the result then has a `runtime` that owns them. Needs the
+	 * default settings and resource loader (leave both options unset).
+	 */
+	extensions?: SdkExtensionOptions;
+}
+
+export interface SdkExtensionOptions {
+	/** Extension files or directories, like `pi -e` (relative to cwd). */
+	paths?: string[];
+	/** Extension factories given in code, loaded after the files. */
+	factories?: ExtensionFactory[];
+	/** false: only `paths` and `factories`, no discovery (`~/.pi/agent/extensions`, `.pi/extensions`, settings). Default true. */
+	discover?: boolean;
+	/** `ctx.mode` the extensions see. Default "print" (no UI: dialogs answer with their defaults). */
+	mode?: ExtensionMode;
+	/** Handler errors (default: one line on stderr). */
+	onError?: (error: ExtensionError) => void;
 }
 
 /**
@@ -81,6 +103,12 @@ function decideSdkProjectTrust(options: CreateAgentSessionOptions, cwd: string, 
 
 export interface CreateAgentSessionResult {
 	session: AgentSession;
+	/**
+	 * With `extensions`: the runtime owning the session, its folder's
+	 * services and the extensions (already started: session_start was
+	 * emitted). `runtime.dispose()` ends them (session_shutdown) and the session.
+	 */
+	runtime?: AgentSessionRuntime;
 	/** Set when a continued session's model could not be restored. */
 	modelFallbackMessage?: string;
 	/** Load problems worth showing (malformed settings/auth/models.json, resource diagnostics). */
@@ -145,8 +173,20 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	// Trust first: nothing from the project (.pi/settings.json, SYSTEM.md, …) loads before it is decided.
 	const trusted =
 		options.settingsManager && options.resourceLoader ? true : decideSdkProjectTrust(options, cwd, agentDir);
-	const settings = options.settingsManager ?? SettingsManager.create({ cwd, agentDir, loadProject: trusted });
-	if (!options.settingsManager) warnings.push(...settings.getWarnings().map((w) => w.message));
+	if (options.extensions && (options.settingsManager || options.resourceLoader)) {
+		throw new Error("createAgentSession: `extensions` needs the default settingsManager and resourceLoader");
+	}
+	// With extensions, the runtime's services (trust, settings, resources, extensions) are the ones used.
+	const servicesOptions = options.extensions
+		? sdkServicesOptions(options.extensions, options.projectTrust, cwd, agentDir)
+		: undefined;
+	const services = servicesOptions
+		? await (await import("../runtime/services.js")).createSessionServices(servicesOptions)
+		: undefined;
+	if (services) warnings.push(...services.warnings);
+	const settings =
+		services?.settings ?? options.settingsManager ?? SettingsManager.create({ cwd, agentDir, loadProject: trusted });
+	if (!options.settingsManager && !services) warnings.push(...settings.getWarnings().map((w) => w.message));
 	const auth = options.authStorage ?? AuthStorage.create(paths.auth, withLoginFlows());
 	const authWarning = auth.getLoadWarning();
 	if (!options.authStorage && authWarning) warnings.push(authWarning);
@@ -161,7 +201,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			resolveSessionDir({ settings: settings.getSessionDir(), cwd }) ?? getDefaultSessionDir(cwd, agentDir),
 		);
 
-	let resources = options.resourceLoader;
+	let resources: ResourceLoader | undefined = services?.resources ?? options.resourceLoader;
 	if (!resources) {
 		const loader = new DefaultResourceLoader({ cwd, agentDir, loadProjectResources: trusted });
 		await loader.reload();
@@ -256,7 +296,48 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		}
 	}
 
+	if (services && servicesOptions && options.extensions) {
+		warnings.push(...services.extensions.warnings, ...services.extensions.errors.map((e) => `Error: ${e.message}`));
+		const [{ AgentSessionRuntime }, { createNoUIContext }] = await Promise.all([
+			import("../runtime/agent-session-runtime.js"),
+			import("../extensions/no-ui.js"),
+		]);
+		const onError =
+			options.extensions.onError ??
+			((e: ExtensionError) => process.stderr.write(`Extension error (${e.extensionPath}, ${e.event}): ${e.error}\n`));
+		const runtime = await AgentSessionRuntime.create({
+			session,
+			services,
+			servicesOptions,
+			onExtensionError: onError,
+			bridge: { mode: servicesOptions.mode, ui: createNoUIContext(), hasUI: false },
+		});
+		await runtime.bridge?.start("startup");
+		return { session, runtime, modelFallbackMessage: initial.fallbackMessage, warnings };
+	}
 	return { session, modelFallbackMessage: initial.fallbackMessage, warnings };
+}
+
+/**
+ * The SDK's options as the runtime's services options. `projectTrust` keeps
+ * its meaning in every folder the runtime enters: a fixed answer, a function
+ * asked per folder, or (default) the saved decision, else untrusted.
+ */
+function sdkServicesOptions(
+	o: SdkExtensionOptions,
+	projectTrust: SdkProjectTrust | undefined,
+	cwd: string,
+	agentDir: string,
+): SessionServicesOptions {
+	return {
+		cwd,
+		agentDir,
+		mode: o.mode ?? "print",
+		approve: projectTrust === "trusted" ? true : projectTrust === "untrusted" ? false : undefined,
+		askTrust:
+			typeof projectTrust === "function" ? async (request) => (projectTrust(request.cwd) ? "once" : "no") : undefined,
+		extensions: { cliPaths: o.paths, factories: o.factories, noExtensions: o.discover === false },
+	};
 }
 
 /** The provider limits from settings that pi-ai takes per request; unset ones keep pi-ai's defaults. */

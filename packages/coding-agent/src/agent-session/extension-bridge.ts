@@ -61,6 +61,8 @@ export interface ExtensionBridgeOptions {
 	getOtherCommands?: () => SlashCommandInfo[];
 	/** Where `resources_discover` results go: the resource loader's extension paths (skills, prompts, themes). */
 	addResourcePaths?: (paths: { skillPaths: string[]; promptPaths: string[]; themePaths: string[] }) => Promise<void>;
+	/** `ctx.reload()` of a command (AgentSessionRuntime.reload); without it ctx.reload rejects. */
+	onReloadRequest?: () => Promise<{ ok: boolean; errors: string[] }>;
 }
 
 export interface SubmitOptions {
@@ -110,6 +112,11 @@ export class ExtensionBridge {
 	/** Replaces `ctx.ui` (rpc mode binds its protocol UI once the server exists). */
 	setUI(ui: ExtensionUIContext): void {
 		this.ui = ui;
+	}
+
+	/** Names of the tools this bridge added to the session (a reload drops the ones no new instance registers). */
+	registeredToolNames(): string[] {
+		return [...this.registeredTools.keys()];
 	}
 
 	/** Extension commands as `get_commands` lists them. */
@@ -378,6 +385,7 @@ export class ExtensionBridge {
 			onShutdownRequest: this.o.onShutdownRequest,
 			waitForIdle: () => this.waitForIdle(),
 			systemPrompt: () => this.request.systemPrompt(),
+			reload: this.o.onReloadRequest,
 		};
 	}
 

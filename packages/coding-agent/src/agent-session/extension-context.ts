@@ -23,6 +23,8 @@ export interface ExtensionContextDeps {
 	onShutdownRequest?: () => void;
 	waitForIdle(): Promise<void>;
 	systemPrompt(): string;
+	/** The runtime's reload (ctx.reload); absent where there is no runtime. */
+	reload?: () => Promise<{ ok: boolean; errors: string[] }>;
 }
 
 export function createExtensionContext(d: ExtensionContextDeps): ExtensionContext {
@@ -113,6 +115,12 @@ export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandC
 			return { cancelled: result.cancelled };
 		},
 		switchSession: (sessionPath: string) => session.switchSession(sessionPath),
-		reload: unsupported("reload"),
+		// The same reload as /reload; extensions that fail to load leave the running ones in place.
+		reload: d.reload
+			? async () => {
+					const result = await d.reload?.();
+					if (result && !result.ok) throw new Error(`Reload failed: ${result.errors.join("; ")}`);
+				}
+			: unsupported("reload"),
 	}) as ExtensionCommandContext;
 }

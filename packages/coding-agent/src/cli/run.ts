@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
+import type { SubmitOptions } from "../agent-session/extension-bridge.js";
 import { lateToolFilter } from "../agent-session/tool-selection.js";
 import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
@@ -14,14 +15,16 @@ import { ggufPathArgument, modelFromGgufArgument } from "../config/local-models.
 import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
-import { decideProjectTrust, type ProjectTrust, saveProjectTrust } from "../config/project-trust.js";
-import { SettingsManager } from "../config/settings.js";
-import { DefaultResourceLoader } from "../resources/resource-loader.js";
+import type { ExtensionError } from "../extensions/types.js";
+import { AgentSessionRuntime } from "../runtime/agent-session-runtime.js";
+import { flagKinds, formatExtensionError } from "../runtime/extension-setup.js";
+import { createSessionServices, type SessionServicesOptions } from "../runtime/services.js";
 import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-files.js";
 import type { ParsedArgs } from "./args.js";
 import { parseArgs, resolveMode, unknownFlagErrors } from "./args.js";
+import { BUILTIN_EXTENSIONS } from "./builtin-extensions.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { describeLlamaBackend, filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
@@ -93,84 +96,51 @@ async function run(
 	// Temp files of atomic writes that a killed run left behind are removed; this run's are journaled.
 	setTempFileJournal(join(agentDir, "pending-writes"));
 	await sweepStaleTempFiles();
-	// Trust first: nothing from the project (its settings included) loads before it is decided.
-	const globalSettings = SettingsManager.create({ cwd, agentDir, loadProject: false });
-	// The extensions that may load before trust (built-ins, the global dir and settings, -e)
-	// load first: their project_trust handlers take part in the decision.
-	const { loadUserExtensions, finishExtensions, flagKinds, formatExtensionError } = await import(
-		"./extension-setup.js"
-	);
-	// Pi packages (packages/, cli/package-setup.ts): the user's and -e ones now, the project's after trust.
-	const packageSetup = await import("./package-setup.js");
-	const extensionArgs = packageSetup.splitExtensionArgs(args.extensions);
-	const packageBase = {
-		cwd,
-		agentDir,
-		env: io.env,
-		npmCommand: globalSettings.get("npmCommand") as string[] | undefined,
+	// The folder's services, trust first: nothing from the project (its settings included) loads
+	// before it is decided. The interactive app asks (before anything from the folder loads) when
+	// the decision is "ask"; the other modes keep --approve. Built again when a switch enters another folder.
+	// Before the app runs its own small screen (modes/interactive/trust-prompt.ts); once it runs
+	// (a switch entered another folder), a choice in the app's editor area.
+	let askInApp: SessionServicesOptions["askTrust"];
+	const askTrustInApp: NonNullable<SessionServicesOptions["askTrust"]> = async (request) => {
+		if (askInApp) return askInApp(request);
+		const { askProjectTrust } = await import("../modes/interactive/trust-prompt.js");
+		return askProjectTrust({ cwd: request.cwd, resources: request.resources });
 	};
-	const userPackages = await packageSetup.loadRunPackages({
-		...packageBase,
-		scope: "user",
-		entries: globalSettings.getScopeSettings("global").packages,
-		temporary: extensionArgs.packages,
-	});
-	for (const w of userPackages.warnings) warn(w);
-	const extensionOptions = {
+	const servicesOptions: SessionServicesOptions = {
 		cwd,
 		agentDir,
-		projectTrusted: false,
-		globalSetting: globalSettings.getScopeSettings("global").extensions,
-		cliPaths: extensionArgs.paths,
-		packageExtensions: packageSetup.packageExtensions(userPackages.packages),
-		noExtensions: args.noExtensions,
-		disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
-	};
-	const userExtensions = await loadUserExtensions(extensionOptions);
-	let trust = await decideProjectTrust({
-		cwd,
-		agentDir,
+		mode: mode === "interactive" ? "tui" : mode,
 		approve: args.approve,
-		defaultProjectTrust: globalSettings.get("defaultProjectTrust"),
-		askExtensions: userExtensions.extensions.some((e) => e.handlers.has("project_trust"))
-			? async () => {
-					const [{ emitProjectTrust }, { createNoUIContext }] = await Promise.all([
-						import("../extensions/trust-event.js"),
-						import("../extensions/no-ui.js"),
-					]);
-					// No session and no screen yet: dialogs answer with their no-UI defaults in every mode.
-					const ctx = {
-						cwd,
-						mode: mode === "interactive" ? ("tui" as const) : mode,
-						hasUI: false,
-						ui: createNoUIContext(mode === "print" ? (message) => err(message) : undefined),
-					};
-					return emitProjectTrust(userExtensions.extensions, ctx, (e) =>
-						mode === "json"
-							? io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`)
-							: warn(formatExtensionError(e)),
-					);
-				}
-			: undefined,
-	});
-	// The interactive app asks (before anything from the folder loads) when the decision is "ask".
-	const trustDefault = globalSettings.get("defaultProjectTrust") ?? "ask";
-	const askTrust = mode === "interactive" && trust.required && trust.source === "default" && trustDefault === "ask";
-	if (askTrust) trust = await askTrustBeforeStart(cwd, agentDir);
-	const settings = trust.trusted ? SettingsManager.create({ cwd, agentDir }) : globalSettings;
-	if (trust.required && !trust.trusted && trust.source === "default" && !askTrust) {
-		warn("Note: this project's .pi/ resources were not loaded (untrusted folder). Pass --approve to load them.");
-	}
-	for (const w of settings.getWarnings()) warn(w.message);
-	const projectPackages = trust.trusted
-		? await packageSetup.loadRunPackages({
-				...packageBase,
-				scope: "project",
-				entries: settings.getScopeSettings("project").packages,
-			})
-		: undefined;
-	for (const w of projectPackages?.warnings ?? []) warn(w);
-	const packages = packageSetup.mergePackages(userPackages, projectPackages);
+		extensions: {
+			cliPaths: args.extensions,
+			noExtensions: args.noExtensions,
+			disabledBuiltins: args.noMcp ? ["mcp"] : undefined,
+			builtins: BUILTIN_EXTENSIONS,
+		},
+		resources: {
+			systemPrompt: args.systemPrompt,
+			appendSystemPrompt: args.appendSystemPrompt,
+			noContextFiles: args.noContextFiles,
+			skillPaths: args.skills,
+			noSkills: args.noSkills,
+			promptTemplatePaths: args.promptTemplates,
+			noPromptTemplates: args.noPromptTemplates,
+			themePaths: args.themes,
+			noThemes: args.noThemes,
+		},
+		// Pi packages: the user's and -e ones before trust, the project's after it (cli/package-setup.ts).
+		packages: { env: io.env },
+		askTrust: mode === "interactive" ? askTrustInApp : undefined,
+		onExtensionError: (e) =>
+			mode === "json"
+				? io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`)
+				: warn(formatExtensionError(e)),
+		notify: mode === "print" ? (message) => err(message) : undefined,
+	};
+	const services = await createSessionServices(servicesOptions);
+	const { settings, resources } = services;
+	for (const w of services.warnings) warn(w);
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
 	if (authWarning) warn(authWarning);
@@ -180,38 +150,12 @@ async function run(
 	// request sends: a tool or the model echoing another provider's key stays out of the session.
 	registerConfiguredSecrets({ env: io.env, authFile: paths.auth, modelsFile: paths.models, extra: [args.apiKey] });
 	for (const e of registry.getErrors()) warn(`Warning: ${e}`);
-	const resources = new DefaultResourceLoader({
-		cwd,
-		agentDir,
-		systemPrompt: args.systemPrompt,
-		appendSystemPrompt: args.appendSystemPrompt,
-		noContextFiles: args.noContextFiles,
-		loadProjectResources: trust.trusted,
-		settings,
-		skillPaths: args.skills,
-		noSkills: args.noSkills,
-		promptTemplatePaths: args.promptTemplates,
-		noPromptTemplates: args.noPromptTemplates,
-		themePaths: args.themes,
-		noThemes: args.noThemes,
-		packageRoots: packageSetup.packageResourceRoots(packages),
-	});
-	await resources.reload();
 	if (args.verbose) for (const line of resources.describe()) warn(line);
 
 	// -- unknown long flags ------------------------------------------------------
-	// Legal only when an extension registers them, so this runs once resources
-	// (and, with extension support, extensions) are loaded and before anything is
-	// sent. The extension loader passes its flag names here; when a boolean flag
-	// was given as `--flag word`, re-parse with `parseArgs(argv, kinds)` so the
-	// word stays a message.
-	// -- extensions (after trust: project extensions load only when trusted) -----
-	const ext = await finishExtensions(userExtensions, {
-		...extensionOptions,
-		projectTrusted: trust.trusted,
-		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
-		packageExtensions: packageSetup.packageExtensions(packages),
-	});
+	// Legal only when an extension registers them, so this runs once extensions
+	// are loaded and before anything is sent; registered flags re-parse by kind.
+	const ext = services.extensions;
 	// The interactive app shows these inside its screen (printed here they would sit above the TUI).
 	const extensionProblems = [...ext.warnings, ...ext.errors.map((e) => `Error: ${e.message}`)];
 	if (mode !== "interactive") {
@@ -330,36 +274,35 @@ async function run(
 	}
 	if (embedded && args.verbose) warn(await describeLlamaBackend());
 
-	// The extension bridge: json/rpc report handler errors as `extension_error` events, print on stderr.
-	let bridge: import("../agent-session/extension-bridge.js").ExtensionBridge | undefined;
-	let writeExtensionError = (e: import("../extensions/types.js").ExtensionError) => err(formatExtensionError(e));
-	// The interactive app draws extension errors as notices itself (modes/interactive/extensions/).
+	// The runtime owns the session, its folder's services and the extension bridge (rebuilt on
+	// /reload and when a switch enters another folder). json/rpc report handler errors as
+	// `extension_error` events, print on stderr; the app draws them as notices itself.
+	let writeExtensionError = (e: ExtensionError) => err(formatExtensionError(e));
 	if (mode === "interactive") writeExtensionError = () => {};
+	if (mode === "json") {
+		writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
+	}
 	let requestShutdown = () => {};
-	if (ext.runner) {
-		const [{ ExtensionBridge }, { createNoUIContext }] = await Promise.all([
-			import("../agent-session/extension-bridge.js"),
-			import("../extensions/no-ui.js"),
-		]);
-		const runner = ext.runner;
-		runner.onError((e) => writeExtensionError(e));
-		bridge = new ExtensionBridge({
-			session,
-			runner,
+	const { createNoUIContext } = await import("../extensions/no-ui.js");
+	const runtime = await AgentSessionRuntime.create({
+		session,
+		services,
+		servicesOptions,
+		onExtensionError: (e) => writeExtensionError(e),
+		bridge: {
 			mode: mode === "interactive" ? "tui" : mode,
 			// Print and json modes show notifications on stderr (json's stdout carries only events).
 			ui: createNoUIContext(mode === "print" || mode === "json" ? (message) => err(message) : undefined),
 			hasUI: mode === "rpc" || mode === "interactive",
-			projectTrusted: trust.trusted,
 			onShutdownRequest: () => requestShutdown(),
 			lateToolFilter: lateToolFilter(args.tools, args.excludeTools, settings.get("defaultTools")),
-			// resources_discover: skills, templates and themes an extension points at join the loader's.
-			addResourcePaths: (paths) => resources.addExtraPaths(paths),
-		});
-		if (mode === "json") {
-			writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
-		}
-	}
+		},
+	});
+	const bridge = runtime.bridge;
+	const submitThroughBridge = (text: string, options: SubmitOptions) => {
+		const current = runtime.bridge;
+		return current ? current.submit(text, options) : session.prompt(text, options);
+	};
 
 	if (mode === "rpc") {
 		const { runRpcCli } = await import("../modes/rpc/rpc-cli.js");
@@ -372,6 +315,7 @@ async function run(
 				extensions: bridge
 					? {
 							bridge,
+							runtime,
 							setErrorWriter: (write) => {
 								writeExtensionError = write;
 							},
@@ -379,9 +323,7 @@ async function run(
 					: undefined,
 			});
 		} finally {
-			await bridge?.shutdown("quit");
-			session.dispose();
-			await settings.flush();
+			await runtime.dispose();
 		}
 	}
 	if (mode === "interactive") {
@@ -413,14 +355,15 @@ async function run(
 				},
 				// The app emits session_start once its screen is up, and session_shutdown when it ends.
 				extensions: bridge && ext.runner ? { bridge, runner: ext.runner, problems: extensionProblems } : undefined,
+				runtime,
 				submit: bridge
-					? (text, options) =>
-							(bridge as NonNullable<typeof bridge>).submit(text, { ...options, source: "interactive" })
+					? (text, options) => submitThroughBridge(text, { ...options, source: "interactive" })
 					: undefined,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");
 					noteInApp = showInApp;
 					requestShutdown = () => void app.shutdown();
+					askInApp = (request) => app.askProjectTrust(request.cwd, request.resources);
 				},
 			});
 			const { formatResumeCommand, resumeHint } = await import("./resume-hint.js");
@@ -428,8 +371,10 @@ async function run(
 			if (resume && (io.stdout as { isTTY?: boolean }).isTTY) io.stdout.write(resumeHint(resume));
 			return code;
 		} finally {
+			// The app emitted session_shutdown ("quit") when it ended.
+			runtime.session.setSwitchObserver(undefined);
 			session.dispose();
-			await settings.flush();
+			await runtime.services.settings.flush();
 		}
 	}
 	const { runPrintMode } = await import("../modes/print-mode.js");
@@ -453,26 +398,11 @@ async function run(
 			rest: prompts.rest,
 			stdout: io.stdout,
 			stderr: io.stderr,
-			submit: bridge
-				? (text, images) => (bridge as NonNullable<typeof bridge>).submit(text, { images, source: "interactive" })
-				: undefined,
+			submit: bridge ? (text, images) => submitThroughBridge(text, { images, source: "interactive" }) : undefined,
 		});
 		return signalExit ?? code;
 	} finally {
 		for (const [name, handler] of handlers) process.off(name, handler);
-		await bridge?.shutdown("quit");
-		session.dispose();
-		await settings.flush();
+		await runtime.dispose();
 	}
-}
-
-/** The app's trust question (modes/interactive/trust-prompt.ts); "always" is saved as --approve would be. */
-async function askTrustBeforeStart(cwd: string, agentDir: string): Promise<ProjectTrust> {
-	const [{ askProjectTrust }, { describeProjectResources }] = await Promise.all([
-		import("../modes/interactive/trust-prompt.js"),
-		import("../config/project-resources-summary.js"),
-	]);
-	const answer = await askProjectTrust({ cwd, resources: describeProjectResources(cwd) });
-	if (answer === "always") saveProjectTrust(agentDir, cwd, true);
-	return { trusted: answer !== "no", required: true, source: answer === "always" ? "saved" : "default" };
 }

@@ -122,6 +122,20 @@ export class SettingsManager {
 		return new SettingsManager(undefined, undefined, settings);
 	}
 
+	/**
+	 * Points the project scope at another folder's `.pi/settings.json`
+	 * (undefined: no project scope, an untrusted folder) and reads it. Used
+	 * when a session switch enters another folder; the global scope stays.
+	 */
+	setProjectDir(cwd: string | undefined): void {
+		const project = this.scopes.project;
+		project.file = cwd === undefined ? undefined : projectPaths(cwd).settings;
+		project.data = {};
+		project.malformed = false;
+		project.dirty.clear();
+		this.reload();
+	}
+
 	/** Re-reads both files (in-memory settings are kept as they are). */
 	reload(): void {
 		for (const scope of ["global", "project"] as const) {

@@ -192,7 +192,27 @@ export class DefaultResourceLoader implements ResourceLoader {
 	private readonly extra: { paths: ExtraResourcePaths; owner: string }[] = [];
 	private parseYaml: YamlParse | undefined;
 
-	constructor(private readonly options: DefaultResourceLoaderOptions) {}
+	constructor(private options: DefaultResourceLoaderOptions) {}
+
+	/**
+	 * Another folder (a session switch entered it) and its trust decision;
+	 * paths extensions added are dropped (the new folder's extensions add
+	 * theirs). Takes effect with the next `reload()`.
+	 */
+	retarget(o: { cwd: string; loadProjectResources: boolean; packageRoots?: PackageResourceRoot[] }): void {
+		this.options = {
+			...this.options,
+			cwd: o.cwd,
+			loadProjectResources: o.loadProjectResources,
+			packageRoots: o.packageRoots,
+		};
+		this.clearExtraPaths();
+	}
+
+	/** Forgets the paths `resources_discover` added (a reload asks the extensions again). */
+	clearExtraPaths(): void {
+		this.extra.length = 0;
+	}
 
 	private get trusted(): boolean {
 		return this.options.loadProjectResources !== false;

@@ -22,6 +22,7 @@ import {
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionEvent } from "../../agent-session/events.js";
 import { formatNoApiKeyMessage, formatNoModelsMessage } from "../../config/auth-guidance.js";
+import type { AgentSessionRuntime } from "../../runtime/agent-session-runtime.js";
 import { formatLoadWarning } from "../../session/load.js";
 import { readClipboardImage } from "./clipboard.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
@@ -44,6 +45,7 @@ import { editExternally } from "./external-editor.js";
 import { createFileLister } from "./file-lister.js";
 import { readGitBranch } from "./git-branch.js";
 import { keyText, loadKeybindings } from "./keybindings.js";
+import { askTrustInApp, bindRuntime, type RuntimeBindingHost, reloadCommand } from "./runtime-binding.js";
 import { type AppTheme, fallbackTheme, type ThinkingLevelName } from "./theme-fallback.js";
 import { SYSTEM_THEME, ThemeManager } from "./themes/theme-manager.js";
 
@@ -77,6 +79,8 @@ export interface InteractiveModeOptions {
 	registerCommands?: (registry: SlashCommandRegistry) => void;
 	/** Loaded extensions: ctx.ui in the app, their commands, shortcuts and errors. */
 	extensions?: InteractiveExtensions;
+	/** The session's runtime: /reload, and the folder's services after a switch (runtime-binding.ts). */
+	runtime?: AgentSessionRuntime;
 	/**
 	 * The prompt path for typed text (extension commands, `input` handlers,
 	 * skills, templates); default `session.prompt`.
@@ -115,6 +119,7 @@ export class InteractiveMode {
 	private readonly widgetsBelow = new Container();
 	private readonly banner: Banner;
 	private readonly extensions: AppExtensions | undefined;
+	private rendererHooks: ConstructorParameters<typeof ExtensionRenderers>[1] | undefined;
 	private autocompleteWrap: ((base: AutocompleteProvider) => AutocompleteProvider) | undefined;
 	private updateAutocomplete: () => void = () => {};
 	private resourceCommandNames = new Set<string>();
@@ -124,6 +129,7 @@ export class InteractiveMode {
 	private readonly input: InputController;
 	private readonly keys: KeyController;
 	private unsubscribe: (() => void) | undefined;
+	private offRuntime: (() => void) | undefined;
 	private finished: ((code: number) => void) | undefined;
 	private readonly done: Promise<number>;
 	private shuttingDown = false;
@@ -172,7 +178,10 @@ export class InteractiveMode {
 		this.ctx = {
 			session: o.session,
 			tui: this.tui,
-			cwd: o.cwd,
+			// A switch into another folder moves the session there (src/runtime/).
+			get cwd() {
+				return o.runtime?.cwd ?? o.cwd;
+			},
 			agentDir: o.agentDir,
 			sessionDir: o.sessionDir,
 			settings: o.session.settings,
@@ -207,6 +216,7 @@ export class InteractiveMode {
 		});
 
 		registerBuiltinCommands(this.commands);
+		if (o.runtime) this.commands.register(reloadCommand(o.runtime, this.runtimeHost()));
 		o.registerCommands?.(this.commands);
 		const lister = createFileLister();
 		this.updateAutocomplete = () => {
@@ -247,14 +257,16 @@ export class InteractiveMode {
 				this.tui.getFocus() === this.editor && shortcuts.handle(data) ? { consume: true } : undefined,
 			);
 			this.ctx.extensionHotkeys = () => this.extensions?.hotkeys() ?? [];
-			this.chat.renderers = new ExtensionRenderers(o.extensions.runner, {
+			this.rendererHooks = {
 				theme: themeSource,
 				keyText: (id) => keyText(keybindings, id),
 				requestRender: () => this.tui.requestRender(),
 				cwd: o.cwd,
-			});
+			};
+			this.chat.renderers = new ExtensionRenderers(o.extensions.runner, this.rendererHooks);
 		}
 
+		if (o.runtime) this.offRuntime = bindRuntime(o.runtime, this.runtimeHost());
 		this.done = new Promise((resolve) => {
 			this.finished = resolve;
 		});
@@ -289,7 +301,9 @@ export class InteractiveMode {
 				);
 			}
 		}
-		this.syncResourceCommands();
+		// resources_discover may have added skills, templates and themes.
+		if (this.o.runtime) this.afterResourcesChanged();
+		else this.syncResourceCommands();
 		if (this.o.openResumePicker) {
 			// "startup": cancelling the picker quits, as `pi -r` does in the reference.
 			if (this.commands.has("resume")) await this.runCommand("resume", "startup");
@@ -568,7 +582,37 @@ export class InteractiveMode {
 		};
 	}
 
+	/** What runtime-binding.ts needs of the app. */
+	private runtimeHost(): RuntimeBindingHost {
+		return {
+			ctx: this.ctx,
+			rebindExtensions: (next) => {
+				if (!this.extensions || !this.rendererHooks) return false;
+				this.extensions.rebind(next);
+				this.chat.renderers = new ExtensionRenderers(next.runner, this.rendererHooks);
+				return true;
+			},
+			afterExtensionsStarted: () => this.afterResourcesChanged(),
+		};
+	}
+
+	/** Extension commands, templates and skills in `/`, the theme list, redrawn (after reload or a switch). */
+	private afterResourcesChanged(): void {
+		this.extensions?.syncCommands(this.commands);
+		this.syncResourceCommands();
+		const files = this.o.runtime?.services.resources.getThemeFiles().map((t) => t.path);
+		if (files) for (const w of this.themes?.setFiles(files) ?? []) this.showStatus(w, "warning");
+		this.chat.syncEntries(this.session.sessionManager);
+		this.refreshStatus();
+	}
+
+	/** The trust question while the app runs (a switch entered a folder that needs one). */
+	askProjectTrust(cwd: string, resources: readonly string[]) {
+		return askTrustInApp(this.ctx, cwd, resources);
+	}
+
 	private reloadFromSession(): void {
+		if (this.o.runtime) this.afterResourcesChanged();
 		this.chat.clear();
 		this.queueView.set([], []);
 		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
@@ -639,6 +683,7 @@ export class InteractiveMode {
 		this.hideLoader();
 		if (this.showProgress) this.tui.terminal.setProgress?.(false);
 		this.unsubscribe?.();
+		this.offRuntime?.();
 		this.themes?.dispose();
 		this.tui.stop();
 		await this.tui.terminal.drainInput?.(1000, 50);

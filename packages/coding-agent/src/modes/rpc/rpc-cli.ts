@@ -20,6 +20,11 @@ export interface RpcCliOptions {
 	/** Loaded extensions: their UI goes over the RPC protocol, their errors become `extension_error` records. */
 	extensions?: {
 		bridge: ExtensionBridge;
+		/** The runtime replaces the bridge on a reload or a change of folder; RPC binds its UI to each new one. */
+		runtime?: {
+			readonly bridge: ExtensionBridge | undefined;
+			onExtensionsChanged(listener: (change: { bridge: ExtensionBridge | undefined }) => void): () => void;
+		};
 		setErrorWriter(write: (error: ExtensionError) => void): void;
 	};
 }
@@ -42,25 +47,28 @@ export async function runRpcCli(session: AgentSession, options: RpcCliOptions): 
 		process.on(name, handler);
 		return [name, handler] as const;
 	});
+	const ext = options.extensions;
+	const bridge = () => (ext?.runtime ? ext.runtime.bridge : ext?.bridge);
+	let offChange: (() => void) | undefined;
 	try {
 		const code = await runRpcMode(session, {
 			input: options.stdin,
 			// The real stdout gets a guard (stray writes go to stderr); another stream is used as given.
 			output: options.stdout === process.stdout ? undefined : (options.stdout as unknown as JsonlSink),
 			stderr: options.stderr,
-			getCommands: () => [...(options.extensions?.bridge.listCommands() ?? []), ...resourceCommands(options.resources)],
+			getCommands: () => [...(bridge()?.listCommands() ?? []), ...resourceCommands(options.resources)],
 			signal: controller.signal,
-			...(options.extensions
+			...(ext
 				? {
-						submit: (text: string, o: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" }) =>
-							(options.extensions as NonNullable<RpcCliOptions["extensions"]>).bridge.submit(text, {
-								...o,
-								source: "rpc",
-							}),
+						submit: (text: string, o: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" }) => {
+							const current = bridge();
+							return current ? current.submit(text, { ...o, source: "rpc" }) : session.prompt(text, o);
+						},
 						beforeServe: async (io: { ui: RpcExtensionUI; emit(record: object): void }) => {
-							const ext = options.extensions as NonNullable<RpcCliOptions["extensions"]>;
+							const ui = io.ui as unknown as ExtensionUIContext;
 							ext.setErrorWriter((e) => io.emit({ type: "extension_error", ...e }));
-							ext.bridge.setUI(io.ui as unknown as ExtensionUIContext);
+							offChange = ext.runtime?.onExtensionsChanged((change) => change.bridge?.setUI(ui));
+							ext.bridge.setUI(ui);
 							await ext.bridge.start("startup");
 						},
 					}
@@ -68,6 +76,7 @@ export async function runRpcCli(session: AgentSession, options: RpcCliOptions): 
 		});
 		return signalExit ?? code;
 	} finally {
+		offChange?.();
 		for (const [name, handler] of handlers) process.off(name, handler);
 	}
 }

@@ -70,6 +70,7 @@ async function switchTo(ctx: InteractiveContext, info: SessionInfo): Promise<voi
 		ctx.showStatus("That session is already open");
 		return;
 	}
+	const before = ctx.cwd;
 	try {
 		if ((await ctx.session.switchSession(info.path)).cancelled) {
 			ctx.showStatus("Resume cancelled by an extension");
@@ -78,7 +79,10 @@ async function switchTo(ctx: InteractiveContext, info: SessionInfo): Promise<voi
 		ctx.reloadFromSession();
 		const name = ctx.session.sessionManager.getSessionName();
 		ctx.showStatus(`Resumed ${name ? `"${name}"` : "session"}: ${info.path}`);
-		if (info.cwd && resolve(info.cwd) !== resolve(ctx.cwd)) {
+		if (info.cwd && resolve(info.cwd) === resolve(ctx.cwd) && resolve(before) !== resolve(ctx.cwd)) {
+			// The runtime moved tools, settings, resources and extensions to the session's folder.
+			ctx.showStatus(`Now working in ${ctx.cwd} (the folder this session was started in)`);
+		} else if (info.cwd && resolve(info.cwd) !== resolve(ctx.cwd)) {
 			ctx.showStatus(
 				`This session was started in ${info.cwd}; tools and @files now work in ${ctx.cwd}. Restart pi there to work in that folder.`,
 				"warning",

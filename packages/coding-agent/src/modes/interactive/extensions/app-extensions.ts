@@ -36,11 +36,11 @@ export class AppExtensions {
 	private readonly registered = new Set<string>();
 	private offError: (() => void) | undefined;
 
-	constructor(private readonly o: AppExtensionsOptions) {
+	constructor(private o: AppExtensionsOptions) {
 		this.ui = new InteractiveExtensionUI(o.ui);
 		this.shortcuts = new ShortcutRouter({
 			keybindings: o.ui.keybindings,
-			shortcuts: () => o.runner.getShortcuts(),
+			shortcuts: () => this.o.runner.getShortcuts(),
 			run: (s) => this.runShortcut(s),
 		});
 	}
@@ -65,6 +65,24 @@ export class AppExtensions {
 		// session_start handlers may register commands or tools.
 		this.syncCommands(ctx.commands);
 		this.o.afterAction();
+	}
+
+	/**
+	 * The runtime replaced the extensions (reload, another folder): what the
+	 * old instances drew is taken back, the new bridge gets this UI and the
+	 * error notices, and their commands are listed. Called before their
+	 * session_start; `syncCommands` again afterwards.
+	 */
+	rebind(next: InteractiveExtensions): void {
+		this.offError?.();
+		this.ui.reset();
+		this.o = { ...this.o, ...next };
+		const { bridge, runner, ctx } = this.o;
+		bridge.setUI(this.ui);
+		this.offError = runner.onError((e) => ctx.showStatus(formatExtensionError(e), "error"));
+		for (const p of next.problems) ctx.showStatus(p, p.startsWith("Warning") ? "warning" : "error");
+		for (const clash of this.shortcuts.clashes()) ctx.showStatus(clash, "warning");
+		this.syncCommands(ctx.commands);
 	}
 
 	async stop(): Promise<void> {

@@ -359,6 +359,24 @@ export class InteractiveExtensionUI implements ExtensionUIContext {
 	}
 
 	/** Session end: extension components are disposed. */
+	/**
+	 * Takes back everything the extensions put on the screen (a reload or a
+	 * change of folder replaces them; the new instances set their own).
+	 */
+	reset(): void {
+		for (const key of [...this.widgets.keys()]) this.setWidget(key, undefined);
+		for (const key of [...this.statuses.keys()]) this.setStatus(key, undefined);
+		if (this.header) this.setHeader(undefined);
+		if (this.footer) this.setFooter(undefined);
+		if (this.editorFactory) this.setEditorComponent(undefined);
+		if (this.autocompleteWrappers.length > 0) {
+			this.autocompleteWrappers.length = 0;
+			this.host.setAutocompleteWrappers(this.autocompleteWrappers);
+		}
+		this.setWorkingMessage(undefined);
+		this.setHiddenThinkingLabel(undefined);
+	}
+
 	dispose(): void {
 		for (const w of this.widgets.values()) disposeOf(w.component);
 		this.widgets.clear();

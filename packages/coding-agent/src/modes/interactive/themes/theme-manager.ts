@@ -87,7 +87,7 @@ export class ThemeManager {
 	/** The theme setting in force (a name, `system` or a light/dark pair). */
 	private wanted: string;
 
-	constructor(private readonly o: ThemeManagerOptions) {
+	constructor(private o: ThemeManagerOptions) {
 		const env = o.env ?? process.env;
 		this.colorMode = o.colorMode ?? detectColorMode(env);
 		this._appearance = o.appearance ?? appearanceFromColorFgBg(env) ?? "dark";
@@ -142,6 +142,12 @@ export class ThemeManager {
 	/** Every known theme, built-ins first. */
 	list(): ThemeInfo[] {
 		return this.sources.map((s) => ({ name: s.name, path: s.path }));
+	}
+
+	/** The resource loader's theme files changed (/reload, `resources_discover`); returns the warnings. */
+	setFiles(files: readonly string[]): string[] {
+		this.o = { ...this.o, files };
+		return this.rediscover();
 	}
 
 	/** Looks for theme files again (new files appear in /settings); returns the warnings. */
