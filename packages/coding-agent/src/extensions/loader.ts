@@ -51,7 +51,8 @@ export interface LoadExtensionsResult {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 type Jiti = { import(id: string): Promise<unknown> };
-let jitiPromise: Promise<Jiti> | undefined;
+/** One jiti per transpile-cache directory (a process may run sessions of several agent dirs: SDK, tests). */
+const jitis = new Map<string, Promise<Jiti>>();
 
 /**
  * Makes the directory for jiti's transpile cache, private to the user (0700);
@@ -72,11 +73,14 @@ function privateCacheDir(dir: string | undefined): string | false {
 }
 
 /**
- * One jiti instance per process, created on first use with the host modules
- * mapped in (and the first caller's cache directory).
+ * One jiti instance per cache directory, created on first use with the host
+ * modules mapped in.
  */
 function getJiti(cacheDir: string | undefined): Promise<Jiti> {
-	jitiPromise ??= (async () => {
+	const key = cacheDir ?? "";
+	const existing = jitis.get(key);
+	if (existing) return existing;
+	const jitiPromise = (async () => {
 		const [{ createJiti }, { loadHostModules }] = await Promise.all([import("jiti"), import("./host-modules.js")]);
 		return createJiti(import.meta.url, {
 			virtualModules: await loadHostModules(),
@@ -85,6 +89,7 @@ function getJiti(cacheDir: string | undefined): Promise<Jiti> {
 			interopDefault: true,
 		}) as Jiti;
 	})();
+	jitis.set(key, jitiPromise);
 	return jitiPromise;
 }
 
