@@ -188,7 +188,7 @@ export default function (pi) {
 		const system = JSON.stringify(fake.calls[0].messages.filter((m) => m.role === "system"));
 		expect(system).toContain("RULES-OF-B");
 		expect(system).toContain(b);
-		const toolResult = fake.calls[1].messages.find((m) => m.role === "tool" || m.role === "toolResult");
+		const toolResult = fake.calls[1].messages.find((m) => m.role === "toolResult");
 		expect(JSON.stringify(toolResult)).toContain(b);
 		await runtime.dispose();
 	});
