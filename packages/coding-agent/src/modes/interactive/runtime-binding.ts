@@ -50,8 +50,10 @@ export async function reloadInApp(runtime: AgentSessionRuntime, host: RuntimeBin
 	host.afterExtensionsStarted();
 	const r = runtime.services.resources;
 	const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+	// The bundled ones (builtin:mcp, …) are not counted: they are not files the user edits.
+	const extensions = runtime.runner?.extensions.filter((e) => !e.path.startsWith("builtin:")).length ?? 0;
 	ctx.showStatus(
-		`Reloaded: ${count(runtime.runner?.extensions.length ?? 0, "extension")}, ${count(r.getSkills().length, "skill")}, ` +
+		`Reloaded: ${count(extensions, "extension")}, ${count(r.getSkills().length, "skill")}, ` +
 			`${count(r.getPromptTemplates().length, "prompt template")}, ${count(r.getThemeFiles().length, "theme file")}, ` +
 			`${count(r.getContextFiles().length, "context file")}`,
 	);
