@@ -18,6 +18,7 @@ const APIS = [
 	"google-generative-ai",
 	"openai-codex-responses",
 	"azure-openai-responses",
+	"mistral-conversations",
 ];
 // APIs whose endpoint comes from the user's environment (a cloud resource or region), so the
 // catalog may leave baseUrl empty.

@@ -62,3 +62,4 @@ registerApi("google-generative-ai", async () => (await import("./adapters/google
 registerApi("openai-codex-responses", async () => (await import("./adapters/openai-codex-responses.js")).adapter);
 registerApi("llama-cpp", async () => (await import("./adapters/llama-cpp.js")).adapter);
 registerApi("azure-openai-responses", async () => (await import("./adapters/azure-openai-responses.js")).adapter);
+registerApi("mistral-conversations", async () => (await import("./adapters/mistral-conversations.js")).adapter);

@@ -10,7 +10,8 @@ export type KnownApi =
 	| "google-generative-ai"
 	| "openai-codex-responses"
 	| "llama-cpp"
-	| "azure-openai-responses";
+	| "azure-openai-responses"
+	| "mistral-conversations";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */

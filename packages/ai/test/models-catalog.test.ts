@@ -26,6 +26,7 @@ const KNOWN_APIS: KnownApi[] = [
 	"google-generative-ai",
 	"openai-codex-responses",
 	"azure-openai-responses",
+	"mistral-conversations",
 ];
 
 describe("built-in catalog", () => {
@@ -95,7 +96,7 @@ describe("built-in catalog", () => {
 			groq: ["openai-completions"],
 			xai: ["openai-completions"],
 			deepseek: ["openai-completions"],
-			mistral: ["openai-completions"],
+			mistral: ["mistral-conversations"],
 			cerebras: ["openai-completions"],
 			"openai-codex": ["openai-codex-responses"],
 			"github-copilot": ["openai-completions", "openai-responses"],
@@ -158,10 +159,13 @@ describe("built-in catalog", () => {
 			compat: { thinkingFormat: "deepseek", requiresReasoningContentOnAssistantMessages: true },
 		});
 		expect(getModel("mistral", "devstral-medium-latest")).toMatchObject({
-			baseUrl: "https://api.mistral.ai/v1",
-			compat: { maxTokensField: "max_tokens", supportsDeveloperRole: false, requiresToolResultName: true },
+			api: "mistral-conversations",
+			baseUrl: "https://api.mistral.ai",
 		});
-		expect(getModel("mistral", "magistral-medium-latest").compat?.supportsReasoningEffort).toBe(false);
+		expect(getModel("mistral", "magistral-medium-latest").thinkingLevelMap).toMatchObject({
+			off: "none",
+			high: "high",
+		});
 		expect(getModel("cerebras", "gpt-oss-120b")).toMatchObject({
 			baseUrl: "https://api.cerebras.ai/v1",
 			compat: { supportsStore: false, supportsDeveloperRole: false },

@@ -535,7 +535,7 @@ export interface KnownProviderApis {
 	"groq": "openai-completions";
 	"xai": "openai-completions";
 	"deepseek": "openai-completions";
-	"mistral": "openai-completions";
+	"mistral": "mistral-conversations";
 	"cerebras": "openai-completions";
 	"openai-codex": "openai-codex-responses";
 	"github-copilot": "openai-completions" | "openai-responses";
@@ -943,7 +943,7 @@ export const CATALOG_JSON = `[
 {"id":"deepseek-v4-flash","name":"DeepSeek V4 Flash","reasoning":true,"input":["text"],"contextWindow":1000000,"maxTokens":384000,"cost":[0.14,0.28,0.0028,0],"thinkingLevelMap":{"minimal":null,"low":null,"medium":null,"high":"high","xhigh":"max"}},
 {"id":"deepseek-v4-pro","name":"DeepSeek V4 Pro","reasoning":true,"input":["text"],"contextWindow":1000000,"maxTokens":384000,"cost":[1.32,3.96,0.044,0],"thinkingLevelMap":{"minimal":null,"low":null,"medium":null,"high":"high","max":"max"}}
 ]},
-{"provider":"mistral","api":"openai-completions","baseUrl":"https://api.mistral.ai/v1","compat":{"supportsStore":false,"supportsDeveloperRole":false,"maxTokensField":"max_tokens","requiresToolResultName":true,"requiresThinkingAsText":true},"models":[
+{"provider":"mistral","api":"mistral-conversations","baseUrl":"https://api.mistral.ai","models":[
 {"id":"codestral-2508","name":"Codestral 25.08","reasoning":false,"input":["text"],"contextWindow":256000,"maxTokens":8192,"cost":[0.3,0.9,0.03,0]},
 {"id":"codestral-latest","name":"Codestral (latest)","reasoning":false,"input":["text"],"contextWindow":256000,"maxTokens":4096,"cost":[0.3,0.9,0.03,0]},
 {"id":"deepseek-v4-1-flash-1017","name":"DeepSeek V4.1 Flash 1017","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":128000,"cost":[0.3,1.2,0.007,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":"low","medium":null,"high":"high","max":"max"}},
@@ -956,8 +956,8 @@ export const CATALOG_JSON = `[
 {"id":"glm-5-2","name":"GLM-5.2","reasoning":true,"input":["text"],"contextWindow":1048576,"maxTokens":131072,"cost":[1.4,4.4,0.14,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high","max":"max"}},
 {"id":"labs-devstral-small-2512","name":"Devstral Small 2","reasoning":false,"input":["text","image"],"contextWindow":256000,"maxTokens":256000,"cost":[0,0,0,0]},
 {"id":"labs-leanstral-1-5-1","name":"Leanstral 1.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":128000,"cost":[0,0,0,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
-{"id":"magistral-medium-latest","name":"Magistral Medium (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":16384,"cost":[2,5,0.2,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":false}},
-{"id":"magistral-small","name":"Magistral Small","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":128000,"cost":[0.5,1.5,0,0],"compat":{"supportsReasoningEffort":false}},
+{"id":"magistral-medium-latest","name":"Magistral Medium (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":16384,"cost":[2,5,0.2,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
+{"id":"magistral-small","name":"Magistral Small","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":128000,"cost":[0.5,1.5,0,0]},
 {"id":"ministral-14b-2512","name":"Ministral 3 14B","reasoning":false,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[0.2,0.2,0.02,0]},
 {"id":"ministral-3b-2512","name":"Ministral 3 3B","reasoning":false,"input":["text","image"],"contextWindow":131072,"maxTokens":131072,"cost":[0.1,0.1,0.01,0]},
 {"id":"ministral-3b-latest","name":"Ministral 3B (latest)","reasoning":false,"input":["text","image"],"contextWindow":131072,"maxTokens":128000,"cost":[0.1,0.1,0.01,0]},
@@ -970,13 +970,13 @@ export const CATALOG_JSON = `[
 {"id":"mistral-large-latest","name":"Mistral Large (latest)","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":262144,"cost":[0.7,2.1,0.07,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high"}},
 {"id":"mistral-medium-2505","name":"Mistral Medium 3","reasoning":false,"input":["text","image"],"contextWindow":131072,"maxTokens":131072,"cost":[0.4,2,0.04,0]},
 {"id":"mistral-medium-2508","name":"Mistral Medium 3.1","reasoning":false,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[0.4,2,0.04,0]},
-{"id":"mistral-medium-2604","name":"Mistral Medium 3.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0.15,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":true}},
-{"id":"mistral-medium-3.5","name":"Mistral Medium 3.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":true}},
-{"id":"mistral-medium-latest","name":"Mistral Medium (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0.15,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":true}},
+{"id":"mistral-medium-2604","name":"Mistral Medium 3.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0.15,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
+{"id":"mistral-medium-3.5","name":"Mistral Medium 3.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
+{"id":"mistral-medium-latest","name":"Mistral Medium (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":262144,"cost":[1.5,7.5,0.15,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
 {"id":"mistral-nemo","name":"Mistral Nemo","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":128000,"cost":[0.15,0.15,0,0]},
 {"id":"mistral-small-2506","name":"Mistral Small 3.2","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":16384,"cost":[0.1,0.3,0.01,0]},
-{"id":"mistral-small-2603","name":"Mistral Small 4","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":256000,"cost":[0.15,0.6,0.015,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":true}},
-{"id":"mistral-small-latest","name":"Mistral Small (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":256000,"cost":[0.15,0.6,0.015,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"},"compat":{"supportsReasoningEffort":true}},
+{"id":"mistral-small-2603","name":"Mistral Small 4","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":256000,"cost":[0.15,0.6,0.015,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
+{"id":"mistral-small-latest","name":"Mistral Small (latest)","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":256000,"cost":[0.15,0.6,0.015,0],"thinkingLevelMap":{"off":"none","minimal":null,"low":null,"medium":null,"high":"high"}},
 {"id":"open-mistral-nemo","name":"Open Mistral Nemo","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":128000,"cost":[0.15,0.15,0.015,0]},
 {"id":"pixtral-12b","name":"Pixtral 12B","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":128000,"cost":[0.15,0.15,0.015,0]},
 {"id":"pixtral-large-latest","name":"Pixtral Large (latest)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":128000,"cost":[2,6,0,0]},

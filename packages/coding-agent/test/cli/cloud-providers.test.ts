@@ -1,7 +1,10 @@
 // The built `pi` with the cloud providers' credentials in the environment: their catalog models
 // appear in --list-models only when credentials are present, and `--provider X` alone picks the
 // provider's default model and reaches the provider's wire API (here the fake server).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MistralStream } from "../../../ai/test/support/fake-provider/mistral.js";
 import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
 import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
 
@@ -46,5 +49,27 @@ describe("azure", () => {
 		expect(request?.path).toBe("/openai/v1/responses");
 		expect(request?.headers["api-key"]).toBe("azure-secret");
 		expect((request?.body as { model?: string } | undefined)?.model).toBe("prod-gpt");
+	});
+});
+
+describe("mistral", () => {
+	it("lists Mistral models only with MISTRAL_API_KEY; --provider mistral alone asks the default through the SDK", async () => {
+		// The built-in provider pointed at the fake server (a models.json baseUrl override).
+		writeFileSync(
+			join(sb.agentDir, "models.json"),
+			JSON.stringify({ providers: { mistral: { baseUrl: sb.fake.url } } }),
+		);
+		expect(await listed("mistral", {})).toEqual([]);
+		const env = { MISTRAL_API_KEY: "mistral-secret" };
+		expect(await listed("mistral", env)).toContain("devstral-medium-latest");
+
+		sb.fake.enqueue(new MistralStream().role().text("from mistral").finish("stop").done().script());
+		const r = await sb.run(["-p", "--no-session", "--provider", "mistral", "hello"], { env });
+		expect(r.stderr).toBe("");
+		expect(r.stdout.trim()).toBe("from mistral");
+		const request = sb.fake.requests[0];
+		expect(request?.path).toBe("/v1/chat/completions");
+		expect(request?.headers.authorization).toBe("Bearer mistral-secret");
+		expect((request?.body as { model?: string } | undefined)?.model).toBe("devstral-medium-latest");
 	});
 });
