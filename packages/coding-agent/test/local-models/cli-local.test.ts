@@ -1,6 +1,6 @@
 /**
  * The built `pi` with embedded GGUF models (generated, see ai/test/support/gguf): the no-key
- * default, --list-models, --model <file>, models.json `api: "llama-cpp"`, a bad file, and a
+ * default, --list-models, --model <file> (and --verbose's backend line), models.json `api: "llama-cpp"`, a bad file, and a
  * grammar-constrained tool call that runs a real (extension) tool in the agent loop.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -53,8 +53,10 @@ describe("embedded llama.cpp models in the CLI", () => {
 	it("--model ./file.gguf runs that file; a file that is not GGUF is an error naming it", async () => {
 		sb.writeModels();
 		copyFileSync(join(sb.root, "tiny.gguf"), join(sb.cwd, "mine.gguf"));
-		const r = await sb.run(["-p", "--no-tools", "--model", "./mine.gguf", "--mode", "json", "hi"]);
+		const r = await sb.run(["-p", "--no-tools", "--verbose", "--model", "./mine.gguf", "--mode", "json", "hi"]);
 		expect(r.code).toBe(0);
+		// --verbose says where llama.cpp computes (PI_LLAMA_GPU=off here).
+		expect(r.stderr).toContain("llama.cpp: CPU");
 		const end = r.stdout
 			.split("\n")
 			.filter(Boolean)
