@@ -18,6 +18,7 @@ export * from "./config/paths.js";
 export * from "./config/settings.js";
 export type * from "./extensions/session-hooks.js";
 export * from "./extensions/tool-hooks.js";
+export type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "./extensions/types.js";
 export type * from "./extensions/ui-types.js";
 export * from "./messages.js";
 export * from "./modes/print-mode.js";
@@ -34,6 +35,13 @@ export * from "./modes/rpc/wire-event.js";
 export * from "./resources/context-files.js";
 export * from "./resources/resource-loader.js";
 export * from "./resources/system-prompt.js";
+export {
+	AgentSessionRuntime,
+	type AgentSessionRuntimeOptions,
+	type ExtensionsChange,
+	type ReloadResult,
+} from "./runtime/agent-session-runtime.js";
+export type { SessionServices, SessionServicesOptions } from "./runtime/services.js";
 export * from "./session/file.js";
 export * from "./session/ids.js";
 export * from "./session/listing.js";

@@ -1,7 +1,7 @@
 // Runs every SDK example (examples/*.ts, with tsx, importing the BUILT
 // package) against the fake provider, so the examples cannot rot.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./cli/support.js";
@@ -57,6 +57,7 @@ describe("SDK examples", () => {
 			"05-events.ts",
 			"06-steering.ts",
 			"07-rpc-client.ts",
+			"08-extensions.ts",
 		]);
 	});
 
@@ -128,6 +129,29 @@ describe("SDK examples", () => {
 			"assistant: Goodbye!",
 		]);
 		expect(sb.fake.requests).toHaveLength(3);
+	});
+
+	it("08-extensions loads an inline extension, uses its tool, reloads it", async () => {
+		sb.fake.enqueue(toolReply("shout", { text: "hello" }), textReply("HELLO it is."));
+		const r = await runExample("08-extensions.ts");
+		expect(r.stderr).toBe("");
+		expect(r.code).toBe(0);
+		expect(r.stdout.trimEnd().split("\n")).toEqual([
+			"session_start startup (instance 1)",
+			"HELLO it is.",
+			"session_shutdown reload (instance 1)",
+			"session_start reload (instance 2)",
+			"reload ok: true",
+			"session_shutdown quit (instance 2)",
+		]);
+		expect(body(sb.fake, 0).tools?.map((t) => t.function.name)).toContain("shout");
+		expect(JSON.stringify(body(sb.fake, 1).messages)).toContain("HELLO");
+	});
+
+	it("docs/sdk.md shows 08-extensions as it is", () => {
+		const example = readFileSync(join(EXAMPLES, "08-extensions.ts"), "utf8");
+		const docs = readFileSync(resolve(__dirname, "../../../docs/sdk.md"), "utf8");
+		expect(docs).toContain(`\`\`\`ts\n${example.slice(example.indexOf("import {"))}\`\`\``);
 	});
 
 	it("07-rpc-client drives pi --mode rpc", async () => {
