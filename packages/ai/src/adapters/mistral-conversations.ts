@@ -1,4 +1,6 @@
-import { HTTPClient, Mistral } from "@mistralai/mistralai";
+import { MistralCore } from "@mistralai/mistralai/core.js";
+import { chatStream } from "@mistralai/mistralai/funcs/chatStream.js";
+import { HTTPClient } from "@mistralai/mistralai/lib/http.js";
 import type { ChatCompletionStreamRequest } from "@mistralai/mistralai/models/components";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
@@ -48,7 +50,9 @@ export const adapter: ApiAdapter = {
 					}
 				},
 			});
-			const client = new Mistral({
+			// The core client and the one standalone function: importing the whole SDK class loads
+			// every endpoint's schemas (seconds of cold start).
+			const client = new MistralCore({
 				apiKey: options.apiKey,
 				serverURL: serverUrlOf(model.baseUrl),
 				httpClient,
@@ -56,9 +60,10 @@ export const adapter: ApiAdapter = {
 			});
 			const headers = { ...model.headers, ...options.headers };
 			try {
-				const events = await client.chat.stream(request, { fetchOptions: { signal, headers } });
+				const result = await chatStream(client, request, { fetchOptions: { signal, headers } });
+				if (!result.ok) throw result.error;
 				// The SDK got an empty body: this ends at once.
-				for await (const _ of events);
+				for await (const _ of result.value);
 			} catch (error) {
 				throw failure ?? error;
 			}
