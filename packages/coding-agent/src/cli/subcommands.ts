@@ -50,7 +50,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 		summary: "List installed packages",
 		load: () => import("./commands/packages.js").then((m) => m.packageCommand("list")),
 	},
-	config: { usage: "pi config [-l]", summary: "Choose which package resources load" },
+	config: {
+		usage: "pi config [-l]",
+		summary: "Choose which package resources load",
+		load: () => import("./commands/config.js").then((m) => m.runConfigCommand),
+	},
 	mcp: {
 		usage: "pi mcp <add|list|get|remove|login|logout>",
 		summary: "Manage MCP servers",
