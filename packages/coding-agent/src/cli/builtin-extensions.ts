@@ -9,6 +9,7 @@ export const BUILTIN_EXTENSIONS: Record<string, () => Promise<ExtensionFactory>>
 	codemode: () => import("../builtins/codemode/index.js").then((m) => m.default),
 	"tool-search": () => import("../builtins/tool-search/index.js").then((m) => m.default),
 	checkpoints: () => import("../builtins/checkpoints/index.js").then((m) => m.default),
+	permissions: () => import("../builtins/permissions/index.js").then((m) => m.default),
 };
 
 export const BUILTIN_EXTENSION_NAMES: readonly string[] = Object.keys(BUILTIN_EXTENSIONS);
