@@ -57,6 +57,8 @@ export interface ConfiguredServer {
 	source: ConfigSource;
 	/** The file the entry came from (or the extension path). */
 	file: string;
+	/** A project entry that only overrides enabled/exposure of a user-level server. */
+	projectOverride?: boolean;
 }
 
 export interface McpConfig {
@@ -257,7 +259,7 @@ export function loadMcpConfig(o: { agentDir: string; cwd: string; projectTrusted
 					}
 					config.exposure = parseExposure(r.exposure, "exposure") ?? config.exposure;
 					if (r.toolExposure !== undefined) config.toolExposure = parseToolExposure(r.toolExposure);
-					byKey.set(key, { ...base, config, source, file });
+					byKey.set(key, { ...base, config, source, file, projectOverride: true });
 					continue;
 				}
 				byKey.set(key, { name, config: parseServerEntry(raw, o.cwd), source, file });

@@ -2,10 +2,13 @@
 // first) in a selector; a chosen server offers its tools and connection
 // details, reconnect, sign in / sign out (HTTP), exposure and enable /
 // disable. Exposure and enabled changes are saved to the file that defines
-// the server (extension-registered servers: this session only). Everything
-// goes through `ctx.ui` dialogs, so it is plain public extension API.
+// the server (extension-registered servers: this session only); in a trusted
+// project a user-level server can also be enabled or disabled for this
+// project alone — an override entry in .pi/mcp.json, which then receives the
+// server's later changes. Everything goes through `ctx.ui` dialogs, so it is
+// plain public extension API.
 import type { ExtensionCommandContext } from "../../extensions/types.js";
-import { EXPOSURES, type Exposure } from "./config.js";
+import { EXPOSURES, type Exposure, projectConfigPath } from "./config.js";
 import { saveServerSettings } from "./config-edit.js";
 import type { McpManager, ServerEntry } from "./manager.js";
 import { formatStatus, statusLine, statusOrder } from "./status.js";
@@ -18,6 +21,8 @@ export interface MenuDeps {
 }
 
 const BACK = "← Back";
+const DISABLE_IN_PROJECT = "Disable in this project";
+const ENABLE_IN_PROJECT = "Enable in this project";
 const REFRESH = "↻ Refresh";
 /** How long the list waits for connecting servers before it shows them as connecting. */
 const LIST_WAIT_MS = 3_000;
@@ -53,7 +58,12 @@ async function serverMenu(ctx: ExtensionCommandContext, m: McpManager, entry: Se
 		const actions: string[] = ["Tools and details"];
 		if (enabled) actions.push("Reconnect");
 		if (c.config.type === "http") actions.push("Sign in", "Sign out");
-		actions.push(`Exposure: ${c.config.exposure}`, enabled ? "Disable" : "Enable", BACK);
+		actions.push(`Exposure: ${c.config.exposure}`);
+		// A project override's enabled state is this project's; a user-level server offers both.
+		if (!c.projectOverride) actions.push(enabled ? "Disable" : "Enable");
+		if ((c.source === "user" || c.projectOverride) && ctx.isProjectTrusted())
+			actions.push(enabled ? DISABLE_IN_PROJECT : ENABLE_IN_PROJECT);
+		actions.push(BACK);
 		const action = await ctx.ui.select(`MCP server "${entry.name}" — ${statusLine(entry)}`, actions);
 		if (action === undefined || action === BACK) return;
 		try {
@@ -79,6 +89,18 @@ async function serverMenu(ctx: ExtensionCommandContext, m: McpManager, entry: Se
 				persist(ctx, entry, { exposure });
 				m.reexpose(entry);
 				ctx.ui.notify(`MCP server "${entry.name}": exposure ${exposure}${savedWhere(entry)}`, "info");
+			} else if (action === DISABLE_IN_PROJECT || action === ENABLE_IN_PROJECT) {
+				const on = action === ENABLE_IN_PROJECT;
+				const file = projectConfigPath(ctx.cwd);
+				saveServerSettings(file, entry.name, { enabled: on });
+				// From now on the project's override entry is where this server's changes go.
+				entry.configured = { ...c, source: "project", file, projectOverride: true };
+				if (on) await m.enable(entry);
+				else await m.disable(entry);
+				ctx.ui.notify(
+					`MCP server "${entry.name}" ${on ? "enabled" : "disabled"} in this project (saved to ${file})`,
+					"info",
+				);
 			} else if (action === "Disable") {
 				await m.disable(entry);
 				persist(ctx, entry, { enabled: false });

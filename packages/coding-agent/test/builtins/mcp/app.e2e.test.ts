@@ -149,4 +149,35 @@ describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 		p.keys("Escape");
 		await p.waitFor('MCP login for "secure" failed: sign-in cancelled');
 	}, 120_000);
+
+	it("in a trusted project a user-level server is disabled and enabled for this project only (an override in .pi/mcp.json)", async () => {
+		mkdirSync(sb.agentDir, { recursive: true });
+		writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { good: stdioEntry("good", { tools: 1 }) } }));
+		writeFileSync(join(sb.agentDir, "trust.json"), JSON.stringify({ [sb.cwd]: true }));
+		const projectFile = join(sb.cwd, ".pi", "mcp.json");
+		const p = startPi({ cwd: sb.cwd, env: sb.env, rows: 40, columns: 160 });
+		pi = p;
+		await p.waitFor(READY);
+		p.type("/mcp");
+		p.keys("Enter");
+		await p.waitFor(/✓ good: connected, 1 tools?/, 20_000);
+		await choose(p, "✓ good: connected");
+		await choose(p, "Disable in this project");
+		await p.waitFor(/"good" disabled in this project/);
+		expect(JSON.parse(readFileSync(projectFile, "utf8"))).toEqual({ mcpServers: { good: { enabled: false } } });
+		expect(readMcp().mcpServers.good.enabled).toBeUndefined();
+		// The override is what the next start reads: the server stays off here.
+		pi.kill();
+		const again = startPi({ cwd: sb.cwd, env: sb.env, rows: 40, columns: 160 });
+		pi = again;
+		await again.waitFor(READY);
+		again.type("/mcp");
+		again.keys("Enter");
+		await again.waitFor(/good: disabled/, 20_000);
+		await choose(again, "good: disabled");
+		await choose(again, "Enable in this project");
+		await again.waitFor(/"good" enabled in this project/);
+		expect(JSON.parse(readFileSync(projectFile, "utf8"))).toEqual({ mcpServers: { good: {} } });
+		expect(readMcp().mcpServers.good.enabled).toBeUndefined();
+	}, 90_000);
 });
