@@ -1,5 +1,5 @@
 /**
- * The embedded llama.cpp runtime: node-llama-cpp (an optional dependency)
+ * The embedded llama.cpp runtime: node-llama-cpp (an optional peer dependency)
  * imported on first use, the native binding created once, and each GGUF model
  * loaded once per process with one context whose single sequence serves the
  * requests for that model in turn. Everything is released on exit.
