@@ -2,8 +2,6 @@
 // away; everything else (settings, providers, the agent runtime) is loaded
 // with import() only when a run needs it, so start-up stays fast.
 
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { getAgentDir } from "../config/paths.js";
 import { type Diagnostic, parseArgs } from "./args.js";
 import { type ExtensionFlagHelp, formatHelp } from "./help.js";
@@ -63,13 +61,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * Flags registered by the extensions `--help` would load (global dir,
- * settings, -e; never the project's before trust), for the help text. Loads
- * nothing when there are none.
+ * Flags registered by the extensions `--help` would load (the bundled ones,
+ * global dir, settings, -e; never the project's before trust), for the help
+ * text.
  */
 async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<ExtensionFlagHelp[]> {
 	const agentDir = getAgentDir();
-	if (!args.extensions?.length && (args.noExtensions || !existsSync(join(agentDir, "extensions")))) return [];
 	const [{ setupExtensions }, { BUILTIN_EXTENSIONS }] = await Promise.all([
 		import("../runtime/extension-setup.js"),
 		import("./builtin-extensions.js"),
