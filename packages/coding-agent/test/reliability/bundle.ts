@@ -20,6 +20,8 @@ export function bundledScript(name: string): string {
 		format: "esm",
 		target: "node20",
 		conditions: ["development"],
+		// Loaded only for local models (import() in pi-ai); its native prebuilts cannot be bundled.
+		external: ["node-llama-cpp"],
 		outfile: out,
 		logLevel: "silent",
 		banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

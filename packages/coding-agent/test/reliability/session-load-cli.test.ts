@@ -47,8 +47,13 @@ describe("damaged sessions through the CLI", () => {
 		lines[at] = JSON.stringify(entry);
 		writeFileSync(file, lines.join("\n"));
 		const growth: number[] = [];
+		// builtin:checkpoints' own entries are its tests' business.
+		const countLines = () =>
+			readFileSync(file, "utf8")
+				.split("\n")
+				.filter((l) => !l.includes('"customType":"checkpoint"')).length;
 		for (const q of ["four", "five"]) {
-			const before = readFileSync(file, "utf8").split("\n").length;
+			const before = countLines();
 			sb.fake.enqueue(textReply(`answer ${q}`));
 			const r = await sb.run(["--session", file, "-p", ...MODEL, q]);
 			expect(r.stderr).toContain(`session ${file}, line ${at + 1}`);
@@ -56,7 +61,7 @@ describe("damaged sessions through the CLI", () => {
 			expect(r.stderr).not.toMatch(/not iterable/);
 			expect(r.stdout).toBe(`answer ${q}\n`);
 			expect(r.code).toBe(0);
-			growth.push(readFileSync(file, "utf8").split("\n").length - before);
+			growth.push(countLines() - before);
 		}
 		expect(growth).toEqual([2, 2]); // the prompt and the answer, nothing else
 		// The request had every other message, and not the invalid one.

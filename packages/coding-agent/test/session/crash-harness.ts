@@ -19,6 +19,8 @@ export function writerScript(): string {
 		format: "esm",
 		target: "node20",
 		conditions: ["development"],
+		// Loaded only for local models (import() in pi-ai); its native prebuilts cannot be bundled.
+		external: ["node-llama-cpp"],
 		outfile: out,
 		logLevel: "silent",
 	});

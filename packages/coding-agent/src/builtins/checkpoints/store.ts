@@ -7,7 +7,18 @@
 // All index work goes through one queue: parallel tool calls never race for
 // the index lock.
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+	accessSync,
+	constants,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readdirSync,
+	realpathSync,
+	rmdirSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type GitTarget, git, gitOk, splitNul } from "./git.js";
 
@@ -74,7 +85,12 @@ export class ShadowStore {
 	init(): Promise<void> {
 		this.ready ??= this.serial(async () => {
 			if (!existsSync(join(this.dir, "HEAD"))) {
-				mkdirSync(this.dir, { recursive: true });
+				try {
+					mkdirSync(this.dir, { recursive: true });
+				} catch (error) {
+					// Recursive mkdir under a read-only parent can say ENOENT; say what is wrong instead.
+					throw new Error(`cannot create the checkpoint store ${this.dir}: ${unwritableReason(this.dir, error)}`);
+				}
 				await gitOk(undefined, ["init", "-q", "--bare", this.dir]);
 			}
 			// Re-written each start: the excluded dirs follow where pi's own folders are.
@@ -266,4 +282,17 @@ export class ShadowStore {
 		// objects a concurrent snapshot has just written.
 		await gitOk(this.target, ["gc", "-q", "--prune=1.hour.ago"]);
 	}
+}
+
+/** Why a directory could not be created: the nearest existing ancestor is read-only or not writable, or the errno. */
+function unwritableReason(dir: string, error: unknown): string {
+	let parent = dirname(dir);
+	while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+	try {
+		accessSync(parent, constants.W_OK);
+	} catch (access) {
+		const code = (access as NodeJS.ErrnoException).code;
+		return code === "EROFS" ? `${parent} is on a read-only file system` : `${parent} is not writable (${code})`;
+	}
+	return (error as NodeJS.ErrnoException).code ?? String(error);
 }
