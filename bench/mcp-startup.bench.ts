@@ -10,14 +10,12 @@
 // Figures: time from spawn to the model request reaching the fake server
 // (what start-up costs the user), whole-run wall time and peak RSS (GNU time).
 // The reference is 1.6.0 under Node 22 (PI_V1_DIR / PI_NODE22).
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { type Script, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
-import { fakeProviderModels, median } from "./support/cli-home.js";
+import { type BenchHome, fakeProviderModels, makeBenchHome, measureCli, median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 5);
 const root = resolve(import.meta.dirname, "..");
@@ -42,23 +40,10 @@ function servers(kind: "none" | "ready" | "hanging"): object | undefined {
 	return { mcpServers: { alpha: entry("alpha"), beta: entry("beta"), gamma: entry("gamma") } };
 }
 
-function makeHome(label: string, models: object, mcp: object | undefined) {
-	const home = mkdtempSync(join(tmpdir(), `pi-bench-mcp-${label}-`));
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
-	if (mcp) writeFileSync(join(agentDir, "mcp.json"), JSON.stringify(mcp));
-	const env: NodeJS.ProcessEnv = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-	};
-	return { home, cwd, env };
+function makeHome(label: string, models: object, mcp: object | undefined): BenchHome {
+	const home = makeBenchHome(`mcp-${label}`, models);
+	if (mcp) writeFileSync(join(home.agentDir, "mcp.json"), JSON.stringify(mcp));
+	return home;
 }
 
 async function main(): Promise<void> {
@@ -66,7 +51,7 @@ async function main(): Promise<void> {
 	const models = fakeProviderModels(fake.url);
 	const kinds = ["none", "ready", "hanging"] as const;
 	const label = { none: "no MCP servers", ready: "3 servers that connect", hanging: "3 servers that never answer" };
-	const cases: { name: string; cmd: string[]; home: ReturnType<typeof makeHome> }[] = [];
+	const cases: { name: string; cmd: string[]; home: BenchHome }[] = [];
 	const base = ["-p", "--no-session", "--model", "fake/fake-model", "hi"];
 	for (const [who, cmd] of [
 		["ours", [process.execPath, ours]],
@@ -81,7 +66,6 @@ async function main(): Promise<void> {
 		}
 	}
 	const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
-	const timeFile = join(tmpdir(), `pi-bench-mcp-time-${process.pid}`);
 	for (let i = 0; i <= runs; i++) {
 		for (const c of cases) {
 			let requestAt = 0;
@@ -96,30 +80,15 @@ async function main(): Promise<void> {
 			};
 			fake.enqueue(script);
 			const started = performance.now();
-			const child = spawn("/usr/bin/time", ["-o", timeFile, "-f", "%e %M", ...c.cmd], {
-				env: c.home.env,
-				cwd: c.home.cwd,
-				stdio: ["ignore", "pipe", "pipe"],
-			});
-			let stdout = "";
-			let stderr = "";
-			child.stdout.on("data", (d) => {
-				stdout += d;
-			});
-			child.stderr.on("data", (d) => {
-				stderr += d;
-			});
-			const [code] = (await once(child, "close")) as [number | null];
+			const { code, stdout, stderr, wall, rssMiB } = await measureCli(c.cmd, c.home.env, c.home.cwd);
 			if (code !== 0 || stdout.trim() !== "hello" || requestAt === 0) {
 				throw new Error(`${c.name} failed (exit ${code}):\n${stdout}\n${stderr}`);
 			}
-			const [wall, kb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)?.split(" ").map(Number) ?? [0, 0];
-			if (i > 0) samples.get(c.name)?.push({ firstRequestMs: requestAt - started, wall, rssMiB: kb / 1024 });
+			if (i > 0) samples.get(c.name)?.push({ firstRequestMs: requestAt - started, wall, rssMiB });
 		}
 	}
 	await fake.close();
 	for (const c of cases) rmSync(c.home.home, { recursive: true, force: true });
-	rmSync(timeFile, { force: true });
 
 	console.log(
 		`Print-mode run, one request (${runs} interleaved runs after a warm-up; load ${loadavg()[0].toFixed(1)})\n`,

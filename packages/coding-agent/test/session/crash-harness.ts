@@ -1,31 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync } from "esbuild";
+import { bundleTestScript } from "../support/bundle-script.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-let bundled: string | undefined;
 
 /** The writer bundled once to plain JS, so each child starts in tens of ms. */
 export function writerScript(): string {
-	if (bundled) return bundled;
-	const out = join(mkdtempSync(join(tmpdir(), "pi-crash-writer-")), "crash-writer.mjs");
-	buildSync({
-		entryPoints: [join(here, "fixtures", "crash-writer.ts")],
-		bundle: true,
-		platform: "node",
-		format: "esm",
-		target: "node20",
-		conditions: ["development"],
-		// Loaded only for local models (import() in pi-ai); its native prebuilts cannot be bundled.
-		external: ["node-llama-cpp"],
-		outfile: out,
-		logLevel: "silent",
-	});
-	bundled = out;
-	return out;
+	return bundleTestScript(join(here, "fixtures", "crash-writer.ts"));
 }
 
 export interface Writer {

@@ -1,0 +1,40 @@
+// Bundles a TypeScript test helper to one plain-JS file, so each child process a
+// test spawns starts in tens of milliseconds (no TS loader in the child).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { buildSync } from "esbuild";
+
+const bundled = new Map<string, string>();
+
+export interface BundleOptions {
+	/** Give the bundle a CommonJS `require` (for dependencies that call it from ESM). */
+	withRequire?: boolean;
+}
+
+/** The bundle of `entry` (an absolute .ts path), built once per test process. */
+export function bundleTestScript(entry: string, options: BundleOptions = {}): string {
+	const hit = bundled.get(entry);
+	if (hit) return hit;
+	const name = basename(entry).replace(/\.ts$/, "");
+	const out = join(mkdtempSync(join(tmpdir(), `pi-test-${name}-`)), `${name}.mjs`);
+	buildSync({
+		entryPoints: [entry],
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		target: "node20",
+		conditions: ["development"],
+		// pi-ai imports it only for local models; its native prebuilts cannot be bundled.
+		external: ["node-llama-cpp"],
+		outfile: out,
+		logLevel: "silent",
+		...(options.withRequire
+			? {
+					banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+				}
+			: {}),
+	});
+	bundled.set(entry, out);
+	return out;
+}
