@@ -98,6 +98,8 @@ export class AgentSession {
 	private readonly promptRecorder: PromptRecorder;
 	private readonly allTools: Map<string, AnyTool>;
 	private activeTools: AnyTool[] = [];
+	/** Shapes the declared tools from the active ones (the extension bridge installs `prepareLoadout` here). */
+	private declarationShaper: ((active: readonly AnyTool[]) => AnyTool[]) | undefined;
 	private readonly listeners = new SessionListeners();
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
@@ -240,7 +242,7 @@ export class AgentSession {
 
 	/** The model context of the active branch, projected from the session tree (the Agent's copy follows). */
 	private projectContext() {
-		return { systemPrompt: "", messages: this.transcript.project(), tools: this.activeTools };
+		return { systemPrompt: "", messages: this.transcript.project(), tools: this.getDeclaredTools() };
 	}
 
 	// -- boundaries (turn_end, agent_before_settle) ---------------------------------
@@ -504,8 +506,9 @@ export class AgentSession {
 
 	/** Records the system prompt and tool declarations if they changed (append-only). */
 	private recordSystemPrompt(): void {
-		this.agent.setSystemPrompt(this.promptRecorder.render(this.activeTools));
-		this.promptRecorder.sync(this.sessionManager, this.activeTools);
+		const declared = this.getDeclaredTools();
+		this.agent.setSystemPrompt(this.promptRecorder.render(declared, this.activeTools));
+		this.promptRecorder.sync(this.sessionManager, declared, this.activeTools);
 	}
 
 	// -- model and thinking --------------------------------------------------------
@@ -568,6 +571,23 @@ export class AgentSession {
 
 	getAllTools(): AnyTool[] {
 		return [...this.allTools.values()];
+	}
+
+	/**
+	 * The tools the next request declares: the active ones as the declaration
+	 * shaper leaves them (some hidden, descriptions replaced). Hidden ones stay
+	 * active and callable through `ctx.executeTool`.
+	 */
+	getDeclaredTools(): AnyTool[] {
+		return this.declarationShaper ? this.declarationShaper(this.activeTools) : this.activeTools;
+	}
+
+	/** Installs the declaration shaper; returns the function that removes it. */
+	setDeclarationShaper(shaper: (active: readonly AnyTool[]) => AnyTool[]): () => void {
+		this.declarationShaper = shaper;
+		return () => {
+			if (this.declarationShaper === shaper) this.declarationShaper = undefined;
+		};
 	}
 
 	/**

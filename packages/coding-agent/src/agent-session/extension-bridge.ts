@@ -37,6 +37,7 @@ import { createExtensionHost } from "./extension-host.js";
 import { useExtensionInput } from "./extension-input.js";
 import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
 import { ExtensionRequestShaper, installProviderHooks } from "./extension-request.js";
+import { createDeclarationShaper } from "./tool-loadout.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
@@ -233,6 +234,7 @@ export class ExtensionBridge {
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);
 		this.toolHookOffs.push(session.setLifecycleHooks(createLifecycleHooks(this.runner, this.turns)));
+		this.toolHookOffs.push(session.setDeclarationShaper(createDeclarationShaper(session, this.runner)));
 		this.toolHookOffs.push(
 			useExtensionInput(session.input, {
 				runner: this.runner,

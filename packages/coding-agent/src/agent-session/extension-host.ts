@@ -12,10 +12,10 @@ import type {
 	SendMessageOptions,
 	SendUserMessageOptions,
 	SlashCommandInfo,
-	ToolInfo,
 } from "../extensions/types.js";
 import type { AgentSession } from "./agent-session.js";
 import { customMessage, type ExtensionRequestShaper } from "./extension-request.js";
+import { describeTools } from "./tool-loadout.js";
 
 export interface ExtensionHostDeps {
 	session: AgentSession;
@@ -96,28 +96,7 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			session.sessionManager.appendLabelChange(entryId, label);
 		},
 		getActiveTools: () => session.getActiveToolNames(),
-		getAllTools: () => {
-			const fromExtensions = new Map(runner.getTools().map((t) => [t.definition.name, t]));
-			return session.getAllTools().map((tool): ToolInfo => {
-				const ext = fromExtensions.get(tool.name);
-				return {
-					name: tool.name,
-					description: tool.description,
-					parameters: tool.parameters,
-					...(ext?.definition.promptGuidelines ? { promptGuidelines: ext.definition.promptGuidelines } : {}),
-					exposure: ext?.definition.exposure ?? "direct",
-					...(ext?.definition.namespace ? { namespace: ext.definition.namespace } : {}),
-					...(ext?.definition.annotations ? { annotations: ext.definition.annotations } : {}),
-					...(ext?.definition.reachesTools ? { reachesTools: ext.definition.reachesTools } : {}),
-					sourceInfo: ext?.sourceInfo ?? {
-						path: `builtin:${tool.name}`,
-						source: "builtin",
-						scope: "temporary",
-						origin: "top-level",
-					},
-				};
-			});
-		},
+		getAllTools: () => describeTools(session, runner),
 		setActiveTools: (names) => {
 			const hidden = new Set(
 				runner

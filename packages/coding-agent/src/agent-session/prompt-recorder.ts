@@ -39,12 +39,24 @@ export class PromptRecorder {
 		this.o = { ...this.o, cwd };
 	}
 
-	/** The sections the session wants now, for the given active tools. */
-	sections(tools: readonly AnyTool[]): PromptSections {
+	/**
+	 * The sections the session wants now, for the declared tools; `active`
+	 * (default: the declared ones) also holds tools whose declarations are
+	 * hidden but which stay callable (codemode "only").
+	 */
+	sections(tools: readonly AnyTool[], active: readonly AnyTool[] = tools): PromptSections {
 		const r = this.o.resources;
-		// The model reads a skill's file itself: with read, else bash; with neither, skills are not listed.
+		// The model reads a skill's file itself: with read, else bash; when the reader is active but not
+		// declared the hint names no tool; with neither, skills are not listed.
 		const names = new Set(tools.map((t) => t.name));
-		const reader = names.has("read") ? "read" : names.has("bash") ? "bash" : undefined;
+		const activeNames = new Set(active.map((t) => t.name));
+		const reader = names.has("read")
+			? "read"
+			: names.has("bash")
+				? "bash"
+				: activeNames.has("read") || activeNames.has("bash")
+					? "unnamed"
+					: undefined;
 		const skills: Skill[] =
 			r.getSkillDetails?.() ??
 			r.getSkills().map((s) => ({
@@ -58,25 +70,29 @@ export class PromptRecorder {
 			appendPrompts: r.getAppendSystemPrompt(),
 			tools: tools.map((t) => t as ToolPromptInfo),
 			contextFiles: r.getContextFiles(),
-			skills: reader ? formatSkillsSection(skills, reader) : undefined,
+			skills: reader ? formatSkillsSection(skills, reader === "unnamed" ? null : reader) : undefined,
 			cwd: this.o.cwd,
 			date: this.o.now?.() ?? new Date(),
 		});
 	}
 
 	/** The rendered prompt text (for `agent.state.systemPrompt` and UIs). */
-	render(tools: readonly AnyTool[]): string {
-		return renderSystemPrompt(this.sections(tools));
+	render(tools: readonly AnyTool[], active: readonly AnyTool[] = tools): string {
+		return renderSystemPrompt(this.sections(tools, active));
 	}
 
 	/**
 	 * Appends a system message when the active branch's recorded prompt/tools
 	 * differ from the wanted ones. Returns the appended message, if any.
 	 */
-	sync(session: SessionManager, tools: readonly AnyTool[]): SystemMessage | undefined {
+	sync(
+		session: SessionManager,
+		tools: readonly AnyTool[],
+		active: readonly AnyTool[] = tools,
+	): SystemMessage | undefined {
 		const current = replaySystemState(session.buildSessionContext().messages);
 		const sections = Object.fromEntries(
-			Object.entries(this.sections(tools)).filter((e): e is [string, string] => typeof e[1] === "string"),
+			Object.entries(this.sections(tools, active)).filter((e): e is [string, string] => typeof e[1] === "string"),
 		);
 		const patch = diffSystemState(current, sections, tools.map(toToolDeclaration));
 		if (!patch) return undefined;

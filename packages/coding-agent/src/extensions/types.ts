@@ -223,6 +223,32 @@ export interface ToolNamespace {
  */
 export type ReachesTools = (input: Record<string, unknown>) => "all" | string[];
 
+/**
+ * What `prepareLoadout` sees: the tools declared to the model (active, before
+ * any declaration is hidden), the tools other tools may call now through
+ * `ctx.executeTool` (active ones and every `codemode`/`deferred` one; never
+ * `hidden` or `model-only`), and every registered tool.
+ */
+export interface ToolLoadout {
+	declared: ToolInfo[];
+	callable: ToolInfo[];
+	all: ToolInfo[];
+}
+
+/**
+ * What an orchestrating tool changes about the request while it is active:
+ * replacement `descriptions` for declared tools (its own included) and
+ * `hiddenDeclarations`, active tools left out of the request's declarations
+ * (and the system prompt's tool list and rules) that stay active and callable
+ * through `ctx.executeTool`.
+ */
+export interface ToolLoadoutChanges {
+	descriptions?: Record<string, string>;
+	hiddenDeclarations?: string[];
+}
+
+export type PrepareLoadout = (loadout: ToolLoadout) => ToolLoadoutChanges | undefined;
+
 export interface ToolAnnotations {
 	readOnlyHint?: boolean;
 	destructiveHint?: boolean;
@@ -247,6 +273,8 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	namespace?: ToolNamespace;
 	annotations?: ToolAnnotations;
 	reachesTools?: ReachesTools;
+	/** While this tool is active: shapes what the model is declared (see ToolLoadoutChanges). */
+	prepareLoadout?: PrepareLoadout;
 	/** Default true: registering activates the tool. */
 	defaultActive?: boolean;
 	executionMode?: ToolExecutionMode;

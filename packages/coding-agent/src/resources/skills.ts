@@ -271,7 +271,8 @@ function escapeXml(text: string): string {
  * reads the file when a task matches). Empty when there are none.
  * `reader` is the tool the model loads files with; undefined names none.
  */
-export function formatSkillsSection(skills: readonly Skill[], reader: "read" | "bash" | undefined = "read"): string {
+/** `reader`: the tool the hint names; `null` names none (the reader is callable but not declared). */
+export function formatSkillsSection(skills: readonly Skill[], reader: "read" | "bash" | null = "read"): string {
 	const visible = skills.filter((s) => !s.disableModelInvocation);
 	if (visible.length === 0) return "";
 	const how =

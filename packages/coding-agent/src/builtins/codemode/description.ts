@@ -35,7 +35,7 @@ Calls resolve to: the structured result for tools with an output schema; the com
 
 Limits: 256 MB of memory; output past 16777216 characters or 100000 text/image/console calls fails the script; at most 1000 tool calls per script; the deadline above. A script waiting on a promise that can never settle fails at once. Scripts cannot start other codemode scripts.`;
 
-function budgeted(tools: readonly ListedTool[], budgetTokens: number): string {
+function budgeted(tools: readonly ListedTool[], budgetTokens: number, mode: "on" | "only"): string {
 	if (tools.length === 0) return "";
 	const groups = new Map<string, { description?: string; tools: ListedTool[] }>();
 	for (const tool of tools) {
@@ -64,9 +64,21 @@ function budgeted(tools: readonly ListedTool[], budgetTokens: number): string {
 	}
 	const more =
 		left > 0 ? `\n\n(${left} more tool${left === 1 ? "" : "s"} not listed: find them with searchTools().)` : "";
-	return `\n\n## Tools for scripts\n\nThese are callable from scripts but not declared to you:\n\n${sections.join("\n\n")}${more}`;
+	const intro =
+		mode === "only"
+			? "Other tools are not declared to you: call them from scripts. These are callable"
+			: "These are callable from scripts but not declared to you";
+	return `\n\n## Tools for scripts\n\n${intro}:\n\n${sections.join("\n\n")}${more}`;
 }
 
-export function createCodemodeDescription(listed: readonly ListedTool[], inlineBudget = DEFAULT_INLINE_BUDGET): string {
-	return `${GUIDE}${budgeted(listed, inlineBudget)}`;
+/**
+ * `mode` "only": the other tools are hidden from the model (codemode.mode), so
+ * the list is every tool scripts can call rather than only the undeclared ones.
+ */
+export function createCodemodeDescription(
+	listed: readonly ListedTool[],
+	inlineBudget = DEFAULT_INLINE_BUDGET,
+	mode: "on" | "only" = "on",
+): string {
+	return `${GUIDE}${budgeted(listed, inlineBudget, mode)}`;
 }

@@ -6,7 +6,14 @@
 // recorded in this tool's result `details.calls` (name, arguments, status,
 // duration, error), so the transcript keeps them.
 import { Type } from "typebox";
-import type { ExtensionAPI, ExtensionToolContext, ToolDefinition, ToolInfo } from "../../extensions/types.js";
+import type {
+	ExtensionAPI,
+	ExtensionToolContext,
+	ToolDefinition,
+	ToolInfo,
+	ToolLoadout,
+	ToolLoadoutChanges,
+} from "../../extensions/types.js";
 import { matchesNamespace, rankTools } from "../tool-search/ranker.js";
 import { toIdentifier, toolDeclaration } from "./declarations.js";
 import { createCodemodeDescription, DEFAULT_INLINE_BUDGET, type ListedTool } from "./description.js";
@@ -50,9 +57,13 @@ export interface CodemodeDetails {
 	limit?: string;
 }
 
+export type CodemodeMode = "on" | "only";
+
 export interface CodemodeToolOptions {
 	/** Estimated tokens the description may spend on tool declarations (`codemode.inlineBudget`). */
 	inlineBudget?: number;
+	/** How the other tools are presented while codemode is active (`codemode.mode`). */
+	mode?: CodemodeMode;
 }
 
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -101,13 +112,57 @@ function listedTools(pi: Pick<ExtensionAPI, "getAllTools" | "getActiveTools">): 
 	return pi
 		.getAllTools()
 		.filter((t) => t.exposure === "codemode" && !active.has(t.name) && !t.name.startsWith("mcp__"))
-		.map((t) => ({
-			name: t.name,
-			description: t.description,
-			parameters: t.parameters,
-			promptGuidelines: t.promptGuidelines,
-			namespace: t.namespace,
-		}));
+		.map(toListed);
+}
+
+const toListed = (t: ToolInfo): ListedTool => ({
+	name: t.name,
+	description: t.description,
+	parameters: t.parameters,
+	promptGuidelines: t.promptGuidelines,
+	namespace: t.namespace,
+});
+
+function codemodeMode(pi: ExtensionAPI, options: CodemodeToolOptions): CodemodeMode {
+	if (options.mode) return options.mode;
+	const setting = (pi.getSettings().codemode as { mode?: unknown } | undefined)?.mode;
+	return setting === "only" ? "only" : "on";
+}
+
+/**
+ * How the other tools are presented while codemode is active. `on`: each
+ * declared tool's description says it can be called from scripts too.
+ * `only`: every declared tool but codemode (and model-only tools) is hidden
+ * from the model and codemode lists the tools scripts can call instead —
+ * except deferred and MCP tools, which scripts find with searchTools() (MCP
+ * servers connect late; listing them would change the description).
+ */
+export function prepareCodemodeLoadout(loadout: ToolLoadout, mode: CodemodeMode, budget: number): ToolLoadoutChanges {
+	const others = loadout.declared.filter((t) => t.name !== CODEMODE_TOOL_NAME && t.exposure !== "model-only");
+	if (mode === "on") {
+		const declared = new Set(loadout.declared.map((t) => t.name));
+		const listed = loadout.callable
+			.filter((t) => t.exposure === "codemode" && !declared.has(t.name) && !t.name.startsWith("mcp__"))
+			.map(toListed);
+		return {
+			descriptions: {
+				...Object.fromEntries(
+					others.map((t) => [
+						t.name,
+						`${t.description}\n\nAlso callable from codemode scripts as tools.${toIdentifier(t.name)}(args).`,
+					]),
+				),
+				[CODEMODE_TOOL_NAME]: createCodemodeDescription(listed, budget),
+			},
+		};
+	}
+	const listed = loadout.callable
+		.filter((t) => t.name !== CODEMODE_TOOL_NAME && t.exposure !== "deferred" && !t.name.startsWith("mcp__"))
+		.map(toListed);
+	return {
+		hiddenDeclarations: others.map((t) => t.name),
+		descriptions: { [CODEMODE_TOOL_NAME]: createCodemodeDescription(listed, budget, "only") },
+	};
 }
 
 function inlineBudget(pi: ExtensionAPI, options: CodemodeToolOptions): number {
@@ -138,6 +193,7 @@ export function createCodemodeTool(
 		parameters: codemodeSchema,
 		defaultActive: false,
 		reachesTools,
+		prepareLoadout: (loadout) => prepareCodemodeLoadout(loadout, codemodeMode(pi, options), inlineBudget(pi, options)),
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
 			return runCodemode(pi, params.code, signal, onUpdate, ctx);
 		},
