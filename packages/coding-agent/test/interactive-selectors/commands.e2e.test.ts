@@ -4,37 +4,20 @@
 // history rendered. Build first: `npm run build`.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DARK_THEME } from "../../src/modes/interactive/themes/builtin-themes.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "../interactive/tmux.js";
+import { body, textReply } from "../cli/support.js";
+import { hasTmux, READY, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping the selector end-to-end tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
-
-const READY = /fake-model\s*$/m;
+const app = useTmuxApp("the selector end-to-end tests");
 
 function start(args: string[] = []): TmuxPi {
-	pi = startPi({ cwd: sb.cwd, env: sb.env, args, columns: 110, rows: 40 });
-	return pi;
+	return app.start({ args, columns: 110, rows: 40 });
 }
 
 /** Role and text of each user/assistant message of a recorded chat request. */
 function conversation(index: number): string[] {
-	return body(sb.fake, index)
+	return body(app.sb.fake, index)
 		.messages.filter((m) => m.role === "user" || m.role === "assistant")
 		.map((m) => {
 			const c = m.content;
@@ -46,18 +29,16 @@ function conversation(index: number): string[] {
 
 describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 	it("/model opens the selector; the chosen model serves the next request", async () => {
-		sb.writeModels({
+		app.sb.writeModels({
 			models: [
 				{ id: "fake-model", contextWindow: 100000 },
 				{ id: "other-model", contextWindow: 50000 },
 			],
 		});
-		sb.fake.enqueue(textReply("from the other model"));
+		app.sb.fake.enqueue(textReply("from the other model"));
 		const p = start();
 		await p.waitFor(READY);
-		p.type("/model");
-		p.keys("Enter");
-		let screen = await p.waitFor("Select model");
+		let screen = await submit(p, "/model", "Select model");
 		expect(screen).toMatch(/→ fake\/fake-model ✓/);
 		expect(screen).toContain("fake/other-model");
 		p.type("other");
@@ -65,25 +46,17 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		p.keys("Enter");
 		screen = await p.waitFor("Model: fake/other-model");
 		expect(screen).toMatch(/other-model\s*$/m);
-		p.type("hello");
-		p.keys("Enter");
-		await p.waitFor("from the other model");
-		expect(body(sb.fake, 0).model).toBe("other-model");
+		await submit(p, "hello", "from the other model");
+		expect(body(app.sb.fake, 0).model).toBe("other-model");
 	});
 
 	it("/tree on an earlier user message puts its text in the editor; the next request carries the new branch", async () => {
-		sb.fake.enqueue(textReply("answer one"), textReply("answer two"), textReply("answer three"));
+		app.sb.fake.enqueue(textReply("answer one"), textReply("answer two"), textReply("answer three"));
 		const p = start();
 		await p.waitFor(READY);
-		p.type("first question");
-		p.keys("Enter");
-		await p.waitFor("answer one");
-		p.type("second question");
-		p.keys("Enter");
-		await p.waitFor("answer two");
-		p.type("/tree");
-		p.keys("Enter");
-		let screen = await p.waitFor("Session tree");
+		await submit(p, "first question", "answer one");
+		await submit(p, "second question", "answer two");
+		let screen = await submit(p, "/tree", "Session tree");
 		expect(screen).toMatch(/→ +• assistant: answer two ← active/);
 		p.keys("Up");
 		await p.waitFor(/→ +• user: second question/);
@@ -94,18 +67,16 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		expect(screen).not.toContain("answer two");
 		// The chosen message is in the editor: replace it and send.
 		p.keys("C-u");
-		p.type("changed question");
-		p.keys("Enter");
-		await p.waitFor("answer three");
+		await submit(p, "changed question", "answer three");
 		expect(conversation(2)).toEqual(["user: first question", "assistant: answer one", "user: changed question"]);
 	});
 
 	it("/resume lists this folder's sessions, searches, and reopens one with its history", async () => {
-		sb.fake.enqueue(textReply("alpha answer"));
-		expect((await sb.run(["-p", "alpha topic"])).code).toBe(0);
-		sb.fake.enqueue(textReply("beta answer"));
-		expect((await sb.run(["-p", "beta topic"])).code).toBe(0);
-		sb.fake.enqueue(textReply("continued"));
+		app.sb.fake.enqueue(textReply("alpha answer"));
+		expect((await app.sb.run(["-p", "alpha topic"])).code).toBe(0);
+		app.sb.fake.enqueue(textReply("beta answer"));
+		expect((await app.sb.run(["-p", "beta topic"])).code).toBe(0);
+		app.sb.fake.enqueue(textReply("continued"));
 		const p = start();
 		await p.waitFor(READY);
 		p.type("/resume");
@@ -120,15 +91,13 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 		screen = await p.waitFor("alpha answer");
 		expect(screen).toContain("alpha topic");
 		expect(screen).toContain("Resumed session");
-		p.type("and more");
-		p.keys("Enter");
-		await p.waitFor("continued");
+		await submit(p, "and more", "continued");
 		expect(conversation(2)).toEqual(["user: alpha topic", "assistant: alpha answer", "user: and more"]);
 	});
 
 	it("pi -r opens the picker at start-up", async () => {
-		sb.fake.enqueue(textReply("old answer"));
-		expect((await sb.run(["-p", "old question"])).code).toBe(0);
+		app.sb.fake.enqueue(textReply("old answer"));
+		expect((await app.sb.run(["-p", "old question"])).code).toBe(0);
 		const p = start(["-r"]);
 		await p.waitFor("Resume session");
 		await p.waitFor(/→ old question/);
@@ -138,28 +107,26 @@ describe.skipIf(!hasTmux)("selectors in the built app (tmux)", () => {
 	});
 
 	it("pi -r: Esc in the start-up picker quits", async () => {
-		sb.fake.enqueue(textReply("old answer"));
-		expect((await sb.run(["-p", "old question"])).code).toBe(0);
+		app.sb.fake.enqueue(textReply("old answer"));
+		expect((await app.sb.run(["-p", "old question"])).code).toBe(0);
 		const p = start(["-r"]);
 		await p.waitFor(/→ old question/);
 		p.keys("Escape");
 		await p.waitFor("[pi exited 0]");
-		expect(sb.fake.requests).toHaveLength(1);
+		expect(app.sb.fake.requests).toHaveLength(1);
 	});
 
 	it("--theme loads a theme file, --use-theme picks it; a broken theme file is reported at start-up", async () => {
-		const themes = join(sb.agentDir, "themes");
+		const themes = join(app.sb.agentDir, "themes");
 		mkdirSync(themes, { recursive: true });
 		writeFileSync(join(themes, "broken.json"), JSON.stringify({ name: "broken", colors: { accent: "#ffffff" } }));
-		const mine = join(sb.root, "mine.json");
+		const mine = join(app.sb.root, "mine.json");
 		writeFileSync(mine, JSON.stringify({ ...DARK_THEME, name: "mine" }));
 		const p = start(["--theme", mine, "--use-theme", "mine"]);
 		let screen = await p.waitFor(READY);
 		// The message names the file with line:column, then the missing tokens.
 		expect(screen).toContain(`Invalid theme ${join(themes, "broken.json")}:1:18: missing colour tokens (50)`);
-		p.type("/settings");
-		p.keys("Enter");
-		await p.waitFor("Thinking level");
+		await submit(p, "/settings", "Thinking level");
 		p.type("theme");
 		screen = await p.waitFor(/→ Theme +mine/);
 		p.keys("Escape");

@@ -4,43 +4,25 @@
 // their completion, and errors shown inside the app.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply } from "../cli/support.js";
+import { hasTmux, READY, settle, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
-const READY = /fake-model\s*$/m;
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping interactive extension tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("interactive extension tests");
 
 function start(extensions: string[], size?: { columns: number; rows: number }): TmuxPi {
 	const args = extensions.flatMap((e) => ["-e", e.includes("/") ? e : join(UPSTREAM, e)]);
-	pi = startPi({ cwd: sb.cwd, env: sb.env, args, ...size });
-	return pi;
+	return app.start({ args, ...size });
 }
 
 describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 	it("status-line: setStatus text in the footer follows turn_start and turn_end", async () => {
-		sb.fake.enqueue(textReply("done"));
+		app.sb.fake.enqueue(textReply("done"));
 		const p = start(["status-line.ts"]);
 		await p.waitFor(/^Ready$/m);
-		p.type("hello");
-		p.keys("Enter");
-		await p.waitFor("done");
+		await submit(p, "hello", "done");
 		// turn_start sets "● Turn 1...", turn_end replaces it with "✓ Turn 1 complete".
 		await p.waitFor(/✓ Turn 1 complete$/m);
 		expect(p.screen()).not.toContain("Turn 1...");
@@ -72,16 +54,14 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		await p.waitFor("Custom footer enabled");
 		const custom = await p.waitFor(/↑0 ↓0 \$0\.000\s+fake-model/);
 		expect(custom).not.toMatch(/0\.0%\/100k/);
-		p.type("/footer");
-		p.keys("Enter");
-		await p.waitFor("Default footer restored");
+		await submit(p, "/footer", "Default footer restored");
 		await p.waitFor(/0\.0%\/100k/);
 	});
 
 	it("a file that cannot load and a throwing handler are notices inside the app; the session goes on", async () => {
-		const bad = join(sb.root, "bad.ts");
+		const bad = join(app.sb.root, "bad.ts");
 		writeFileSync(bad, "export default function (pi) { pi.on(\n");
-		const throwing = join(sb.root, "throwing.ts");
+		const throwing = join(app.sb.root, "throwing.ts");
 		writeFileSync(
 			throwing,
 			[
@@ -91,35 +71,31 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 				"}",
 			].join("\n"),
 		);
-		sb.fake.enqueue(textReply("still here"));
+		app.sb.fake.enqueue(textReply("still here"));
 		const p = start([bad, throwing]);
 		const screen = await p.waitFor(READY);
 		expect(screen).toContain("bad.ts");
-		p.type("/boom");
-		p.keys("Enter");
-		await p.waitFor(/Extension error \(.*throwing\.ts, command:\/boom\): kaboom/);
-		p.type("hello");
-		p.keys("Enter");
-		await p.waitFor("input handler broke");
+		await submit(p, "/boom", /Extension error \(.*throwing\.ts, command:\/boom\): kaboom/);
+		await submit(p, "hello", "input handler broke");
 		await p.waitFor("still here");
 		expect(p.exited()).toBe(false);
-		expect(sb.fake.requests).toHaveLength(1);
+		expect(app.sb.fake.requests).toHaveLength(1);
 	});
 
 	it("prompt templates and skills are in / completion with their descriptions; enableSkillCommands: false hides and disables skills", async () => {
-		mkdirSync(join(sb.agentDir, "prompts"), { recursive: true });
+		mkdirSync(join(app.sb.agentDir, "prompts"), { recursive: true });
 		writeFileSync(
-			join(sb.agentDir, "prompts", "review.md"),
+			join(app.sb.agentDir, "prompts", "review.md"),
 			"---\ndescription: Review the staged diff\nargument-hint: <focus>\n---\nReview focusing on $1\n",
 		);
-		mkdirSync(join(sb.agentDir, "skills", "lint"), { recursive: true });
+		mkdirSync(join(app.sb.agentDir, "skills", "lint"), { recursive: true });
 		writeFileSync(
-			join(sb.agentDir, "skills", "lint", "SKILL.md"),
+			join(app.sb.agentDir, "skills", "lint", "SKILL.md"),
 			"---\nname: lint\ndescription: Lint the project carefully\n---\nRun the linter.\n",
 		);
 		const p = start([]);
 		await p.waitFor(READY);
-		sb.fake.enqueue(textReply("reviewed"));
+		app.sb.fake.enqueue(textReply("reviewed"));
 		p.type("/revi");
 		await p.waitFor("Review the staged diff");
 		p.type("ew security");
@@ -127,40 +103,38 @@ describe.skipIf(!hasTmux)("extensions in the interactive app (tmux)", () => {
 		await p.waitFor((screen) => screen.includes("/review security") && !screen.includes("Review the staged diff"));
 		p.keys("Enter");
 		await p.waitFor("reviewed");
-		expect(JSON.stringify(body(sb.fake, 0))).toContain("Review focusing on security");
+		expect(JSON.stringify(body(app.sb.fake, 0))).toContain("Review focusing on security");
 		p.type("/skill:");
 		await p.waitFor("Lint the project carefully");
 		p.kill();
 
-		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ enableSkillCommands: false }));
+		writeFileSync(join(app.sb.agentDir, "settings.json"), JSON.stringify({ enableSkillCommands: false }));
 		const q = start([]);
 		await q.waitFor(READY);
 		q.type("/skill:");
-		await new Promise((r) => setTimeout(r, 300));
+		await settle(300);
 		expect(q.screen()).not.toContain("Lint the project carefully");
-		sb.fake.enqueue(textReply("as typed"));
-		q.type(" now");
-		q.keys("Enter");
-		await q.waitFor("as typed");
-		const sent = JSON.stringify(body(sb.fake, 1));
+		app.sb.fake.enqueue(textReply("as typed"));
+		await submit(q, " now", "as typed");
+		const sent = JSON.stringify(body(app.sb.fake, 1));
 		expect(sent).toContain("/skill: now");
 		expect(sent).not.toContain("Run the linter.");
 	});
 
 	it("/skill:name whose file went away after start-up: a warning naming the file in the app, the text goes on as typed", async () => {
-		const skillFile = join(sb.agentDir, "skills", "lint", "SKILL.md");
-		mkdirSync(join(sb.agentDir, "skills", "lint"), { recursive: true });
+		const skillFile = join(app.sb.agentDir, "skills", "lint", "SKILL.md");
+		mkdirSync(join(app.sb.agentDir, "skills", "lint"), { recursive: true });
 		writeFileSync(skillFile, "---\nname: lint\ndescription: Lint the project carefully\n---\nRun the linter.\n");
 		const p = start([]);
 		await p.waitFor(READY);
 		rmSync(skillFile);
-		sb.fake.enqueue(textReply("answered anyway"));
+		app.sb.fake.enqueue(textReply("answered anyway"));
 		p.type("/skill:lint now");
 		await p.waitFor((screen) => screen.includes("/skill:lint now") && !screen.includes("Lint the project carefully"));
 		p.keys("Enter");
 		await p.waitFor(`Could not read skill ${skillFile}: ENOENT`);
 		await p.waitFor("answered anyway");
-		const sent = JSON.stringify(body(sb.fake, 0));
+		const sent = JSON.stringify(body(app.sb.fake, 0));
 		expect(sent).toContain("/skill:lint now");
 		expect(sent).not.toContain("Run the linter.");
 		expect(p.exited()).toBe(false);

@@ -5,38 +5,23 @@
 // setModel, setThinkingLevel, setActiveTools, system-prompt instructions).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, toolReply } from "../cli/support.js";
+import { hasTmux, settle, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping interactive workflow tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("interactive workflow tests");
 
 function start(extension: string, args: string[] = []): TmuxPi {
-	pi = startPi({ cwd: sb.cwd, env: sb.env, args: ["-e", join(UPSTREAM, extension), ...args], rows: 40 });
-	return pi;
+	return app.start({ args: ["-e", join(UPSTREAM, extension), ...args], rows: 40 });
 }
 
-const toolNames = (index: number) => (body(sb.fake, index).tools ?? []).map((t) => t.function.name).sort();
+const toolNames = (index: number) => (body(app.sb.fake, index).tools ?? []).map((t) => t.function.name).sort();
 
 describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", () => {
 	it("todo: the model's todo tool keeps a list that follows /tree back to an earlier branch point", async () => {
-		sb.fake.enqueue(
+		app.sb.fake.enqueue(
 			toolReply("todo", { action: "add", text: "buy milk" }),
 			textReply("added one"),
 			toolReply("todo", { action: "add", text: "write tests" }),
@@ -44,30 +29,22 @@ describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", (
 		);
 		const p = start("todo.ts");
 		await p.waitFor(/fake-model\s*$/m);
-		p.type("add milk");
-		p.keys("Enter");
-		await p.waitFor("added one");
+		await submit(p, "add milk", "added one");
 		// The tool's own renderResult draws the call.
 		expect(p.screen()).toContain("✓ Added #1 buy milk");
-		p.type("add tests");
-		p.keys("Enter");
-		await p.waitFor("added two");
+		await submit(p, "add tests", "added two");
 
-		p.type("/todos");
-		p.keys("Enter");
-		let screen = await p.waitFor("0/2 completed");
+		let screen = await submit(p, "/todos", "0/2 completed");
 		expect(screen).toMatch(/#1 buy milk/);
 		expect(screen).toMatch(/#2 write tests/);
 		p.keys("Escape");
 		await p.waitFor((s) => !s.includes("Press Escape to close"));
 
 		// Back to the second prompt: the branch point is before the second todo was added.
-		p.type("/tree");
-		p.keys("Enter");
-		await p.waitFor("Session tree");
+		await submit(p, "/tree", "Session tree");
 		for (let i = 0; i < 8 && !/→ +• user: add tests/.test(p.screen()); i++) {
 			p.keys("Up");
-			await new Promise((r) => setTimeout(r, 150));
+			await settle(150);
 		}
 		await p.waitFor(/→ +• user: add tests/);
 		p.keys("Enter");
@@ -75,15 +52,13 @@ describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", (
 		p.keys("Enter");
 		await p.waitFor("edit it and send to branch");
 		p.keys("C-u");
-		p.type("/todos");
-		p.keys("Enter");
-		screen = await p.waitFor("0/1 completed");
+		screen = await submit(p, "/todos", "0/1 completed");
 		expect(screen).toMatch(/#1 buy milk/);
 		expect(screen).not.toContain("write tests");
 	});
 
 	it("plan-mode: --plan restricts the tools, the plan is offered for execution, progress shows in the widget and footer", async () => {
-		sb.fake.enqueue(
+		app.sb.fake.enqueue(
 			textReply("Plan:\n1. Create the hello file\n2. Print the hello file\n"),
 			// Follow-ups are delivered one at a time: the step list, then the execution message.
 			textReply("noted the steps"),
@@ -91,24 +66,22 @@ describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", (
 		);
 		const p = start("plan-mode", ["--plan"]);
 		await p.waitFor("⏸ plan");
-		p.type("make a plan");
-		p.keys("Enter");
-		let screen = await p.waitFor("Plan mode - what next?");
+		let screen = await submit(p, "make a plan", "Plan mode - what next?");
 		expect(screen).toContain("Execute the plan (track progress)");
 		// Plan mode: no edit/write, and the plan-mode context reached the model.
 		expect(toolNames(0)).not.toContain("edit");
 		expect(toolNames(0)).not.toContain("write");
 		expect(toolNames(0)).toContain("read");
-		expect(JSON.stringify(body(sb.fake, 0))).toContain("[PLAN MODE ACTIVE]");
+		expect(JSON.stringify(body(app.sb.fake, 0))).toContain("[PLAN MODE ACTIVE]");
 
 		p.keys("Enter");
 		screen = await p.waitFor("created it");
 		// The follow-ups started turns with full tools; the last one carries the execution message.
-		expect(sb.fake.requests).toHaveLength(3);
-		expect(JSON.stringify(body(sb.fake, 1))).toContain("**Plan Steps (2):**");
+		expect(app.sb.fake.requests).toHaveLength(3);
+		expect(JSON.stringify(body(app.sb.fake, 1))).toContain("**Plan Steps (2):**");
 		expect(toolNames(2)).toEqual(expect.arrayContaining(["edit", "write", "bash", "read"]));
-		expect(JSON.stringify(body(sb.fake, 2))).toContain("Execute the plan.");
-		expect(JSON.stringify(body(sb.fake, 2))).not.toContain("[PLAN MODE ACTIVE]");
+		expect(JSON.stringify(body(app.sb.fake, 2))).toContain("Execute the plan.");
+		expect(JSON.stringify(body(app.sb.fake, 2))).not.toContain("[PLAN MODE ACTIVE]");
 		// turn_end marked step 1: the widget and the footer follow.
 		screen = await p.waitFor("📋 1/2");
 		expect(screen).toContain("☐ Print the hello file");
@@ -121,16 +94,16 @@ describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", (
 	});
 
 	it("preset: --preset applies model, thinking level, tools and instructions; /preset switches", async () => {
-		sb.writeModels({
+		app.sb.writeModels({
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: true },
 			models: [
 				{ id: "fake-model", contextWindow: 100000 },
 				{ id: "think-model", contextWindow: 100000, reasoning: true },
 			],
 		});
-		mkdirSync(sb.agentDir, { recursive: true });
+		mkdirSync(app.sb.agentDir, { recursive: true });
 		writeFileSync(
-			join(sb.agentDir, "presets.json"),
+			join(app.sb.agentDir, "presets.json"),
 			JSON.stringify({
 				plan: {
 					provider: "fake",
@@ -147,27 +120,21 @@ describe.skipIf(!hasTmux)("workflow extensions in the interactive app (tmux)", (
 				},
 			}),
 		);
-		sb.fake.enqueue(textReply("planned"), textReply("implemented"));
+		app.sb.fake.enqueue(textReply("planned"), textReply("implemented"));
 		const p = start("preset.ts", ["--preset", "plan"]);
 		await p.waitFor('Preset "plan" activated');
 		await p.waitFor("preset:plan");
-		p.type("go");
-		p.keys("Enter");
-		await p.waitFor("planned");
-		const first = body(sb.fake, 0) as ReturnType<typeof body> & { reasoning_effort?: string };
+		await submit(p, "go", "planned");
+		const first = body(app.sb.fake, 0) as ReturnType<typeof body> & { reasoning_effort?: string };
 		expect(first.model).toBe("think-model");
 		expect(first.reasoning_effort).toBe("high");
 		expect(toolNames(0)).toEqual(["grep", "read"]);
 		expect(JSON.stringify(first.messages[0])).toContain("PLANNING RULES APPLY");
 
-		p.type("/preset implement");
-		p.keys("Enter");
-		await p.waitFor('Preset "implement" activated');
+		await submit(p, "/preset implement", 'Preset "implement" activated');
 		await p.waitFor("preset:implement");
-		p.type("now");
-		p.keys("Enter");
-		await p.waitFor("implemented");
-		const second = body(sb.fake, 1);
+		await submit(p, "now", "implemented");
+		const second = body(app.sb.fake, 1);
 		expect(second.model).toBe("fake-model");
 		expect(toolNames(1)).toEqual(["bash", "edit", "read", "write"]);
 		expect(JSON.stringify(second.messages[0])).toContain("IMPLEMENTATION RULES APPLY");

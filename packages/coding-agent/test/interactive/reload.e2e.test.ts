@@ -5,14 +5,10 @@
 // and the previous extension keeps working; a skill added meanwhile is found.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { textReply } from "../cli/support.js";
+import { hasTmux, READY, submit, useTmuxApp } from "../support/tmux-app.js";
 
-const READY = /fake-model\s*$/m;
-
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
 let extFile: string;
 let log: string;
 
@@ -30,73 +26,56 @@ function extension(version: string, broken = false): string {
 	].join("\n");
 }
 
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping the /reload tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-	mkdirSync(join(sb.agentDir, "extensions"), { recursive: true });
-	extFile = join(sb.agentDir, "extensions", "version.ts");
-	log = join(sb.root, "lifecycle.log");
-	writeFileSync(log, "");
-	writeFileSync(extFile, extension("v1"));
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
+const app = useTmuxApp("the /reload tests", {
+	setup() {
+		mkdirSync(join(app.sb.agentDir, "extensions"), { recursive: true });
+		extFile = join(app.sb.agentDir, "extensions", "version.ts");
+		log = join(app.sb.root, "lifecycle.log");
+		writeFileSync(log, "");
+		writeFileSync(extFile, extension("v1"));
+	},
 });
 
 const lifecycle = () => readFileSync(log, "utf8").trim().split("\n");
 
-async function command(p: TmuxPi, text: string, until: string | RegExp): Promise<string> {
-	p.type(text);
-	p.keys("Enter");
-	return p.waitFor(until, 20_000);
-}
-
 describe.skipIf(!hasTmux)("/reload (tmux)", () => {
 	it("an edited extension is replaced; the conversation stays", async () => {
-		sb.fake.enqueue(textReply("The first answer."));
-		const p = startPi({ cwd: sb.cwd, env: sb.env });
-		pi = p;
+		app.sb.fake.enqueue(textReply("The first answer."));
+		const p = app.start();
 		await p.waitFor(READY, 20_000);
 		await p.waitFor("ext v1", 20_000);
-		await command(p, "hello", "The first answer.");
+		await submit(p, "hello", "The first answer.");
 
 		writeFileSync(extFile, extension("v2"));
-		const screen = await command(p, "/reload", /Reloaded: 1 extension/);
+		const screen = await submit(p, "/reload", /Reloaded: 1 extension/);
 		await p.waitFor("ext v2");
 		expect(p.screen()).not.toContain("ext v1");
 		expect(screen).toContain("The first answer.");
 		expect(screen).toMatch(READY);
 		expect(lifecycle()).toEqual(["start startup v1", "shutdown reload v1", "start reload v2"]);
-		await command(p, "/whoami", "I am v2");
+		await submit(p, "/whoami", "I am v2");
 	}, 90_000);
 
 	it("a broken edit is reported with file and line; the previous extension keeps working", async () => {
-		const p = startPi({ cwd: sb.cwd, env: sb.env, columns: 160 });
-		pi = p;
+		const p = app.start({ columns: 160 });
 		await p.waitFor("ext v1", 20_000);
 		writeFileSync(extFile, extension("v2", true));
-		const screen = await command(p, "/reload", "Reload failed");
+		const screen = await submit(p, "/reload", "Reload failed");
 		expect(screen).toContain(`${extFile}:3`);
 		expect(screen).toContain("ext v1");
 		expect(lifecycle()).toEqual(["start startup v1"]);
-		await command(p, "/whoami", "I am v1");
+		await submit(p, "/whoami", "I am v1");
 	}, 90_000);
 
 	it("a skill added while pi runs is found", async () => {
-		const p = startPi({ cwd: sb.cwd, env: sb.env });
-		pi = p;
+		const p = app.start();
 		await p.waitFor("ext v1", 20_000);
-		mkdirSync(join(sb.agentDir, "skills", "late"), { recursive: true });
+		mkdirSync(join(app.sb.agentDir, "skills", "late"), { recursive: true });
 		writeFileSync(
-			join(sb.agentDir, "skills", "late", "SKILL.md"),
+			join(app.sb.agentDir, "skills", "late", "SKILL.md"),
 			"---\nname: late\ndescription: Added while pi ran\n---\nDo the late thing.\n",
 		);
-		await command(p, "/reload", /Reloaded: 1 extension, 1 skill/);
+		await submit(p, "/reload", /Reloaded: 1 extension, 1 skill/);
 		p.type("/skill:la");
 		await p.waitFor("skill:late");
 	}, 90_000);

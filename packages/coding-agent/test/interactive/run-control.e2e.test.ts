@@ -4,28 +4,13 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { json } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { body, textReply, toolReply } from "../cli/support.js";
+import { hasTmux, READY, settle, submit, useTmuxApp } from "../support/tmux-app.js";
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (hasTmux) assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
-
-const READY = /fake-model\s*$/m;
+const app = useTmuxApp("the run-control tests");
 
 function hangingReply(text: string) {
 	const script = new ChatStream({ model: "fake-model" }).role().text(text).script();
@@ -34,18 +19,14 @@ function hangingReply(text: string) {
 
 describe.skipIf(!hasTmux)("run control (tmux)", () => {
 	it("a steering message typed during a tool call is sent right after the tool result", async () => {
-		sb.fake.enqueue(toolReply("bash", { command: "sleep 3; echo slept" }), textReply("steered answer"));
-		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		app.sb.fake.enqueue(toolReply("bash", { command: "sleep 3; echo slept" }), textReply("steered answer"));
+		const pi = app.start();
 		await pi.waitFor(READY);
-		pi.type("run it");
-		pi.keys("Enter");
-		await pi.waitFor("$ sleep 3; echo slept");
-		pi.type("also check the logs");
-		pi.keys("Enter");
-		await pi.waitFor("Steering: also check the logs");
+		await submit(pi, "run it", "$ sleep 3; echo slept");
+		await submit(pi, "also check the logs", "Steering: also check the logs");
 		await pi.waitFor("steered answer");
-		expect(sb.fake.requests).toHaveLength(2);
-		const messages = body(sb.fake, 1).messages;
+		expect(app.sb.fake.requests).toHaveLength(2);
+		const messages = body(app.sb.fake, 1).messages;
 		const last = messages.slice(-2);
 		expect(last[0].role).toBe("tool");
 		expect(JSON.stringify(last[0].content)).toContain("slept");
@@ -54,12 +35,10 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 	});
 
 	it("esc aborts a streaming reply; queued follow-ups return to the editor; the next prompt works", async () => {
-		sb.fake.enqueue(hangingReply("partial words"), textReply("fresh answer"));
-		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		app.sb.fake.enqueue(hangingReply("partial words"), textReply("fresh answer"));
+		const pi = app.start();
 		await pi.waitFor(READY);
-		pi.type("start");
-		pi.keys("Enter");
-		await pi.waitFor("partial words");
+		await submit(pi, "start", "partial words");
 		pi.type("later please");
 		pi.keys("M-Enter");
 		await pi.waitFor("Follow-up: later please");
@@ -70,7 +49,7 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 		expect(screen).toMatch(/^later please/m);
 		pi.keys("Enter");
 		await pi.waitFor("fresh answer");
-		const messages = body(sb.fake, 1).messages;
+		const messages = body(app.sb.fake, 1).messages;
 		expect(JSON.stringify(messages.at(-1)?.content)).toContain("later please");
 		expect(messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("partial words"))).toBe(
 			true,
@@ -78,20 +57,20 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 	});
 
 	it("ctrl+c clears the editor, twice exits", async () => {
-		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		const pi = app.start();
 		await pi.waitFor(READY);
 		pi.type("some draft");
 		await pi.waitFor("some draft");
 		pi.keys("C-c");
 		await pi.waitFor((s) => !s.includes("some draft"));
-		await new Promise((r) => setTimeout(r, 600));
+		await settle(600);
 		pi.keys("C-c", "C-c");
 		await pi.waitFor("[pi exited 0]");
 	});
 
 	it("once the retried request is under way the countdown is gone; the notice ends with the outcome; long errors wrap", async () => {
 		writeFileSync(
-			join(sb.agentDir, "settings.json"),
+			join(app.sb.agentDir, "settings.json"),
 			JSON.stringify({ retry: { baseDelayMs: 1000, maxRetries: 2, provider: { maxRetries: 0 } } }),
 		);
 		const words = Array.from({ length: 40 }, (_, i) => `w${i}x`);
@@ -105,16 +84,14 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 			.done()
 			.script();
 		const second = reply.bytes.indexOf("data:", reply.bytes.indexOf("streaming partial"));
-		sb.fake.enqueue(json(503, { error: { message: `overloaded ${words.join(" ")}` } }), {
+		app.sb.fake.enqueue(json(503, { error: { message: `overloaded ${words.join(" ")}` } }), {
 			...reply,
 			splitAt: [second],
 			delayMs: 4000,
 		});
-		pi = startPi({ cwd: sb.cwd, env: sb.env, columns: 80 });
+		const pi = app.start({ columns: 80 });
 		await pi.waitFor(READY);
-		pi.type("go");
-		pi.keys("Enter");
-		const waiting = await pi.waitFor(/Retrying in \ds \(attempt 1\/2\)/);
+		const waiting = await submit(pi, "go", /Retrying in \ds \(attempt 1\/2\)/);
 		// Every word of the long error is on screen (wrapped, not cut at the edge).
 		for (const w of words) expect(waiting).toMatch(new RegExp(`\\b${w}\\b`));
 		const streaming = await pi.waitFor("streaming partial");
@@ -124,33 +101,29 @@ describe.skipIf(!hasTmux)("run control (tmux)", () => {
 		const done = await pi.waitFor("and the rest", 15_000);
 		expect(done).toContain("Recovered on retry (attempt 1/2) after: 503");
 		expect(done).not.toContain("esc to cancel");
-		expect(sb.fake.requests).toHaveLength(2);
+		expect(app.sb.fake.requests).toHaveLength(2);
 	});
 
 	it("a transient error shows a retry countdown, then the answer; esc during the wait cancels it", async () => {
 		writeFileSync(
-			join(sb.agentDir, "settings.json"),
+			join(app.sb.agentDir, "settings.json"),
 			JSON.stringify({ retry: { baseDelayMs: 2000, maxRetries: 2, provider: { maxRetries: 0 } } }),
 		);
-		sb.fake.enqueue(json(503, { error: { message: "overloaded" } }), textReply("recovered answer"));
-		pi = startPi({ cwd: sb.cwd, env: sb.env });
+		app.sb.fake.enqueue(json(503, { error: { message: "overloaded" } }), textReply("recovered answer"));
+		const pi = app.start();
 		await pi.waitFor(READY);
-		pi.type("first");
-		pi.keys("Enter");
-		const waiting = await pi.waitFor(/Retrying in [12]s \(attempt 1\/2\)/);
+		const waiting = await submit(pi, "first", /Retrying in [12]s \(attempt 1\/2\)/);
 		expect(waiting).toContain("overloaded");
 		const screen = await pi.waitFor("recovered answer");
 		expect(screen).not.toContain("Retrying in");
-		expect(sb.fake.requests).toHaveLength(2);
+		expect(app.sb.fake.requests).toHaveLength(2);
 
-		sb.fake.enqueue(json(503, { error: { message: "overloaded again" } }));
-		pi.type("second");
-		pi.keys("Enter");
-		await pi.waitFor(/Retrying in \ds/);
+		app.sb.fake.enqueue(json(503, { error: { message: "overloaded again" } }));
+		await submit(pi, "second", /Retrying in \ds/);
 		pi.keys("Escape");
 		await pi.waitFor((s) => !/Retrying in \ds/.test(s) && !s.includes("Working..."));
-		await new Promise((r) => setTimeout(r, 2500));
-		expect(sb.fake.requests).toHaveLength(3);
+		await settle(2500);
+		expect(app.sb.fake.requests).toHaveLength(3);
 		pi.type("still usable");
 		await pi.waitFor("still usable");
 	});

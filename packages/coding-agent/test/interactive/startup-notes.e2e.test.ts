@@ -3,31 +3,16 @@
 // raw stderr above it; on exit, the command that resumes the session.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { textReply } from "../cli/support.js";
+import { hasTmux, READY, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
+const app = useTmuxApp("the start-up notes tests");
 
-beforeAll(() => {
-	if (hasTmux) assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
-
-const READY = /fake-model\s*$/m;
 const MODEL = ["--model", "fake/fake-model"];
 
 function start(args: string[], columns = 100): TmuxPi {
-	pi = startPi({ cwd: sb.cwd, env: sb.env, args, columns, rows: 40 });
-	return pi;
+	return app.start({ args, columns, rows: 40 });
 }
 
 /** Screen lines from the app's banner ("pi v…") down. */
@@ -40,7 +25,7 @@ function appLines(screen: string): string[] {
 
 describe.skipIf(!hasTmux)("start-up notes and the resume hint (tmux)", () => {
 	it("a malformed settings.json is reported inside the app, wrapped at word boundaries", async () => {
-		writeFileSync(join(sb.agentDir, "settings.json"), '{ "theme": "dark",\n  "quietStartup": fals }');
+		writeFileSync(join(app.sb.agentDir, "settings.json"), '{ "theme": "dark",\n  "quietStartup": fals }');
 		const p = start(MODEL, 60);
 		const screen = await p.waitFor(READY);
 		const lines = screen.split("\n");
@@ -57,10 +42,10 @@ describe.skipIf(!hasTmux)("start-up notes and the resume hint (tmux)", () => {
 	});
 
 	it("a damaged line in the middle of a session names file and line inside the app, and says what the context keeps", async () => {
-		const file = join(sb.root, "s.jsonl");
+		const file = join(app.sb.root, "s.jsonl");
 		for (const q of ["one", "two", "three"]) {
-			sb.fake.enqueue(textReply(`answer ${q}`));
-			expect((await sb.run(["--session", file, "-p", ...MODEL, q])).code).toBe(0);
+			app.sb.fake.enqueue(textReply(`answer ${q}`));
+			expect((await app.sb.run(["--session", file, "-p", ...MODEL, q])).code).toBe(0);
 		}
 		const lines = readFileSync(file, "utf8").split("\n");
 		const at = lines.findIndex((l) => l.includes('"two"'));
@@ -68,20 +53,20 @@ describe.skipIf(!hasTmux)("start-up notes and the resume hint (tmux)", () => {
 		writeFileSync(file, lines.join("\n"));
 		const p = start(["--session", file, ...MODEL], 200);
 		const screen = await p.waitFor(READY);
-		const app = appLines(screen).join("\n");
-		expect(app).toContain(`session ${file}, line ${at + 1}`);
-		expect(app).toMatch(/left out of the context; the entries before and after it are kept/);
+		const shown = appLines(screen).join("\n");
+		expect(shown).toContain(`session ${file}, line ${at + 1}`);
+		expect(shown).toMatch(/left out of the context; the entries before and after it are kept/);
 		// The history around the damaged line is still shown.
-		expect(app).toContain("answer one");
-		expect(app).toContain("answer three");
+		expect(shown).toContain("answer one");
+		expect(shown).toContain("answer three");
 	});
 
 	it("a damaged session opened later with /resume is reported inside the app too", async () => {
 		for (const [i, q] of ["one", "two", "three"].entries()) {
-			sb.fake.enqueue(textReply(`answer ${q}`));
-			expect((await sb.run([...(i > 0 ? ["-c"] : []), "-p", ...MODEL, q])).code).toBe(0);
+			app.sb.fake.enqueue(textReply(`answer ${q}`));
+			expect((await app.sb.run([...(i > 0 ? ["-c"] : []), "-p", ...MODEL, q])).code).toBe(0);
 		}
-		const dir = join(sb.agentDir, "sessions");
+		const dir = join(app.sb.agentDir, "sessions");
 		const file = readdirSync(dir, { recursive: true, withFileTypes: true })
 			.filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
 			.map((e) => join(e.parentPath, e.name))[0];
@@ -91,22 +76,18 @@ describe.skipIf(!hasTmux)("start-up notes and the resume hint (tmux)", () => {
 		writeFileSync(file, lines.join("\n"));
 		const p = start([...MODEL], 200);
 		await p.waitFor(READY);
-		p.type("/resume");
-		p.keys("Enter");
-		await p.waitFor(/→ one/);
+		await submit(p, "/resume", /→ one/);
 		p.keys("Enter");
 		const screen = await p.waitFor(`line ${at + 1}`);
 		expect(appLines(screen).join("\n")).toContain("answer three");
 	});
 
 	it("on exit, prints how to resume the session", async () => {
-		sb.fake.enqueue(textReply("hello there"));
-		const dir = join(sb.root, "sessions");
+		app.sb.fake.enqueue(textReply("hello there"));
+		const dir = join(app.sb.root, "sessions");
 		const p = start(["--session-dir", dir, "--session-id", "resume-me", ...MODEL]);
 		await p.waitFor(READY);
-		p.type("hi");
-		p.keys("Enter");
-		await p.waitFor("hello there");
+		await submit(p, "hi", "hello there");
 		p.keys("C-d");
 		const screen = await p.waitFor("[pi exited 0]");
 		expect(screen).toContain("To resume this session:");

@@ -4,32 +4,18 @@
 // terminal does not answer; a theme that does not follow the terminal is used
 // as set. Colours are read back with capture-pane -e (truecolor, so the
 // accent's exact RGB shows).
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, useTmuxApp } from "../support/tmux-app.js";
 
 const LIGHT_ACCENT = "38;2;42;127;120"; // light theme teal #2a7f78
 const DARK_ACCENT = "38;2;125;196;189"; // dark theme teal #7dc4bd
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-beforeAll(() => {
-	if (hasTmux) assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("the system theme test");
 
 async function accentOf(tmuxConf: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<string> {
-	pi?.kill();
-	pi = startPi({ cwd: sb.cwd, env: { ...sb.env, COLORTERM: "truecolor", ...env }, args, tmuxConf });
-	await pi.waitFor(/fake-model\s*$/m, 20_000);
+	const pi = await app.ready({ env: { COLORTERM: "truecolor", ...env }, args, tmuxConf });
 	const screen = pi.screenWithColors();
+	pi.kill();
 	const light = screen.includes(LIGHT_ACCENT);
 	const dark = screen.includes(DARK_ACCENT);
 	return light && !dark ? "light" : dark && !light ? "dark" : `unclear (light ${light}, dark ${dark})`;

@@ -3,47 +3,32 @@
 // from it loads; the three answers, the saved decision, and /trust.
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "./tmux.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, READY, settle, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
-const READY = /fake-model\s*$/m;
-
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping the trust dialog tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-	mkdirSync(join(sb.cwd, ".pi", "extensions"), { recursive: true });
-	mkdirSync(join(sb.cwd, ".pi", "prompts"), { recursive: true });
-	writeFileSync(
-		join(sb.cwd, ".pi", "extensions", "hello.ts"),
-		[
-			"export default function (pi) {",
-			'  pi.registerCommand("hello-project", { description: "from the project", handler: async (_a, ctx) => ctx.ui.notify("project extension ran") });',
-			"}",
-		].join("\n"),
-	);
-	writeFileSync(join(sb.cwd, ".pi", "prompts", "review.md"), "Review it\n");
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
+const app = useTmuxApp("the trust dialog tests", {
+	setup() {
+		mkdirSync(join(app.sb.cwd, ".pi", "extensions"), { recursive: true });
+		mkdirSync(join(app.sb.cwd, ".pi", "prompts"), { recursive: true });
+		writeFileSync(
+			join(app.sb.cwd, ".pi", "extensions", "hello.ts"),
+			[
+				"export default function (pi) {",
+				'  pi.registerCommand("hello-project", { description: "from the project", handler: async (_a, ctx) => ctx.ui.notify("project extension ran") });',
+				"}",
+			].join("\n"),
+		);
+		writeFileSync(join(app.sb.cwd, ".pi", "prompts", "review.md"), "Review it\n");
+	},
 });
 
 function start(args: string[] = []): TmuxPi {
-	pi = startPi({ cwd: sb.cwd, env: sb.env, args });
-	return pi;
+	return app.start({ args });
 }
 
-const trustFile = () => join(sb.agentDir, "trust.json");
+const trustFile = () => join(app.sb.agentDir, "trust.json");
 const savedTrust = (): unknown =>
-	existsSync(trustFile()) ? JSON.parse(readFileSync(trustFile(), "utf8"))[realpathSync(sb.cwd)] : undefined;
+	existsSync(trustFile()) ? JSON.parse(readFileSync(trustFile(), "utf8"))[realpathSync(app.sb.cwd)] : undefined;
 
 async function answer(p: TmuxPi, downs: number): Promise<void> {
 	const screen = await p.waitFor("Trust this folder?");
@@ -56,9 +41,7 @@ async function answer(p: TmuxPi, downs: number): Promise<void> {
 }
 
 async function runsProjectCommand(p: TmuxPi): Promise<boolean> {
-	p.type("/hello-project");
-	p.keys("Enter");
-	await p.waitFor("project extension ran");
+	await submit(p, "/hello-project", "project extension ran");
 	return true;
 }
 
@@ -91,13 +74,11 @@ describe.skipIf(!hasTmux)("the trust dialog (tmux)", () => {
 		// The project's command is not there: `/` completion has no /hello-project.
 		p.type("/hel");
 		await p.waitFor("/hel");
-		await new Promise((r) => setTimeout(r, 500));
+		await settle(500);
 		expect(p.screen()).not.toContain("from the project");
 
 		p.keys("C-u");
-		p.type("/trust");
-		p.keys("Enter");
-		await p.waitFor("no saved decision");
+		await submit(p, "/trust", "no saved decision");
 		// No saved decision: "Forget the decision" (the last) is selected; one up is "Never trust".
 		await p.waitFor(/→ Forget the decision/);
 		p.keys("Up");

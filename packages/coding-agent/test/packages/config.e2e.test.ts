@@ -4,12 +4,12 @@
 // run really leaves the switched-off skill out. Plus the pure filter rewrite.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { filterFor, toggleResource } from "../../src/packages/config-model.js";
 import { applyFilter } from "../../src/packages/manifest.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "../interactive/tmux.js";
+import { body, textReply } from "../cli/support.js";
 import { writePackage } from "../support/packages.js";
+import { hasTmux, useTmuxApp } from "../support/tmux-app.js";
 
 describe("toggleResource", () => {
 	const all = ["skills/a", "skills/b", "skills/c"];
@@ -29,24 +29,11 @@ describe("toggleResource", () => {
 	});
 });
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping the pi config screen tests (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("the pi config screen tests");
 
 describe.skipIf(!hasTmux)("pi config (tmux)", { timeout: 120_000 }, () => {
 	it("space switches a skill off in settings at once; tab shows the project; the next run leaves it out", async () => {
+		const { sb } = app;
 		const pkg = writePackage(join(sb.root, "kit"), {
 			name: "kit",
 			version: "1.0.0",
@@ -56,7 +43,7 @@ describe.skipIf(!hasTmux)("pi config (tmux)", { timeout: 120_000 }, () => {
 		});
 		const settingsFile = join(sb.agentDir, "settings.json");
 		writeFileSync(settingsFile, JSON.stringify({ theme: "dark", packages: [pkg] }));
-		pi = startPi({ cwd: sb.cwd, env: sb.env, args: ["config"] });
+		const pi = app.start({ args: ["config"] });
 		const screen = await pi.waitFor("Package resources — user settings");
 		expect(screen).toMatch(/extensions\/kit_tool\.ts\s+on/);
 		expect(screen).toMatch(/skills\/kit-skill\s+on/);
@@ -85,7 +72,7 @@ describe.skipIf(!hasTmux)("pi config (tmux)", { timeout: 120_000 }, () => {
 	});
 
 	it("without a terminal it says so and exits 1", async () => {
-		const r = await sb.run(["config"]);
+		const r = await app.sb.run(["config"]);
 		expect(r.code).toBe(1);
 		expect(r.stderr).toContain("pi config needs a terminal");
 	});

@@ -4,26 +4,15 @@
 // back.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "../../interactive/tmux.js";
+import { describe, expect, it } from "vitest";
+import { textReply, toolReply } from "../../cli/support.js";
+import { hasTmux, settle, submit, useTmuxApp } from "../../support/tmux-app.js";
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-beforeAll(() => {
-	if (hasTmux) assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("the checkpoint restore dialog test");
 
 describe.skipIf(!hasTmux)("builtin:checkpoints in the app (tmux)", () => {
 	it("/tree back offers to restore the files, with the summary, and restores them", async () => {
+		const { sb } = app;
 		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ branchSummary: { skipPrompt: true } }));
 		writeFileSync(join(sb.cwd, "a.txt"), "original\n");
 		writeFileSync(join(sb.cwd, "b.txt"), "gone soon\n");
@@ -31,17 +20,12 @@ describe.skipIf(!hasTmux)("builtin:checkpoints in the app (tmux)", () => {
 			toolReply("bash", { command: "echo changed > a.txt && rm b.txt && echo new > c.txt" }),
 			textReply("made the changes"),
 		);
-		pi = startPi({ cwd: sb.cwd, env: sb.env, args: ["--no-mcp"] });
-		await pi.waitFor(/fake-model\s*$/m);
-		pi.type("change the files");
-		pi.keys("Enter");
-		await pi.waitFor("made the changes");
+		const pi = await app.ready({ args: ["--no-mcp"] });
+		await submit(pi, "change the files", "made the changes");
 		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("changed\n");
-		pi.type("/tree");
-		pi.keys("Enter");
-		await pi.waitFor("Session tree");
+		await submit(pi, "/tree", "Session tree");
 		for (let i = 0; i < 8; i++) pi.keys("Up");
-		await new Promise((r) => setTimeout(r, 300));
+		await settle(300);
 		pi.keys("Enter");
 		const dialog = await pi.waitFor("Restore files to this point", 15_000);
 		expect(dialog).toContain("Files differ from that point of the session.");
@@ -51,7 +35,7 @@ describe.skipIf(!hasTmux)("builtin:checkpoints in the app (tmux)", () => {
 		expect(dialog).toMatch(/delete\s+c\.txt/);
 		expect(dialog).toContain("Keep the files as they are");
 		pi.keys("Down");
-		await new Promise((r) => setTimeout(r, 200));
+		await settle();
 		pi.keys("Enter");
 		// The restore runs once the leaf has moved; the app then says where it moved to.
 		await pi.waitFor("edit it and send to branch", 15_000);

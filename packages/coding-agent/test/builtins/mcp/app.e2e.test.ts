@@ -4,56 +4,27 @@
 // opens the browser and takes a pasted redirect address.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox } from "../../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "../../interactive/tmux.js";
+import { describe, expect, it } from "vitest";
 import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
+import { choose, hasTmux, READY, settle, submit, useTmuxApp } from "../../support/tmux-app.js";
 import { stdioEntry } from "./harness.js";
 
-const READY = /fake-model\s*$/m;
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
 let oauth: OAuthFixture | undefined;
 
-beforeAll(() => {
-	if (!hasTmux) console.warn("tmux not found: skipping the interactive /mcp test (CI installs it)");
-	else assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await oauth?.close();
-	oauth = undefined;
-	await sb.close();
+const app = useTmuxApp("the interactive /mcp test", {
+	async teardown() {
+		await oauth?.close();
+		oauth = undefined;
+	},
 });
 
-const mcpFile = () => join(sb.agentDir, "mcp.json");
+const mcpFile = () => join(app.sb.agentDir, "mcp.json");
 const readMcp = () =>
 	JSON.parse(readFileSync(mcpFile(), "utf8")) as { mcpServers: Record<string, Record<string, unknown>> };
 
-/** Moves the selector to the row containing `text` (rows are picked with Down, not typed). */
-async function choose(p: TmuxPi, text: string): Promise<void> {
-	for (let i = 0; i < 12; i++) {
-		const row = p
-			.screen()
-			.split("\n")
-			.find((l) => l.includes(text));
-		if (row && /^\s*(→|>|❯|›)/.test(row)) {
-			p.keys("Enter");
-			return;
-		}
-		p.keys("Down");
-		await new Promise((r) => setTimeout(r, 150));
-	}
-	throw new Error(`no selectable row "${text}" in:\n${p.screen()}`);
-}
-
 describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 	it("lists servers (failed first), shows tools, reconnects, saves exposure and disable to mcp.json", async () => {
-		mkdirSync(sb.agentDir, { recursive: true });
+		mkdirSync(app.sb.agentDir, { recursive: true });
 		writeFileSync(
 			mcpFile(),
 			JSON.stringify({
@@ -63,12 +34,9 @@ describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 				},
 			}),
 		);
-		const p = startPi({ cwd: sb.cwd, env: sb.env, rows: 40, columns: 140 });
-		pi = p;
+		const p = app.start({ rows: 40, columns: 140 });
 		await p.waitFor(READY);
-		p.type("/mcp");
-		p.keys("Enter");
-		const list = await p.waitFor(/✓ good: connected, 3 tools/, 20_000);
+		const list = await submit(p, "/mcp", /✓ good: connected, 3 tools/, 20_000);
 		const lines = list.split("\n");
 		// A failed server retries with backoff; between attempts it is "reconnecting": either way it comes first.
 		const bad = lines.findIndex((l) => /✗ bad: (failed|reconnecting)/.test(l));
@@ -107,73 +75,52 @@ describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 
 	it("sign-in opens the browser and takes the pasted address when the loopback is not reached; Esc cancels", async () => {
 		oauth = await startOAuthFixture();
-		mkdirSync(sb.agentDir, { recursive: true });
+		mkdirSync(app.sb.agentDir, { recursive: true });
 		writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { secure: { url: oauth.url, exposure: "direct" } } }));
 		// The "browser": an xdg-open on PATH that only records the address (it never reaches the loopback).
-		const bin = join(sb.root, "bin");
-		const opened = join(sb.root, "opened.txt");
+		const bin = join(app.sb.root, "bin");
+		const opened = join(app.sb.root, "opened.txt");
 		mkdirSync(bin, { recursive: true });
 		writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
 		chmodSync(join(bin, "xdg-open"), 0o755);
-		const p = startPi({
-			cwd: sb.cwd,
-			env: { ...sb.env, DISPLAY: ":99", PATH: `${bin}:${sb.env.PATH}` },
-			columns: 200,
-			rows: 50,
-		});
-		pi = p;
-		await p.waitFor(READY);
-		p.type("/mcp login secure");
-		p.keys("Enter");
-		await p.waitFor("paste the address your browser ended on");
+		const p = await app.ready({ env: { DISPLAY: ":99", PATH: `${bin}:${app.sb.env.PATH}` }, columns: 200, rows: 50 });
+		await submit(p, "/mcp login secure", "paste the address your browser ended on");
 		await p.waitFor('Opened the sign-in page for MCP server "secure"');
-		for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100));
+		for (let i = 0; i < 100 && !existsSync(opened); i++) await settle(100);
 		const authUrl = readFileSync(opened, "utf8").trim();
 		expect(authUrl).toMatch(/\/authorize\?/);
 		// The user approves in the browser; it ends on the callback address, which pi never sees.
 		const approved = await fetch(authUrl, { redirect: "manual" });
 		const landing = approved.headers.get("location") ?? "";
 		expect(landing).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
-		p.type(landing);
-		p.keys("Enter");
-		await p.waitFor(/✓ secure: connected, 2 tools/, 30_000);
-		expect(readFileSync(join(sb.agentDir, "mcp-auth.json"), "utf8")).toContain([...oauth.tokens][0]);
+		await submit(p, landing, /✓ secure: connected, 2 tools/, 30_000);
+		expect(readFileSync(join(app.sb.agentDir, "mcp-auth.json"), "utf8")).toContain([...oauth.tokens][0]);
 
 		// Signed out, signing in again and pressing Esc in the paste prompt cancels it.
-		p.type("/mcp logout secure");
-		p.keys("Enter");
-		await p.waitFor('Signed out of MCP server "secure"');
-		p.type("/mcp login secure");
-		p.keys("Enter");
-		await p.waitFor("paste the address your browser ended on");
+		await submit(p, "/mcp logout secure", 'Signed out of MCP server "secure"');
+		await submit(p, "/mcp login secure", "paste the address your browser ended on");
 		p.keys("Escape");
 		await p.waitFor('MCP login for "secure" failed: sign-in cancelled');
 	}, 120_000);
 
 	it("in a trusted project a user-level server is disabled and enabled for this project only (an override in .pi/mcp.json)", async () => {
-		mkdirSync(sb.agentDir, { recursive: true });
+		mkdirSync(app.sb.agentDir, { recursive: true });
 		writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { good: stdioEntry("good", { tools: 1 }) } }));
-		writeFileSync(join(sb.agentDir, "trust.json"), JSON.stringify({ [sb.cwd]: true }));
-		const projectFile = join(sb.cwd, ".pi", "mcp.json");
-		const p = startPi({ cwd: sb.cwd, env: sb.env, rows: 40, columns: 160 });
-		pi = p;
+		writeFileSync(join(app.sb.agentDir, "trust.json"), JSON.stringify({ [app.sb.cwd]: true }));
+		const projectFile = join(app.sb.cwd, ".pi", "mcp.json");
+		const p = app.start({ rows: 40, columns: 160 });
 		await p.waitFor(READY);
-		p.type("/mcp");
-		p.keys("Enter");
-		await p.waitFor(/✓ good: connected, 1 tools?/, 20_000);
+		await submit(p, "/mcp", /✓ good: connected, 1 tools?/, 20_000);
 		await choose(p, "✓ good: connected");
 		await choose(p, "Disable in this project");
 		await p.waitFor(/"good" disabled in this project/);
 		expect(JSON.parse(readFileSync(projectFile, "utf8"))).toEqual({ mcpServers: { good: { enabled: false } } });
 		expect(readMcp().mcpServers.good.enabled).toBeUndefined();
 		// The override is what the next start reads: the server stays off here.
-		pi.kill();
-		const again = startPi({ cwd: sb.cwd, env: sb.env, rows: 40, columns: 160 });
-		pi = again;
+		p.kill();
+		const again = app.start({ rows: 40, columns: 160 });
 		await again.waitFor(READY);
-		again.type("/mcp");
-		again.keys("Enter");
-		await again.waitFor(/good: disabled/, 20_000);
+		await submit(again, "/mcp", /good: disabled/, 20_000);
 		await choose(again, "good: disabled");
 		await choose(again, "Enable in this project");
 		await again.waitFor(/"good" enabled in this project/);

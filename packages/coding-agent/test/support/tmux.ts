@@ -25,6 +25,7 @@ export interface TmuxPi {
 	resize(columns: number, rows: number): void;
 	/** Whether the pi process has exited (the pane shows the marker line). */
 	exited(): boolean;
+	/** Ends the tmux server (and pi in it); a second call does nothing. */
 	kill(): void;
 }
 
@@ -42,7 +43,8 @@ export function startPi(options: {
 	tmuxConf?: string;
 }): TmuxPi {
 	const socket = `pi-test-${process.pid}-${++counter}`;
-	const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+	const tmux = (...args: string[]) =>
+		execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 	const envArgs = Object.entries(options.env)
 		.filter(([, v]) => v !== undefined)
 		.map(([k, v]) => `${k}=${shellQuote(String(v))}`)
@@ -68,6 +70,7 @@ export function startPi(options: {
 		options.cwd,
 		cmd,
 	);
+	let killed = false;
 	const screen = () =>
 		tmux("capture-pane", "-p", "-t", "0")
 			.split("\n")
@@ -107,6 +110,8 @@ export function startPi(options: {
 			return /\[pi exited \d+\]/.test(screen());
 		},
 		kill() {
+			if (killed) return;
+			killed = true;
 			try {
 				tmux("kill-server");
 			} catch {
