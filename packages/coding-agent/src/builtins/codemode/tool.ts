@@ -19,6 +19,7 @@ import { toIdentifier, toolDeclaration } from "./declarations.js";
 import { createCodemodeDescription, DEFAULT_INLINE_BUDGET, type ListedTool } from "./description.js";
 import { parseScriptOptions } from "./options.js";
 import { formatOutcome } from "./output.js";
+import { renderCodemodeCall, renderCodemodeResult } from "./render.js";
 import { scriptValueOf } from "./results.js";
 import type { HostOp, ScriptTool } from "./sandbox/protocol.js";
 import { CODEMODE_STORE_ENTRY_TYPE, foldStore, storeEntryData } from "./store.js";
@@ -197,6 +198,8 @@ export function createCodemodeTool(
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
 			return runCodemode(pi, params.code, signal, onUpdate, ctx);
 		},
+		renderCall: renderCodemodeCall,
+		renderResult: renderCodemodeResult,
 	};
 }
 

@@ -294,6 +294,9 @@ export class ChatView extends Container {
 				} else if (event.message.role === "toolResult") this.finishTool(event.message);
 				break;
 			case "tool_execution_start": {
+				// A call made by another tool (ctx.executeTool, codemode's inner calls) is no item of its own:
+				// the calling tool reports it (codemode's renderer lists them), as it does in the transcript.
+				if ("parentToolCallId" in event && event.parentToolCallId) break;
 				let item = this.tools.get(event.toolCallId);
 				if (!item) {
 					item = this.newToolItem(event.toolCallId, event.toolName, event.args);

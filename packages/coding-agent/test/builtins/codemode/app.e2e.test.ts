@@ -1,0 +1,76 @@
+// The codemode call in the interactive app (built pi in tmux): the script is
+// drawn highlighted and cut to its first lines until Ctrl+O, the inner calls
+// are listed under the codemode item (status, name, arguments) instead of as
+// items of their own, and the script's output follows its header line.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { hasTmux, startPi, type TmuxPi } from "../../interactive/tmux.js";
+
+let sb: Sandbox;
+let pi: TmuxPi | undefined;
+beforeAll(() => {
+	if (hasTmux) assertBuilt();
+});
+beforeEach(async () => {
+	sb = await createSandbox();
+});
+afterEach(async () => {
+	pi?.kill();
+	pi = undefined;
+	await sb.close();
+});
+
+const SCRIPT = `// gather two facts in parallel
+const [a, b] = await Promise.allSettled([
+  tools.bash({ command: "echo alpha-out" }),
+  tools.read({ path: "missing-file.txt" }),
+]);
+const first = a.value.trim();
+const second = b.status;
+console.log("checked", 2);
+text(first);
+text(second);
+return "last-line-marker";`;
+
+describe.skipIf(!hasTmux)("codemode in the app (tmux)", () => {
+	it("draws the script highlighted and collapsed, the inner calls and the output summarized", async () => {
+		writeFileSync(join(sb.cwd, "notes.txt"), "x\n");
+		sb.fake.enqueue(toolReply("codemode", { code: SCRIPT }), textReply("all gathered"));
+		pi = startPi({ cwd: sb.cwd, env: sb.env, args: ["--no-mcp", "--tools", "+codemode"], rows: 50 });
+		await pi.waitFor(/fake-model\s*$/m);
+		pi.type("gather the facts");
+		pi.keys("Enter");
+		const screen = await pi.waitFor("all gathered", 30_000);
+
+		// The call: a title with the script's size, its first 8 lines, then how many are hidden.
+		expect(screen).toMatch(/codemode script, 11 lines/);
+		expect(screen).toContain("// gather two facts in parallel");
+		expect(screen).toContain('tools.bash({ command: "echo alpha-out" })');
+		expect(screen).not.toContain('return "last-line-marker"');
+		expect(screen).toMatch(/… 3 more lines \(ctrl\+o to expand\)/);
+		// The inner calls: a count, one line each with its status; no items of their own.
+		expect(screen).toMatch(/2 tool calls · 1 failed/);
+		expect(screen).toMatch(/✓ bash \{"command":"echo alpha-out"\}/);
+		expect(screen).toMatch(/✗ read \{"path":"missing-file.txt"\}.*— /);
+		expect(screen).not.toMatch(/^\s*\$ echo alpha-out/m);
+		// The output: the header, then the text items.
+		expect(screen).toMatch(/Script completed in [\d.]+ s/);
+		expect(screen).toContain("alpha-out");
+		expect(screen).toContain("rejected");
+
+		// Highlighted: the keyword `const` is drawn in a colour of its own, unlike the line's other text.
+		const colored = pi.screenWithColors();
+		const constLine = colored.split("\n").find((l) => l.includes("const") && l.includes("Promise"));
+		expect(constLine).toBeDefined();
+		expect(constLine).toMatch(/\x1b\[[0-9;]*m\s*const\b/);
+
+		// Ctrl+O shows the whole script and every output line.
+		pi.keys("C-o");
+		const expanded = await pi.waitFor('return "last-line-marker"');
+		expect(expanded).not.toMatch(/more lines \(ctrl\+o to expand\)/);
+		expect(expanded).toContain("<console_output>");
+		expect(expanded).toContain("checked 2");
+	});
+});
