@@ -6,7 +6,7 @@ import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
-import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
+import { mapTypedEventResponse } from "./sse-body.js";
 
 /** The `anthropic-messages` wire adapter over the official SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -27,37 +27,9 @@ export const adapter: ApiAdapter = {
 				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as MessageCreateParamsStreaming;
 			}
-			// The SDK sends the request and maps HTTP errors; the body is read raw, which is faster
-			// than the SDK's SSE decoder and keeps `event: error` frames as ordinary events.
 			const response = await client.messages.create(params, { signal }).asResponse();
-			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-			if (!response.body) throw new Error("The response has no body");
-
 			const mapper = new AnthropicEventMapper(writer, request.toolNameFromWire);
-			const body = response.body as unknown as AsyncIterable<Uint8Array>;
-			const ended = await readSseBody(
-				body,
-				writer,
-				touch,
-				(data) => {
-					const payload = parseEventData(data);
-					if (payload) mapper.handle(payload);
-					else failMalformed(writer, "event", data);
-				},
-				streamObserver(options, model),
-			);
-			if (ended) mapper.end();
+			await mapTypedEventResponse<AnthropicWireEvent>(response, mapper, { writer, touch }, options, model);
 		});
 	},
 };
-
-function parseEventData(data: string): AnthropicWireEvent | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
-			? (value as AnthropicWireEvent)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}

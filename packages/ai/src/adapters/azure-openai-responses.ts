@@ -5,9 +5,9 @@ import type { NormalizedContext } from "../context.js";
 import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { resolveAzureConfig } from "./azure-openai-config.js";
-import { parseResponsesEvent, ResponsesEventMapper } from "./openai-responses-events.js";
+import { ResponsesEventMapper } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
-import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
+import { mapTypedEventResponse } from "./sse-body.js";
 
 /**
  * The `azure-openai-responses` wire adapter: OpenAI models deployed on Azure,
@@ -40,24 +40,8 @@ export const adapter: ApiAdapter = {
 				defaultHeaders: request.headers,
 				fetch: providerFetchFor(options, model),
 			});
-			// As in openai-responses: the SDK sends and maps HTTP errors, the body is read raw.
 			const response = await client.responses.create(params, { signal }).asResponse();
-			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-			if (!response.body) throw new Error("The response has no body");
-			const mapper = new ResponsesEventMapper(writer);
-			const ended = await readSseBody(
-				response.body as unknown as AsyncIterable<Uint8Array>,
-				writer,
-				touch,
-				(data) => {
-					if (data.startsWith("[DONE]")) return;
-					const payload = parseResponsesEvent(data);
-					if (payload) mapper.handle(payload);
-					else failMalformed(writer, "event", data);
-				},
-				streamObserver(options, model),
-			);
-			if (ended) mapper.end();
+			await mapTypedEventResponse(response, new ResponsesEventMapper(writer), { writer, touch }, options, model);
 		});
 	},
 };

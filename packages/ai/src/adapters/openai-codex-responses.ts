@@ -7,7 +7,7 @@ import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
-import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
+import { mapTypedEventResponse } from "./sse-body.js";
 
 /**
  * The `openai-codex-responses` wire adapter: the Responses API as ChatGPT's
@@ -63,24 +63,8 @@ export const adapter: ApiAdapter = {
 				defaultHeaders: headers,
 				fetch: providerFetchFor(options, model),
 			});
-			// As in openai-responses: the SDK sends and maps HTTP errors, the body is read raw.
 			const response = await client.responses.create(params, { signal }).asResponse();
-			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-			if (!response.body) throw new Error("The response has no body");
-			const mapper = new CodexEventMapper(writer);
-			const ended = await readSseBody(
-				response.body as unknown as AsyncIterable<Uint8Array>,
-				writer,
-				touch,
-				(data) => {
-					if (data.startsWith("[DONE]")) return;
-					const payload = parseEventData(data);
-					if (payload) mapper.handle(payload);
-					else failMalformed(writer, "event", data);
-				},
-				streamObserver(options, model),
-			);
-			if (ended) mapper.end();
+			await mapTypedEventResponse(response, new CodexEventMapper(writer), { writer, touch }, options, model);
 		});
 	},
 };
@@ -117,17 +101,6 @@ export function chatgptAccountIdOf(token: string): string | undefined {
 		const auth = claims["https://api.openai.com/auth"] as { chatgpt_account_id?: unknown } | undefined;
 		return typeof auth?.chatgpt_account_id === "string" && auth.chatgpt_account_id !== ""
 			? auth.chatgpt_account_id
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function parseEventData(data: string): ResponsesWireEvent | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
-			? (value as ResponsesWireEvent)
 			: undefined;
 	} catch {
 		return undefined;

@@ -44,18 +44,6 @@ export function parseTextSignature(
  * and custom tool calls → tool calls with id `call_id|item_id`. Only
  * `response.completed` / `response.incomplete` end with `done`.
  */
-/** One SSE data payload as a Responses event, or undefined when it is not one (malformed). */
-export function parseResponsesEvent(data: string): ResponsesWireEvent | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
-			? (value as ResponsesWireEvent)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 export class ResponsesEventMapper {
 	private readonly items = new Map<string, TrackedItem>();
 	private readonly byOutputIndex = new Map<number, string>();

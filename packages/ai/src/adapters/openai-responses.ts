@@ -4,9 +4,9 @@ import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapt
 import type { NormalizedContext } from "../context.js";
 import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
-import { ResponsesEventMapper, type ResponsesWireEvent } from "./openai-responses-events.js";
+import { ResponsesEventMapper } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
-import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
+import { mapTypedEventResponse } from "./sse-body.js";
 
 /** The `openai-responses` wire adapter over the official `openai` SDK (loaded lazily by the registry). */
 export const adapter: ApiAdapter = {
@@ -25,39 +25,8 @@ export const adapter: ApiAdapter = {
 				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as ResponseCreateParamsStreaming;
 			}
-			// The SDK sends the request and maps HTTP errors; the body is read raw: the SDK's SSE
-			// decoder rescans a growing event line per chunk, which the `.done` events (whole text
-			// repeated) make quadratic on long answers.
 			const response = await client.responses.create(params, { signal }).asResponse();
-			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-			if (!response.body) throw new Error("The response has no body");
-
-			const mapper = new ResponsesEventMapper(writer);
-			const body = response.body as unknown as AsyncIterable<Uint8Array>;
-			const ended = await readSseBody(
-				body,
-				writer,
-				touch,
-				(data) => {
-					if (data.startsWith("[DONE]")) return;
-					const payload = parseEventData(data);
-					if (payload) mapper.handle(payload);
-					else failMalformed(writer, "event", data);
-				},
-				streamObserver(options, model),
-			);
-			if (ended) mapper.end();
+			await mapTypedEventResponse(response, new ResponsesEventMapper(writer), { writer, touch }, options, model);
 		});
 	},
 };
-
-function parseEventData(data: string): ResponsesWireEvent | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
-			? (value as ResponsesWireEvent)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}

@@ -1,6 +1,6 @@
 import { type SseEvent, SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
-import type { Model } from "../types.js";
+import type { Model, ProviderResponseInfo } from "../types.js";
 
 /**
  * Reads a raw SSE response body and hands each non-blank event's data to
@@ -71,4 +71,58 @@ export function failMalformed(writer: AssistantStreamWriter, what: "event" | "ch
 		code: `malformed_${what}`,
 		retryable: true,
 	});
+}
+
+/** The data of an SSE event as a wire event (JSON with a string `type`), or undefined. */
+export function parseTypedEvent<E extends { type: string }>(data: string): E | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
+			? (value as E)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** What turns a provider's typed wire events into stream events. */
+export interface TypedEventMapper<E> {
+	handle(event: E): void;
+	end(): void;
+}
+
+/**
+ * Reads an SDK-sent response whose body is SSE of typed JSON events (Anthropic
+ * Messages, OpenAI Responses and the APIs that share its events) into `mapper`.
+ * The body is read raw: faster than the SDKs' SSE decoders (which rescan a
+ * growing event line per chunk) and keeps `event: error` frames as ordinary
+ * events. A `[DONE]` sentinel is skipped; anything else that is not a typed
+ * event fails the stream as malformed.
+ */
+export async function mapTypedEventResponse<E extends { type: string }>(
+	response: Response,
+	mapper: TypedEventMapper<E>,
+	run: { writer: AssistantStreamWriter; touch: (bytes: number) => void },
+	options: {
+		onResponse?: (response: ProviderResponseInfo, model: Model) => void;
+		onStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
+	},
+	model: Model,
+): Promise<void> {
+	options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+	if (!response.body) throw new Error("The response has no body");
+	const { writer } = run;
+	const ended = await readSseBody(
+		response.body as unknown as AsyncIterable<Uint8Array>,
+		writer,
+		run.touch,
+		(data) => {
+			if (data.startsWith("[DONE]")) return;
+			const payload = parseTypedEvent<E>(data);
+			if (payload) mapper.handle(payload);
+			else failMalformed(writer, "event", data);
+		},
+		streamObserver(options, model),
+	);
+	if (ended) mapper.end();
 }
