@@ -6,7 +6,20 @@
 // drawn as items of their own; this is where they show.
 import { type Component, truncateToWidth, wrapTextWithAnsi } from "@pi/tui";
 import type { ExtensionTheme, ToolRenderContext, ToolRenderResultOptions } from "../../extensions/types.js";
-import type { CodemodeCall, CodemodeDetails } from "./tool.js";
+
+// The shapes of tool.ts's CodemodeCall / CodemodeDetails that drawing reads (declared here: tool.ts imports this file).
+interface CodemodeCall {
+	name: string;
+	args: string;
+	status: "running" | "ok" | "error" | "cancelled";
+	durationMs?: number;
+	error?: string;
+}
+interface CodemodeDetails {
+	calls: CodemodeCall[];
+	fullOutputPath?: string;
+	limit?: string;
+}
 
 const SCRIPT_LINES = 8;
 const OUTPUT_LINES = 6;

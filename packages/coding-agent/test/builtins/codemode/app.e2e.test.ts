@@ -4,23 +4,11 @@
 // items of their own, and the script's output follows its header line.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
-import { hasTmux, startPi, type TmuxPi } from "../../interactive/tmux.js";
+import { describe, expect, it } from "vitest";
+import { textReply, toolReply } from "../../cli/support.js";
+import { hasTmux, submit, useTmuxApp } from "../../support/tmux-app.js";
 
-let sb: Sandbox;
-let pi: TmuxPi | undefined;
-beforeAll(() => {
-	if (hasTmux) assertBuilt();
-});
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.kill();
-	pi = undefined;
-	await sb.close();
-});
+const app = useTmuxApp("the codemode rendering test");
 
 const SCRIPT = `// gather two facts in parallel
 const [a, b] = await Promise.allSettled([
@@ -36,13 +24,11 @@ return "last-line-marker";`;
 
 describe.skipIf(!hasTmux)("codemode in the app (tmux)", () => {
 	it("draws the script highlighted and collapsed, the inner calls and the output summarized", async () => {
+		const { sb } = app;
 		writeFileSync(join(sb.cwd, "notes.txt"), "x\n");
 		sb.fake.enqueue(toolReply("codemode", { code: SCRIPT }), textReply("all gathered"));
-		pi = startPi({ cwd: sb.cwd, env: sb.env, args: ["--no-mcp", "--tools", "+codemode"], rows: 50 });
-		await pi.waitFor(/fake-model\s*$/m);
-		pi.type("gather the facts");
-		pi.keys("Enter");
-		const screen = await pi.waitFor("all gathered", 30_000);
+		const pi = await app.ready({ args: ["--no-mcp", "--tools", "+codemode"], rows: 50 });
+		const screen = await submit(pi, "gather the facts", "all gathered", 30_000);
 
 		// The call: a title with the script's size, its first 8 lines, then how many are hidden.
 		expect(screen).toMatch(/codemode script, 11 lines/);
@@ -62,7 +48,7 @@ describe.skipIf(!hasTmux)("codemode in the app (tmux)", () => {
 
 		// Highlighted: the keyword `const` is drawn in a colour of its own, unlike the line's other text.
 		const colored = pi.screenWithColors();
-		const constLine = colored.split("\n").find((l) => l.includes("const") && l.includes("Promise"));
+		const constLine = colored.split("\n").find((l: string) => l.includes("const") && l.includes("Promise"));
 		expect(constLine).toBeDefined();
 		expect(constLine).toMatch(/\x1b\[[0-9;]*m\s*const\b/);
 
