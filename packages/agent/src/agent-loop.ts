@@ -279,8 +279,9 @@ class Run {
 			onUpdate: (partial, event) =>
 				this.emitter.emit({ type: "message_update", message: partial, assistantMessageEvent: event }),
 			onEnd: (final, started) => {
-				// The level this request asked for, whichever stream function answered (1.x session format).
-				final.thinkingLevel = thinkingLevel;
+				// The level this request asked for (1.x session format), unless the stream function
+				// recorded the level it really used (a router that picked another model and level).
+				final.thinkingLevel ??= thinkingLevel;
 				const messages = this.context.messages;
 				if (started) messages[messages.length - 1] = final;
 				else messages.push(final);

@@ -163,6 +163,7 @@ export class AgentSession {
 			getHooks: () => this.lifecycleHooks,
 			transcript: this.transcript,
 			beforeSettle: (aborted) => this.beforeSettle(aborted),
+			getDirectStreamFn: () => this.models.directStreamFn,
 		});
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;

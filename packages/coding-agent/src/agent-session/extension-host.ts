@@ -123,6 +123,13 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			registry.unregisterProvider(name);
 			registry.auth.removeRuntimeApiKey(name);
 		},
+		// The router gets a fresh extension context per request, like a handler.
+		registerVirtualModel: (model) =>
+			void registry.registerVirtualModel({
+				...model,
+				route: (request) => model.route(request, runner.createContext()),
+			}),
+		unregisterVirtualModel: (provider, id) => registry.unregisterVirtualModel(provider, id),
 	};
 }
 

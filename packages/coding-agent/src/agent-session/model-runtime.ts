@@ -11,6 +11,7 @@ import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { withLoginCredentials } from "./login-requests.js";
+import { VirtualRouter } from "./virtual-routing.js";
 
 export interface ModelCycleResult {
 	model: Model;
@@ -34,6 +35,7 @@ export interface ModelRuntimeOptions {
 export class ModelRuntime {
 	private current: Model | undefined;
 	private level: ThinkingLevel = "off";
+	private readonly router: VirtualRouter;
 	scopedModels: ScopedModel[];
 
 	constructor(private readonly o: ModelRuntimeOptions) {
@@ -42,7 +44,18 @@ export class ModelRuntime {
 		// refresh is an error event of that request rather than a failed loop hook.
 		o.agent.getApiKey = (provider) =>
 			o.registry.auth.usesOAuth(provider) ? undefined : o.registry.getApiKey({ provider });
-		o.agent.streamFn = withLoginCredentials(() => this.streamWithConfiguredHeaders, o.registry.auth);
+		// Virtual models are routed outermost: everything below sees the physical model.
+		this.router = new VirtualRouter({
+			registry: o.registry,
+			sessionManager: o.sessionManager,
+			inner: withLoginCredentials(() => this.streamWithConfiguredHeaders, o.registry.auth),
+		});
+		o.agent.streamFn = this.router.loopStreamFn;
+	}
+
+	/** The stream function for requests outside the loop (compaction, extensions' complete()). */
+	get directStreamFn(): StreamFn {
+		return this.router.directStreamFn;
 	}
 
 	get model(): Model | undefined {

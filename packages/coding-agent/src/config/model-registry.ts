@@ -18,6 +18,7 @@ import { resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
 import { resolveConfiguredLocalModel, scanLocalModels } from "./local-models.js";
 import { agentPaths, getAgentDir } from "./paths.js";
+import { createVirtualModel, isVirtualModel, type VirtualModelDefinition } from "./virtual-models.js";
 
 export interface ModelRegistryOptions {
 	/** models.json path; undefined for built-in models only. */
@@ -36,6 +37,8 @@ export class ModelRegistry {
 	private errors: string[] = [];
 	private warnings: string[] = [];
 	private readonly extraModels: Model[] = [];
+	/** Virtual models by `provider/id`; listed over any physical model of the same id. */
+	private readonly virtual = new Map<string, { definition: VirtualModelDefinition; model: Model }>();
 
 	constructor(
 		readonly auth: AuthStorage,
@@ -89,6 +92,7 @@ export class ModelRegistry {
 			this.errors.push(...local.warnings);
 		}
 		for (const extra of this.extraModels) this.upsert(extra);
+		for (const { model } of this.virtual.values()) this.upsert(model);
 	}
 
 	/**
@@ -122,6 +126,8 @@ export class ModelRegistry {
 
 	private upsert(model: Model): void {
 		const i = this.models.findIndex((m) => m.provider === model.provider && m.id === model.id);
+		// A virtual model hides a physical one of the same id, whichever came first.
+		if (i >= 0 && isVirtualModel(this.models[i]) && !isVirtualModel(model)) return;
 		if (i >= 0) this.models[i] = model;
 		else this.models.push(model);
 	}
@@ -142,6 +148,31 @@ export class ModelRegistry {
 		this.reload();
 	}
 
+	/**
+	 * Adds (or replaces) a virtual model: listed under its provider like any
+	 * model, routed per request by ModelRuntime. It hides a physical model of the
+	 * same id; unregisterProvider leaves it in place.
+	 */
+	registerVirtualModel(definition: VirtualModelDefinition): Model {
+		const model = createVirtualModel(definition);
+		const key = `${definition.provider}/${definition.id}`;
+		const replaced = this.virtual.has(key);
+		this.virtual.set(key, { definition, model });
+		if (replaced) this.reload();
+		else this.upsert(model);
+		return model;
+	}
+
+	/** Removes a virtual model; a physical model it hid comes back. */
+	unregisterVirtualModel(provider: string, id: string): void {
+		if (this.virtual.delete(`${provider}/${id}`)) this.reload();
+	}
+
+	/** The router of a virtual catalog entry (undefined for physical or unregistered ones). */
+	getVirtualDefinition(model: Pick<Model, "provider" | "id" | "api">): VirtualModelDefinition | undefined {
+		return isVirtualModel(model) ? this.virtual.get(`${model.provider}/${model.id}`)?.definition : undefined;
+	}
+
 	/** models.json problems that made something be skipped (each names file and position or field). */
 	getErrors(): string[] {
 		return [...this.errors];
@@ -157,9 +188,9 @@ export class ModelRegistry {
 		return [...this.models];
 	}
 
-	/** Models whose provider has some credential configured. */
+	/** Models whose provider has some credential configured (a virtual-only provider needs none). */
 	getAvailable(): Model[] {
-		return this.models.filter((m) => this.auth.hasAuth(m.provider));
+		return this.models.filter((m) => this.hasAuth(m));
 	}
 
 	find(provider: string, id: string): Model | undefined {
@@ -167,7 +198,18 @@ export class ModelRegistry {
 	}
 
 	hasAuth(model: Pick<Model, "provider">): boolean {
-		return this.auth.hasAuth(model.provider);
+		return this.auth.hasAuth(model.provider) || this.onlyVirtual(model.provider);
+	}
+
+	/** A provider id only virtual models use: always available (its models route elsewhere). */
+	private onlyVirtual(provider: string): boolean {
+		let any = false;
+		for (const m of this.models) {
+			if (m.provider !== provider) continue;
+			if (!isVirtualModel(m)) return false;
+			any = true;
+		}
+		return any;
 	}
 
 	/** The key for a request to `model` (AuthStorage order, models.json key last). */

@@ -3,6 +3,7 @@
 // extension's own record; actions on the session go through the runtime's
 // host, which exists only once the session is bound.
 
+import { validateVirtualModel } from "../config/virtual-models.js";
 import { EXTENSION_EVENT_NAMES, type ExtensionEventName } from "./events.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionRuntime, LoadedExtension } from "./extension.js";
@@ -11,6 +12,7 @@ import {
 	EXTENSION_API_VERSION,
 	type ExtensionAPI,
 	type ExtensionFlagOptions,
+	type ExtensionVirtualModel,
 	type MarkdownMessageType,
 } from "./types.js";
 
@@ -168,10 +170,15 @@ export function createExtensionAPI(
 		getMcpServers() {
 			return [...runtime.mcpServers.values()];
 		},
-		registerVirtualModel() {
-			throw new Error(`pi.registerVirtualModel() is not supported by this build yet (${ext.path})`);
+		registerVirtualModel(model) {
+			const checked = validateVirtualModel(model, ext.path) as unknown as ExtensionVirtualModel;
+			if (runtime.host) runtime.host.registerVirtualModel(checked, ext.path);
+			else runtime.pendingVirtualModels.push({ model: checked, extensionPath: ext.path });
 		},
-		unregisterVirtualModel() {},
+		unregisterVirtualModel(provider, id) {
+			if (runtime.host) runtime.host.unregisterVirtualModel(provider, id, ext.path);
+			else runtime.pendingVirtualModels.push({ provider, id, extensionPath: ext.path });
+		},
 	};
 	return api;
 }

@@ -13,6 +13,7 @@ import type {
 	ExtensionError,
 	ExtensionFlag,
 	ExtensionShortcut,
+	ExtensionVirtualModel,
 	MarkdownMessageType,
 	MarkdownTransformer,
 	MessageRenderer,
@@ -91,6 +92,8 @@ export interface ExtensionHost {
 	setThinkingLevel(level: ThinkingLevel): void;
 	registerProvider(name: string, config: ProviderConfig, extensionPath: string): void;
 	unregisterProvider(name: string, extensionPath: string): void;
+	registerVirtualModel(model: ExtensionVirtualModel, extensionPath: string): void;
+	unregisterVirtualModel(provider: string, id: string, extensionPath: string): void;
 }
 
 export interface McpServerRegistration {
@@ -106,6 +109,11 @@ export class ExtensionRuntime {
 	readonly mcpServers = new Map<string, McpServerRegistration>();
 	/** registerProvider calls made while loading; applied when the host binds. */
 	readonly pendingProviders: { name: string; config: ProviderConfig | undefined; extensionPath: string }[] = [];
+	/** registerVirtualModel / unregisterVirtualModel calls made while loading, in order. */
+	readonly pendingVirtualModels: (
+		| { model: ExtensionVirtualModel; extensionPath: string }
+		| { provider: string; id: string; extensionPath: string }
+	)[] = [];
 	host: ExtensionHost | undefined;
 	/** Where errors go that happen outside a dispatch (event bus listeners); the runner replaces it. */
 	reportError: (error: ExtensionError) => void = () => {};
@@ -150,6 +158,10 @@ export class ExtensionRuntime {
 		for (const p of queued) {
 			if (p.config) host.registerProvider(p.name, p.config, p.extensionPath);
 			else host.unregisterProvider(p.name, p.extensionPath);
+		}
+		for (const v of this.pendingVirtualModels.splice(0)) {
+			if ("model" in v) host.registerVirtualModel(v.model, v.extensionPath);
+			else host.unregisterVirtualModel(v.provider, v.id, v.extensionPath);
 		}
 	}
 }

@@ -9,6 +9,7 @@ import type { AssistantMessage, Context, ImageContent, Model, StreamOptions, Tex
 import type { AutocompleteItem, Component } from "@pi/tui";
 import type { Static, TSchema } from "typebox";
 import type { CompactionResult } from "../agent-session/compaction/summarize.js";
+import type { ModelRoute, ModelRouteRequest, VirtualModelDefinition } from "../config/virtual-models.js";
 import type { CustomMessage } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { CustomEntry } from "../session/types.js";
@@ -462,6 +463,11 @@ export interface ProviderModelConfig {
 	compat?: Record<string, unknown>;
 }
 
+/** `pi.registerVirtualModel(model)`: a virtual model whose router also gets the extension context. */
+export interface ExtensionVirtualModel<TState = unknown> extends Omit<VirtualModelDefinition<TState>, "route"> {
+	route(request: ModelRouteRequest<TState>, ctx: ExtensionContext): ModelRoute<TState> | Promise<ModelRoute<TState>>;
+}
+
 /** `pi.registerProvider(name, config)`. */
 export interface ProviderConfig {
 	name?: string;
@@ -545,7 +551,12 @@ export interface ExtensionAPI {
 	registerMcpServer(name: string, config: Record<string, unknown>): void;
 	unregisterMcpServer(name: string): void;
 	getMcpServers(): { name: string; extensionPath: string; config: Record<string, unknown> }[];
-	registerVirtualModel(model: Record<string, unknown> & { provider: string; id: string }): void;
+	/**
+	 * A selectable catalog entry whose `route(request, ctx)` picks the physical
+	 * model and level of each request (docs/virtual-models.md). The same
+	 * provider and id again replaces it; unregisterProvider leaves it.
+	 */
+	registerVirtualModel<TState = unknown>(model: ExtensionVirtualModel<TState>): void;
 	unregisterVirtualModel(provider: string, id: string): void;
 	events: EventBus;
 	/** This build's extension API version (see EXTENSION_API_VERSION). */

@@ -1,6 +1,6 @@
 // Builds the compaction and retry collaborators of an AgentSession from the
 // session's parts, so the coordinator wires them in a few lines.
-import { type Agent, getDefaultStreamFn } from "@pi/agent-core";
+import { type Agent, getDefaultStreamFn, type StreamFn } from "@pi/agent-core";
 import type { Model, ThinkingLevel } from "@pi/ai";
 import type { SettingsManager } from "../../config/settings.js";
 import type { SessionManager } from "../../session/session-manager.js";
@@ -27,6 +27,8 @@ export interface RecoveryParts {
 	transcript: TranscriptSync;
 	/** The `agent_before_settle` boundary (see RecoveryHost.beforeSettle). */
 	beforeSettle?: RecoveryHost["beforeSettle"];
+	/** The stream function for requests outside the loop (routes virtual models as `direct`); default the agent's. */
+	getDirectStreamFn?: () => StreamFn;
 }
 
 /** Default cap on any retry wait when settings do not name one. */
@@ -50,7 +52,7 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 		sessionManager,
 		getModel: p.getModel,
 		getThinkingLevel: p.getThinkingLevel,
-		getStreamFn: () => agent.streamFn ?? getDefaultStreamFn(),
+		getStreamFn: () => p.getDirectStreamFn?.() ?? agent.streamFn ?? getDefaultStreamFn(),
 		getApiKey: (provider) => agent.getApiKey?.(provider),
 		getCompactionSettings: () => p.settings.getCompactionSettings(),
 		getBranchSummarySettings: () => p.settings.getBranchSummarySettings(),
