@@ -62,25 +62,37 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * Flags registered by the extensions `--help` would load (the bundled ones,
- * global dir, settings, -e; never the project's before trust), for the help
- * text.
+ * global dir, settings, the user's installed packages, -e; never the
+ * project's before trust), for the help text. Packages are only read where
+ * they are installed: help installs nothing (offline).
  */
 async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<ExtensionFlagHelp[]> {
 	const agentDir = getAgentDir();
-	const [{ setupExtensions }, { BUILTIN_EXTENSIONS }] = await Promise.all([
+	const [{ setupExtensions }, { BUILTIN_EXTENSIONS }, packageSetup] = await Promise.all([
 		import("../runtime/extension-setup.js"),
 		import("./builtin-extensions.js"),
+		import("./package-setup.js"),
 	]);
 	const { SettingsManager } = await import("../config/settings.js");
 	const settings = SettingsManager.create({ cwd: process.cwd(), agentDir, loadProject: false });
+	const split = packageSetup.splitExtensionArgs(args.extensions);
+	const packages = await packageSetup.loadRunPackages({
+		cwd: process.cwd(),
+		agentDir,
+		env: { ...process.env, PI_OFFLINE: "1" },
+		scope: "user",
+		entries: settings.getScopeSettings("global").packages,
+		temporary: split.packages,
+	});
 	const ext = await setupExtensions({
 		cwd: process.cwd(),
 		agentDir,
 		projectTrusted: false,
 		globalSetting: settings.getScopeSettings("global").extensions,
-		cliPaths: args.extensions,
+		cliPaths: split.paths,
 		noExtensions: args.noExtensions,
 		builtins: BUILTIN_EXTENSIONS,
+		packageExtensions: packages.packages.length > 0 ? packageSetup.packageExtensions(packages.packages) : undefined,
 	});
 	for (const e of ext.errors) process.stderr.write(`Error: ${e.message}\n`);
 	return (ext.runner?.getFlags() ?? []).map((f) => ({

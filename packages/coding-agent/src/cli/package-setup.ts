@@ -29,6 +29,8 @@ export interface RunPackagesOptions {
 	/** `-e` package sources (user stage only). */
 	temporary?: readonly string[];
 	npmCommand?: readonly string[];
+	/** Project stage: the user's packages, which `autoload: false` project entries narrow. */
+	userPackages?: readonly LoadedPackage[];
 }
 
 export async function loadRunPackages(o: RunPackagesOptions): Promise<PackagesLoad> {
@@ -39,7 +41,12 @@ export async function loadRunPackages(o: RunPackagesOptions): Promise<PackagesLo
 		...declarationsOf(o.entries, o.scope, baseDir),
 	];
 	if (declarations.length === 0) return { packages: [], warnings: [] };
-	return loadPackages({ ctx, declarations, offline: o.env.PI_OFFLINE === "1" || o.env.PI_OFFLINE === "true" });
+	return loadPackages({
+		ctx,
+		declarations,
+		offline: o.env.PI_OFFLINE === "1" || o.env.PI_OFFLINE === "true",
+		deltaBase: o.userPackages?.filter((p) => p.scope === "user"),
+	});
 }
 
 /**

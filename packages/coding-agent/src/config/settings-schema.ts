@@ -50,7 +50,19 @@ export interface ImageSettings {
 
 export type PackageSource =
 	| string
-	| { source: string; extensions?: string[]; skills?: string[]; prompts?: string[]; themes?: string[] };
+	| {
+			source: string;
+			/**
+			 * false: nothing of the package loads but what the filters below name
+			 * (`+path`, patterns); a project entry with it is a delta over the user's
+			 * entry for the same package instead of replacing it.
+			 */
+			autoload?: boolean;
+			extensions?: string[];
+			skills?: string[];
+			prompts?: string[];
+			themes?: string[];
+	  };
 
 /** Settings as stored in a file: every key optional, unknown keys allowed. */
 export interface Settings {
@@ -82,6 +94,8 @@ export interface Settings {
 	shellPath?: string;
 	shellCommandPrefix?: string;
 	npmCommand?: string[];
+	/** What `pi update` runs to update pi itself ({packageName}, {version}, {installSpec}); user settings only. */
+	selfUpdateCommand?: string[];
 	sessionDir?: string;
 	enabledModels?: string[];
 	markdown?: { codeBlockIndent?: string };

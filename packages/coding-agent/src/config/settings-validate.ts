@@ -69,6 +69,7 @@ const RULES: Record<string, Rule> = {
 	shellPath: "string",
 	shellCommandPrefix: "string",
 	npmCommand: "string[]",
+	selfUpdateCommand: "string[]",
 	sessionDir: "string",
 	enabledModels: "string[]",
 	markdown: { object: { codeBlockIndent: "string" } },

@@ -7,14 +7,15 @@
 // `<agentDir>/tmp/extensions` (`-e` for one run).
 //
 // A git clone is made in a temporary directory next to its target, checked
-// and only then moved into place, so a failed or interrupted install leaves
+// and only then moved into place (swap.ts), so a failed or interrupted install leaves
 // the previous checkout (or nothing) — never half a package. npm rolls back
 // its own failed installs.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { check, exec, failureSummary } from "./exec.js";
 import { readPackage } from "./manifest.js";
 import { type GitSource, type NpmSource, type ParsedSource, sourceHash } from "./source.js";
+import { recoverSwap, swapInto } from "./swap.js";
 
 export type InstallScope = "user" | "project" | "temporary";
 
@@ -32,7 +33,7 @@ export function installRoot(scope: InstallScope, ctx: InstallContext): string {
 	return ctx.agentDir;
 }
 
-function npmPrefix(scope: InstallScope, ctx: InstallContext): string {
+export function npmPrefix(scope: InstallScope, ctx: InstallContext): string {
 	return join(installRoot(scope, ctx), "npm");
 }
 
@@ -57,6 +58,7 @@ export function installedPath(source: ParsedSource, scope: InstallScope, ctx: In
 
 export function isInstalled(source: ParsedSource, scope: InstallScope, ctx: InstallContext): boolean {
 	const path = installedPath(source, scope, ctx);
+	if (source.type === "git") recoverSwap(path);
 	if (source.type === "npm") return existsSync(join(path, "package.json"));
 	return existsSync(path);
 }
@@ -75,12 +77,12 @@ function env(ctx: InstallContext): NodeJS.ProcessEnv {
 	return { ...ctx.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: ctx.env.GIT_ASKPASS ?? "echo" };
 }
 
-function npm(ctx: InstallContext, args: string[], cwd?: string) {
+export function npm(ctx: InstallContext, args: string[], cwd?: string) {
 	const [command, ...pre] = ctx.npmCommand && ctx.npmCommand.length > 0 ? ctx.npmCommand : ["npm"];
 	return exec(command, [...pre, ...args], { cwd, env: env(ctx) });
 }
 
-const NPM_QUIET = ["--no-audit", "--no-fund", "--legacy-peer-deps", "--loglevel=error"];
+export const NPM_QUIET = ["--no-audit", "--no-fund", "--legacy-peer-deps", "--loglevel=error"];
 
 function ensureNpmProject(prefix: string): void {
 	mkdirSync(prefix, { recursive: true });
@@ -90,7 +92,7 @@ function ensureNpmProject(prefix: string): void {
 	}
 }
 
-async function installNpm(source: NpmSource, scope: InstallScope, ctx: InstallContext, latest: boolean) {
+export async function installNpm(source: NpmSource, scope: InstallScope, ctx: InstallContext, latest: boolean) {
 	const prefix = npmPrefix(scope, ctx);
 	ensureNpmProject(prefix);
 	const spec = source.version ? `${source.name}@${source.version}` : latest ? `${source.name}@latest` : source.name;
@@ -98,7 +100,7 @@ async function installNpm(source: NpmSource, scope: InstallScope, ctx: InstallCo
 	check(result, `npm install ${spec} failed`);
 }
 
-function git(ctx: InstallContext, args: string[], cwd?: string) {
+export function git(ctx: InstallContext, args: string[], cwd?: string) {
 	return exec("git", args, { cwd, env: env(ctx) });
 }
 
@@ -111,7 +113,7 @@ async function hasDependencies(dir: string): Promise<boolean> {
 	}
 }
 
-async function npmInstallIn(dir: string, ctx: InstallContext, what: string): Promise<void> {
+export async function npmInstallIn(dir: string, ctx: InstallContext, what: string): Promise<void> {
 	if (!(await hasDependencies(dir))) return;
 	check(await npm(ctx, ["install", "--omit=dev", ...NPM_QUIET], dir), `npm install in ${what} failed`);
 }
@@ -124,7 +126,7 @@ async function checkoutRef(dir: string, source: GitSource, ctx: InstallContext):
 	}
 }
 
-async function installGit(source: GitSource, scope: InstallScope, ctx: InstallContext): Promise<void> {
+export async function installGit(source: GitSource, scope: InstallScope, ctx: InstallContext): Promise<void> {
 	const target = installedPath(source, scope, ctx);
 	mkdirSync(dirname(target), { recursive: true });
 	const tmp = `${target}.installing-${process.pid}`;
@@ -134,10 +136,7 @@ async function installGit(source: GitSource, scope: InstallScope, ctx: InstallCo
 		await checkoutRef(tmp, source, ctx);
 		readPackage(tmp);
 		await npmInstallIn(tmp, ctx, source.spec);
-		const old = `${target}.old-${process.pid}`;
-		if (existsSync(target)) renameSync(target, old);
-		renameSync(tmp, target);
-		rmSync(old, { recursive: true, force: true });
+		swapInto(tmp, target);
 	} finally {
 		rmSync(tmp, { recursive: true, force: true });
 	}
@@ -168,73 +167,6 @@ export async function uninstallPackage(source: ParsedSource, scope: InstallScope
 		return;
 	}
 	rmSync(installedPath(source, scope, ctx), { recursive: true, force: true });
-}
-
-export interface UpdateResult {
-	/** "pinned": a version/tag/commit was given, nothing was done. */
-	status: "updated" | "unchanged" | "pinned" | "local";
-	from?: string;
-	to?: string;
-}
-
-async function gitHead(dir: string, ctx: InstallContext): Promise<string | undefined> {
-	const r = await git(ctx, ["rev-parse", "HEAD"], dir);
-	return r.code === 0 ? r.stdout.trim() : undefined;
-}
-
-async function updateGit(source: GitSource, scope: InstallScope, ctx: InstallContext): Promise<UpdateResult> {
-	const dir = installedPath(source, scope, ctx);
-	if (!existsSync(dir)) {
-		await installGit(source, scope, ctx);
-		return { status: "updated", to: (await gitHead(dir, ctx))?.slice(0, 7) };
-	}
-	const from = await gitHead(dir, ctx);
-	check(await git(ctx, ["fetch", "--quiet", "--tags", "--force", "origin"], dir), `git fetch ${source.url} failed`);
-	let target: string;
-	if (source.ref) {
-		// A branch follows its remote; a tag or a commit is pinned.
-		const branch = await git(ctx, ["rev-parse", "--quiet", "--verify", `refs/remotes/origin/${source.ref}`], dir);
-		if (branch.code !== 0) return { status: "pinned", from: from?.slice(0, 7) };
-		target = `origin/${source.ref}`;
-	} else {
-		const head = await git(ctx, ["rev-parse", "--quiet", "--verify", "refs/remotes/origin/HEAD"], dir);
-		if (head.code !== 0) await git(ctx, ["remote", "set-head", "origin", "--auto"], dir);
-		target = "origin/HEAD";
-	}
-	check(await git(ctx, ["reset", "--quiet", "--hard", target], dir), `git reset to ${target} failed`);
-	const to = await gitHead(dir, ctx);
-	if (from !== to) await npmInstallIn(dir, ctx, source.spec);
-	return { status: from === to ? "unchanged" : "updated", from: from?.slice(0, 7), to: to?.slice(0, 7) };
-}
-
-/** Brings an installed package up to date unless it is pinned. */
-export async function updatePackage(
-	source: ParsedSource,
-	scope: InstallScope,
-	ctx: InstallContext,
-): Promise<UpdateResult> {
-	if (source.type === "local") return { status: "local" };
-	if (source.type === "git") return updateGit(source, scope, ctx);
-	const path = installedPath(source, scope, ctx);
-	const from = installedVersion(path);
-	if (source.version !== undefined && from !== undefined) return { status: "pinned", from };
-	await installNpm(source, scope, ctx, true);
-	const to = installedVersion(path);
-	return { status: from === to ? "unchanged" : "updated", from, to };
-}
-
-/** The newest registry version matching an unpinned npm source (undefined when the registry cannot say). */
-export async function latestNpmVersion(source: NpmSource, ctx: InstallContext): Promise<string | undefined> {
-	const r = await npm(ctx, ["view", `${source.name}@${source.version ?? "latest"}`, "version", "--json"]);
-	if (r.code !== 0) return undefined;
-	try {
-		const v = JSON.parse(r.stdout) as unknown;
-		const list = Array.isArray(v) ? v : [v];
-		const last = list[list.length - 1];
-		return typeof last === "string" ? last : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 export function isDirectory(path: string): boolean {

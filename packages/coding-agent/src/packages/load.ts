@@ -8,7 +8,7 @@
 // path) loads once: `-e` first, then the project's declaration, then the
 // user's.
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import type { PackageSource } from "../config/settings-schema.js";
 import {
 	type InstallContext,
@@ -17,11 +17,10 @@ import {
 	installedVersion,
 	installPackage,
 	isInstalled,
-	latestNpmVersion,
-	updatePackage,
 } from "./install.js";
-import { applyFilter, type PackageItems, RESOURCE_KINDS, readPackage } from "./manifest.js";
+import { applyDelta, applyFilter, type PackageItems, RESOURCE_KINDS, readPackage } from "./manifest.js";
 import { type ParsedSource, parseSource, sourceIdentity } from "./source.js";
+import { latestNpmVersion, updatePackage } from "./update.js";
 
 export interface PackageDeclaration {
 	entry: PackageSource;
@@ -55,6 +54,12 @@ export interface LoadPackagesOptions {
 	declarations: PackageDeclaration[];
 	/** Offline mode: nothing is installed or refreshed. */
 	offline?: boolean;
+	/**
+	 * The user's loaded packages: a project entry with `autoload: false` for
+	 * one of them narrows that one (a delta over the user's selection) instead
+	 * of installing and loading its own copy.
+	 */
+	deltaBase?: readonly LoadedPackage[];
 }
 
 const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[\w.]+)?$/;
@@ -67,6 +72,27 @@ function filtersOf(entry: PackageSource): Partial<Record<(typeof RESOURCE_KINDS)
 		if (Array.isArray(v)) out[kind] = v.filter((x): x is string => typeof x === "string");
 	}
 	return out;
+}
+
+function noAutoload(entry: PackageSource): boolean {
+	return typeof entry === "object" && entry.autoload === false;
+}
+
+/** What loads of one kind: the settings filter over everything, or with autoload false only what the entry names. */
+function selected(entry: PackageSource, kind: (typeof RESOURCE_KINDS)[number], items: readonly string[]): string[] {
+	const filter = filtersOf(entry)[kind];
+	return noAutoload(entry) ? applyDelta(items, new Set(), filter) : applyFilter(items, filter);
+}
+
+/** A project `autoload: false` entry over the user's package: the user's selection, switched by the entry's patterns. */
+function deltaOver(base: LoadedPackage, entry: PackageSource): LoadedPackage {
+	const filters = filtersOf(entry);
+	const enabled = {} as PackageItems;
+	for (const kind of RESOURCE_KINDS) {
+		const start = new Set(base.enabled[kind].map((p) => relative(base.root, p).split("\\").join("/")));
+		enabled[kind] = applyDelta(base.available[kind], start, filters[kind]).map((p) => join(base.root, p));
+	}
+	return { ...base, enabled };
 }
 
 /** `-e` caches are checked each start: a newer matching npm version or a moved branch is fetched. */
@@ -99,20 +125,19 @@ async function loadOne(d: PackageDeclaration, source: ParsedSource, o: LoadPacka
 	}
 	const path = installedPath(source, d.scope, ctx);
 	if (!existsSync(path)) throw new Error(`${path} does not exist`);
-	const filters = filtersOf(d.entry);
 	const identity = sourceIdentity(source);
 	if (statSync(path).isFile()) {
 		// A file is one extension.
 		const root = dirname(path);
 		const available: PackageItems = { extensions: [basename(path)], skills: [], prompts: [], themes: [] };
-		const enabled = { ...available, extensions: applyFilter(available.extensions, filters.extensions) };
+		const enabled = { ...available, extensions: selected(d.entry, "extensions", available.extensions) };
 		enabled.extensions = enabled.extensions.map((p) => join(root, p));
 		return { spec, identity, scope: d.scope, source, root, available, enabled };
 	}
 	const info = readPackage(path);
 	const enabled = {} as PackageItems;
 	for (const kind of RESOURCE_KINDS) {
-		enabled[kind] = applyFilter(info.items[kind], filters[kind]).map((p) => join(path, p));
+		enabled[kind] = selected(d.entry, kind, info.items[kind]).map((p) => join(path, p));
 	}
 	return { spec, identity, scope: d.scope, source, root: path, version: info.version, available: info.items, enabled };
 }
@@ -133,6 +158,12 @@ export async function loadPackages(o: LoadPackagesOptions): Promise<PackagesLoad
 		const identity = sourceIdentity(source);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
+		const base =
+			d.scope === "project" && noAutoload(d.entry) ? o.deltaBase?.find((p) => p.identity === identity) : undefined;
+		if (base) {
+			packages.push(deltaOver(base, d.entry));
+			continue;
+		}
 		try {
 			packages.push(await loadOne(d, source, o));
 		} catch (error) {

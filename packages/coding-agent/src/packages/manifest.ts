@@ -231,3 +231,34 @@ export function applyFilter(items: readonly string[], filter: readonly string[] 
 		return !hit(excludes, item);
 	});
 }
+
+/**
+ * `autoload: false` (1.6.0's name): the entry's patterns, in order, switch
+ * items on or off from `start` (nothing, or the user's selection when a
+ * project entry narrows the user's package). `+path` and plain patterns
+ * switch on, `-path` and `!pattern` off; what no pattern names keeps its
+ * start state.
+ */
+export function applyDelta(
+	items: readonly string[],
+	start: ReadonlySet<string>,
+	patterns: readonly string[] | undefined,
+): string[] {
+	const on = new Set(start);
+	for (const raw of patterns ?? []) {
+		const entry = raw.trim();
+		if (entry === "") continue;
+		const sign = entry[0];
+		const exact = sign === "+" || sign === "-";
+		const body = normalize(sign === "+" || sign === "-" || sign === "!" ? entry.slice(1) : entry);
+		const enable = sign !== "-" && sign !== "!";
+		const match = exact ? (i: string) => i === body : picomatch(body, { dot: true });
+		for (const item of items) {
+			if (match(item) || (!exact && match(`${item}/SKILL.md`))) {
+				if (enable) on.add(item);
+				else on.delete(item);
+			}
+		}
+	}
+	return items.filter((i) => on.has(i));
+}

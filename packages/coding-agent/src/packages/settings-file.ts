@@ -66,15 +66,34 @@ export async function editPackageEntries(
 	file: string,
 	edit: (entries: PackageSource[]) => PackageSource[] | undefined,
 ): Promise<PackageSource[] | undefined> {
+	return editSettingsArray<PackageSource>(file, "packages", edit);
+}
+
+/** The same for another array key (`extensions`: built-ins switched on and off by `pi config`). */
+export async function editSettingsArray<T>(
+	file: string,
+	key: string,
+	edit: (entries: T[]) => T[] | undefined,
+): Promise<T[] | undefined> {
 	return withFileLock(file, () => {
 		const { data } = readState(file);
-		const before = Array.isArray(data.packages) ? (data.packages as PackageSource[]) : [];
+		const before = Array.isArray(data[key]) ? (data[key] as T[]) : [];
 		const after = edit(structuredClone(before));
 		if (after === undefined) return undefined;
-		data.packages = after;
+		data[key] = after;
 		writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
 		return after;
 	});
+}
+
+/** A string-array key of a settings file (none when missing or unreadable). */
+export function readSettingsStrings(file: string, key: string): string[] {
+	try {
+		const value = readState(file).data[key];
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+	} catch {
+		return [];
+	}
 }
 
 /** The index of the entry naming the same package as `source` (npm name, git URL, local path), or -1. */

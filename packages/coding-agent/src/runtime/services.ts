@@ -145,6 +145,7 @@ async function projectStage(
 				npmCommand: settings.get("npmCommand") as string[] | undefined,
 				scope: "project",
 				entries: settings.getScopeSettings("project").packages,
+				userPackages: user.packages,
 			})
 		: undefined;
 	warnings.push(...(project?.warnings ?? []));

@@ -1,7 +1,9 @@
 // `pi config` in the BUILT CLI under tmux: the resources of an installed
 // package are listed on/off, space switches one and writes the filter at
-// once (only `packages` changes), Tab shows the project scope, and the next
-// run really leaves the switched-off skill out. Plus the pure filter rewrite.
+// once (only `packages` changes), Tab shows the project scope, where a
+// bundled extension is switched off (`-builtin:<name>` in "extensions"), and
+// the next run really leaves the switched-off skill out. Plus the pure
+// filter rewrite.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,6 +62,16 @@ describe.skipIf(!hasTmux)("pi config (tmux)", { timeout: 120_000 }, () => {
 		pi.keys("Tab");
 		await pi.waitFor("Package resources — project settings");
 		await pi.waitFor("No package resources in this scope.");
+		// The bundled extensions are listed too: switch builtin:permissions off for this project.
+		const project = await pi.waitFor(/permissions\s+on/);
+		expect(project).toMatch(/pi \(built-in\)\s+mcp\s+on/);
+		for (let i = 0; i < 4; i++) pi.keys("Down");
+		pi.keys("Space");
+		await pi.waitFor(/permissions\s+off/);
+		await pi.waitFor("Saved to");
+		expect(JSON.parse(readFileSync(join(sb.cwd, ".pi", "settings.json"), "utf8"))).toEqual({
+			extensions: ["-builtin:permissions"],
+		});
 		pi.keys("Escape");
 		await pi.waitFor("[pi exited 0]");
 

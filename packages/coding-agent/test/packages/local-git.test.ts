@@ -3,8 +3,8 @@
 // a moved branch, a missing ref, settings narrowing, project scope and trust,
 // `-e` for one run, and that what a package brings really loads (the fake
 // provider sees the skill in the system prompt and the extension's tool).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 import { createRepo, writePackage } from "../support/packages.js";
@@ -136,7 +136,7 @@ describe("project scope and trust", { timeout: 120_000 }, () => {
 		});
 		const install = await sb.run(["install", "-l", "./vendor/proj"]);
 		expect(install.code, install.stderr).toBe(0);
-		expect(install.stdout).toContain("not trusted yet");
+		expect(install.stdout).toContain("only once it is trusted");
 		expect(settingsOf(join(sb.cwd, ".pi", "settings.json"))).toEqual({ packages: ["../vendor/proj"] });
 		expect(existsSync(join(sb.agentDir, "settings.json"))).toBe(false);
 
@@ -152,9 +152,66 @@ describe("project scope and trust", { timeout: 120_000 }, () => {
 		expect(toolNames(trusted.index)).toContain("proj_tool");
 		expect(systemPrompt(trusted.index)).toContain("proj-skill");
 
-		const removed = await sb.run(["remove", "-l", "./vendor/proj"]);
+		// Now that .pi/settings.json exists the project needs trust: -l changes it only with --approve.
+		const refused = await sb.run(["remove", "-l", "./vendor/proj"]);
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toContain("nothing was removed");
+		const removed = await sb.run(["remove", "-l", "--approve", "./vendor/proj"]);
 		expect(removed.code, removed.stderr).toBe(0);
 		expect(settingsOf(join(sb.cwd, ".pi", "settings.json"))).toEqual({ packages: [] });
+	});
+});
+
+describe("-l in a project that is not trusted", { timeout: 120_000 }, () => {
+	// A cloned repository can carry .pi/npm/package.json with an install script: `pi install -l`
+	// in it must not run npm there (nor write anything) before the user trusted the project.
+	function hostileProject(): { marker: string; settings: string } {
+		const marker = join(sb.root, "hostile-ran");
+		const settings = '{ "packages": [] }\n';
+		writeFileSync(join(sb.cwd, "payload.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`);
+		mkdirSync(join(sb.cwd, ".pi", "npm"), { recursive: true });
+		writeFileSync(join(sb.cwd, ".pi", "settings.json"), settings);
+		writeFileSync(
+			join(sb.cwd, ".pi", "npm", "package.json"),
+			JSON.stringify({ name: "p", private: true, scripts: { preinstall: "node ../../payload.cjs" } }),
+		);
+		return { marker, settings };
+	}
+
+	it("refuses without a terminal to ask in, names --approve; nothing is written or run", async () => {
+		const { marker, settings } = hostileProject();
+		const repo = createRepo(sb.root, "lp");
+		repo.commitPackage({ name: "lp", version: "1.0.0", skill: "lp-skill" });
+		for (const args of [
+			["install", "-l", repo.url],
+			["install", "-l", "npm:anything"],
+			["remove", "-l", repo.url],
+		]) {
+			const r = await sb.run(args);
+			expect(r.code, args.join(" ")).toBe(1);
+			expect(r.stderr).toContain(`${sb.cwd} is not a trusted project and there is no terminal to ask in`);
+			expect(r.stderr).toContain("--approve");
+		}
+		expect(readFileSync(join(sb.cwd, ".pi", "settings.json"), "utf8")).toBe(settings);
+		expect(existsSync(join(sb.cwd, ".pi", "git"))).toBe(false);
+		expect(existsSync(marker)).toBe(false);
+
+		// A saved "no" and --no-approve refuse too.
+		writeFileSync(join(sb.agentDir, "trust.json"), JSON.stringify({ [realpathSync(sb.cwd)]: false }));
+		const saved = await sb.run(["install", "-l", repo.url]);
+		expect(saved.code).toBe(1);
+		expect(saved.stderr).toContain(`you chose not to trust ${sb.cwd}`);
+		const no = await sb.run(["install", "-l", "-na", repo.url]);
+		expect(no.code).toBe(1);
+		expect(no.stderr).toContain("--no-approve was given");
+
+		// --approve trusts it for this command: the package is installed and added.
+		const yes = await sb.run(["install", "-l", "--approve", repo.url]);
+		expect(yes.code, yes.stderr).toBe(0);
+		expect(settingsOf(join(sb.cwd, ".pi", "settings.json"))).toEqual({ packages: [repo.url] });
+		// The user-scope install is not affected by the project's trust.
+		const user = await sb.run(["install", repo.url]);
+		expect(user.code, user.stderr).toBe(0);
 	});
 });
 
@@ -177,7 +234,7 @@ describe("git packages", { timeout: 180_000 }, () => {
 
 		// main moves on: the tag stays where it is.
 		repo.commitPackage({ name: "git-tools", version: "2.0.0", tool: "git_tool", skill: "git-skill" }, "main");
-		const pinned = await sb.run(["update"]);
+		const pinned = await sb.run(["update", "--extensions"]);
 		expect(pinned.code, pinned.stderr).toBe(0);
 		expect(pinned.stdout).toContain(`${repo.url}@v1: pinned, skipped`);
 		expect(JSON.parse(readFileSync(join(clone, "package.json"), "utf8")).version).toBe("1.0.0");
@@ -208,6 +265,40 @@ describe("git packages", { timeout: 180_000 }, () => {
 		expect(removed.code, removed.stderr).toBe(0);
 		expect(existsSync(clone)).toBe(false);
 		expect(userSettings()).toEqual({ packages: [] });
+	});
+
+	it("an update whose manifest turns bad is not kept: the previous checkout stays and loads", async () => {
+		const repo = createRepo(sb.root, "turns-bad");
+		repo.commitPackage({ name: "turns-bad", version: "1.0.0", tool: "tb_tool", skill: "tb-skill" });
+		expect((await sb.run(["install", repo.url])).code).toBe(0);
+		const clone = join(sb.agentDir, "git", "local", repo.bare.slice(1).replace(/\.git$/, ""));
+		const before = readFileSync(join(clone, "package.json"), "utf8");
+		repo.commitPackage({
+			name: "turns-bad",
+			version: "2.0.0",
+			tool: "tb_tool",
+			skill: "tb-skill",
+			manifest: { pi: { skills: "skills" } },
+		});
+		const r = await sb.run(["update", "--extensions"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(
+			new RegExp(
+				`could not update ${repo.url}: [0-9a-f]{7} is not usable \\(bad manifest .*"pi.skills" must be an array of paths\\); kept [0-9a-f]{7}`,
+			),
+		);
+		expect(readFileSync(join(clone, "package.json"), "utf8")).toBe(before);
+		expect(readdirSync(dirname(clone)).filter((n) => n.includes(".updating-") || n.includes(".old-"))).toEqual([]);
+		const { r: run, index } = await ask();
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stderr).not.toContain("skipped");
+		expect(systemPrompt(index)).toContain("Skill tb-skill from turns-bad 1.0.0");
+		expect(toolNames(index)).toContain("tb_tool");
+		// Fixed upstream: the next update takes it.
+		repo.commitPackage({ name: "turns-bad", version: "2.0.1", tool: "tb_tool", skill: "tb-skill" });
+		const fixed = await sb.run(["update", repo.url]);
+		expect(fixed.code, fixed.stderr).toBe(0);
+		expect(JSON.parse(readFileSync(join(clone, "package.json"), "utf8")).version).toBe("2.0.1");
 	});
 
 	it("a missing ref fails the install with the reason; settings and the existing checkout stay", async () => {

@@ -39,6 +39,7 @@ beforeAll(async () => {
 		publish({ name: "@pi-test/scoped", version: "1.0.0", skill: "scoped-skill" }),
 		publish({ name: "pi-bad-manifest", version: "1.0.0", manifest: { pi: { extensions: "nope" } } }),
 		publish({ name: "pi-corrupt", version: "1.0.0", skill: "corrupt-skill" }),
+		publish({ name: "pi-turns-bad", version: "1.0.0", tool: "tb_tool", skill: "tb-skill" }),
 	]);
 }, 120_000);
 afterAll(async () => {
@@ -91,7 +92,7 @@ describe("npm packages from a registry", { timeout: 180_000 }, () => {
 
 		// A new version: update takes it.
 		await publish(demo("1.1.0"));
-		const update = await sb.run(["update"]);
+		const update = await sb.run(["update", "--extensions"]);
 		expect(update.code, update.stderr).toBe(0);
 		expect(update.stdout).toContain("npm:pi-demo-tools: updated 1.0.0 → 1.1.0");
 		expect(versionAt(installed("pi-demo-tools"))).toBe("1.1.0");
@@ -142,7 +143,104 @@ describe("npm packages from a registry", { timeout: 180_000 }, () => {
 	});
 });
 
+describe("pi update: pi itself", { timeout: 180_000 }, () => {
+	it("the registry's newest pi: up to date, --force, the configured command, --models, --all, offline", async () => {
+		const record = join(sb.root, "self-update.txt");
+		const recorder = join(sb.root, "record.cjs");
+		writeFileSync(
+			recorder,
+			`require("node:fs").writeFileSync(${JSON.stringify(record)}, process.argv.slice(2).join(" "))`,
+		);
+		const env = { PI_SELF_UPDATE_COMMAND: `${process.execPath} ${recorder} {installSpec} {packageName} {version}` };
+
+		const unreachable = await sb.run(["update"], {
+			env: { npm_config_registry: "http://127.0.0.1:9/", npm_config_userconfig: "/dev/null" },
+		});
+		expect(unreachable.code).toBe(1);
+		expect(unreachable.stderr).toContain("could not find the newest version of @pi/coding-agent in the npm registry");
+
+		// pi's own package name in this registry, older than this build: nothing runs unless --force.
+		await publish({ name: "@pi/coding-agent", version: "0.0.1" });
+		const same = await sb.run(["update"], { env });
+		expect(same.code, same.stderr).toBe(0);
+		expect(same.stdout).toMatch(/pi \d+\.\d+\.\d+ is up to date \(the registry's newest is 0\.0\.1\)/);
+		expect(existsSync(record)).toBe(false);
+		const forced = await sb.run(["update", "--force"], { env });
+		expect(forced.code, forced.stderr).toBe(0);
+		expect(readFileSync(record, "utf8")).toBe("@pi/coding-agent@0.0.1 @pi/coding-agent 0.0.1");
+
+		await publish({ name: "@pi/coding-agent", version: "99.0.0" });
+		const r = await sb.run(["update"], { env });
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/Updating pi \d+\.\d+\.\d+ → 99\.0\.0/);
+		expect(r.stdout).toContain("Packages are not updated: pi update --extensions does that");
+		expect(readFileSync(record, "utf8")).toBe("@pi/coding-agent@99.0.0 @pi/coding-agent 99.0.0");
+
+		// The setting (an argv array) when the variable is not set; `self` and `pi` are the same target.
+		writeFileSync(
+			join(sb.agentDir, "settings.json"),
+			JSON.stringify({ selfUpdateCommand: [process.execPath, recorder, "with space {version}"] }),
+		);
+		const viaSetting = await sb.run(["update", "pi"]);
+		expect(viaSetting.code, viaSetting.stderr).toBe(0);
+		expect(readFileSync(record, "utf8")).toBe("with space 99.0.0");
+
+		// No command and not a global install (this is a source checkout): the reason and what to do, exit 1.
+		writeFileSync(join(sb.agentDir, "settings.json"), "{}");
+		const none = await sb.run(["update", "--self"]);
+		expect(none.code).toBe(1);
+		expect(none.stderr).toContain("which is not a global npm, pnpm, yarn or bun install, so pi cannot update itself");
+
+		const models = await sb.run(["update", "--models"]);
+		expect(models.code).toBe(0);
+		expect(models.stdout).toContain("model catalog is built into pi");
+		const bad = await sb.run(["update", "--models", "--all"]);
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toContain("--models goes alone");
+
+		// --all: packages and pi; a failing command is exit 1.
+		const all = await sb.run(["update", "--all"], { env: { PI_SELF_UPDATE_COMMAND: "false" } });
+		expect(all.code).toBe(1);
+		expect(all.stdout).toContain("No packages configured.");
+		expect(all.stderr).toContain("Error: false failed (exit 1)");
+
+		const offline = await sb.run(["update"], { env: { ...env, PI_OFFLINE: "1" } });
+		expect(offline.code).toBe(0);
+		expect(offline.stdout).toContain("Skipped updating pi (offline mode).");
+	});
+});
+
 describe("npm failures", { timeout: 120_000 }, () => {
+	it("an update whose manifest turns bad is rolled back: the previous version stays and loads", async () => {
+		const install = await sb.run(["install", "npm:pi-turns-bad"]);
+		expect(install.code, install.stderr).toBe(0);
+		const prefix = join(sb.agentDir, "npm");
+		const files = () => [
+			readFileSync(join(prefix, "package.json"), "utf8"),
+			readFileSync(join(prefix, "package-lock.json"), "utf8"),
+		];
+		const before = files();
+		await publish({
+			name: "pi-turns-bad",
+			version: "1.1.0",
+			tool: "tb_tool",
+			skill: "tb-skill",
+			manifest: { pi: { extensions: { path: "extensions" } } },
+		});
+		const r = await sb.run(["update", "--extensions"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("could not update npm:pi-turns-bad: 1.1.0 is not usable (bad manifest in");
+		expect(r.stderr).toContain('"pi.extensions" must be an array of paths); kept 1.0.0');
+		expect(versionAt(installed("pi-turns-bad"))).toBe("1.0.0");
+		expect(files()).toEqual(before);
+		sb.fake.enqueue(textReply("ok"));
+		const run = await sb.run(["-p", "--model", "fake/fake-model", "hi"]);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stderr).not.toContain("skipped");
+		expect(systemPrompt(0)).toContain("Skill tb-skill from pi-turns-bad 1.0.0");
+		expect(body(sb.fake, 0).tools?.map((t) => t.function.name)).toContain("tb_tool");
+	});
+
 	it("an unknown package: exit 1 with npm's reason, settings untouched", async () => {
 		const r = await sb.run(["install", "npm:pi-no-such-package"]);
 		expect(r.code).toBe(1);

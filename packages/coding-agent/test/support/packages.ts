@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface FixturePackage {
 	name: string;
@@ -20,7 +21,7 @@ export interface FixturePackage {
 	manifest?: Record<string, unknown>;
 }
 
-const THEME_SOURCE = join(__dirname, "../fixtures/themes-1.6.0/dark.json");
+const THEME_SOURCE = fileURLToPath(new URL("../fixtures/themes-1.6.0/dark.json", import.meta.url));
 
 /** Writes the package into `dir` (created) by the conventional layout. */
 export function writePackage(dir: string, p: FixturePackage): string {

@@ -6,8 +6,9 @@
 import { statSync } from "node:fs";
 import { basename, relative } from "node:path";
 import { createInterface } from "node:readline";
-import { getAgentDir } from "../../config/paths.js";
-import { resolveProjectTrust } from "../../config/project-trust.js";
+import { isPlainObject, readJsonFile } from "../../config/json-file.js";
+import { agentPaths, getAgentDir } from "../../config/paths.js";
+import { resolveProjectTrust, saveProjectTrust } from "../../config/project-trust.js";
 import type { PackageSource } from "../../config/settings-schema.js";
 import {
 	type InstallContext,
@@ -16,7 +17,6 @@ import {
 	installPackage,
 	isInstalled,
 	uninstallPackage,
-	updatePackage,
 } from "../../packages/install.js";
 import { type PackageItems, RESOURCE_KINDS, readPackage } from "../../packages/manifest.js";
 import {
@@ -29,6 +29,8 @@ import {
 	settingsLocation,
 } from "../../packages/settings-file.js";
 import { type ParsedSource, parseSource } from "../../packages/source.js";
+import { updatePackage } from "../../packages/update.js";
+import { VERSION } from "../version.js";
 import type { CommandIo } from "./io.js";
 
 const HELP: Record<string, string> = {
@@ -43,8 +45,14 @@ Sources:
   <path>                        a local directory (or one extension file), used in place
 
 Options:
-  -l, --local    Write the project's .pi/settings.json (loaded only after the project is trusted)
-  -h, --help     Show this help
+  -l, --local         Write the project's .pi/settings.json (loaded only after the project is trusted)
+  -a, --approve       Trust this project for this command (needed with -l in an untrusted project
+                      when there is no terminal to ask in)
+  -na, --no-approve   Do not trust it (-l then refuses)
+  -h, --help          Show this help
+
+A project that is not trusted is never written to or installed into without asking: pi asks
+whether to trust it (in a terminal) or refuses.
 
 Before the package is added, pi lists what it brings. Extensions run code with your permissions:
 review third-party packages before installing them.
@@ -54,19 +62,33 @@ review third-party packages before installing them.
 Removes a package's settings entry and its installed files (local paths are left on disk).
 
 Options:
-  -l, --local    Use the project's .pi/settings.json
-  -h, --help     Show this help
+  -l, --local         Use the project's .pi/settings.json
+  -a, --approve       Trust this project for this command
+  -na, --no-approve   Do not trust it (-l then refuses)
+  -h, --help          Show this help
 `,
-	update: `Usage: pi update [--extensions] [<source>]
+	update: `Usage: pi update [<source>|self|pi] [--self|--extensions|--models|--all] [--extension <source>] [--force]
 
-Updates installed packages: unpinned npm packages to the newest version, git packages to the
-remote's branch. Pinned ones (npm:<name>@<version>, a git tag or commit) are skipped.
-Without a source every configured package is updated (the project's only when it is trusted);
-pi itself is updated with the package manager that installed it.
+Without a target, updates pi itself; with one, installed packages.
+
+Targets:
+  (none), self, pi, --self   pi itself: the newest version in the npm registry, installed by the
+                             package manager that installed pi (or PI_SELF_UPDATE_COMMAND /
+                             the selfUpdateCommand setting)
+  --extensions               every configured package (the project's only when it is trusted)
+  <source>, --extension <s>  one configured package
+  --all                      pi and every configured package
+  --models                   nothing to refresh: the model catalog ships inside pi
+
+Unpinned npm packages go to the newest version, git packages to the remote's branch; pinned
+ones (npm:<name>@<version>, a git tag or commit) are skipped. A new version that does not
+install or whose manifest is bad is not kept: the previous one stays.
 
 Options:
-  --extensions   Update every configured package (the default without a source)
-  -h, --help     Show this help
+  --force             Reinstall pi even when it is the newest version
+  -a, --approve       Trust this project's .pi/settings.json packages for this command
+  -na, --no-approve   Leave the project's packages out
+  -h, --help          Show this help
 `,
 	list: `Usage: pi list
 
@@ -74,7 +96,9 @@ Lists the packages in the user settings (~/.pi/agent/settings.json) and the proj
 .pi/settings.json, where they are installed and what they bring.
 
 Options:
-  -h, --help     Show this help
+  -a, --approve       Show the project's packages as loaded (trusted) for this command
+  -na, --no-approve   Show them as not loaded
+  -h, --help          Show this help
 `,
 };
 
@@ -84,16 +108,44 @@ interface Parsed {
 	positional: string[];
 	local: boolean;
 	help: boolean;
+	/** --approve (true) / --no-approve (false). */
+	approve?: boolean;
 	extensions: boolean;
+	self: boolean;
+	models: boolean;
+	all: boolean;
+	force: boolean;
+	extension?: string;
 }
 
 function parse(argv: readonly string[], allowed: readonly string[]): Parsed {
-	const out: Parsed = { positional: [], local: false, help: false, extensions: false };
-	for (const arg of argv) {
+	const out: Parsed = {
+		positional: [],
+		local: false,
+		help: false,
+		extensions: false,
+		self: false,
+		models: false,
+		all: false,
+		force: false,
+	};
+	const update = allowed.includes("update");
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
 		if (arg === "-h" || arg === "--help") out.help = true;
 		else if ((arg === "-l" || arg === "--local") && allowed.includes("local")) out.local = true;
-		else if (arg === "--extensions" && allowed.includes("extensions")) out.extensions = true;
-		else if (arg.startsWith("-") && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
+		else if (arg === "-a" || arg === "--approve") out.approve = true;
+		else if (arg === "-na" || arg === "--no-approve") out.approve = false;
+		else if (update && arg === "--extensions") out.extensions = true;
+		else if (update && arg === "--self") out.self = true;
+		else if (update && arg === "--models") out.models = true;
+		else if (update && arg === "--all") out.all = true;
+		else if (update && arg === "--force") out.force = true;
+		else if (update && arg === "--extension") {
+			const value = argv[++i];
+			if (value === undefined || value.startsWith("-")) throw new UsageError("--extension needs a package source");
+			out.extension = value;
+		} else if (arg.startsWith("-") && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
 		else out.positional.push(arg);
 	}
 	return out;
@@ -132,11 +184,24 @@ function isDir(path: string): boolean {
 }
 
 function context(io: CommandIo, agentDir: string): InstallContext {
-	return { agentDir, cwd: io.cwd, env: io.env };
+	const npmCommand = userSetting(agentDir, "npmCommand");
+	const valid = Array.isArray(npmCommand) && npmCommand.every((a) => typeof a === "string");
+	return { agentDir, cwd: io.cwd, env: io.env, npmCommand: valid ? (npmCommand as string[]) : undefined };
 }
 
-function trusted(io: CommandIo, agentDir: string): boolean {
-	return resolveProjectTrust({ cwd: io.cwd, agentDir }).trusted;
+function trusted(io: CommandIo, agentDir: string, approve?: boolean): boolean {
+	return resolveProjectTrust({
+		cwd: io.cwd,
+		agentDir,
+		approve,
+		defaultProjectTrust: userSetting(agentDir, "defaultProjectTrust"),
+	}).trusted;
+}
+
+/** One key of the user settings file (commands read no project settings before trust). */
+function userSetting(agentDir: string, key: string): unknown {
+	const file = readJsonFile(agentPaths(agentDir).settings);
+	return file.kind === "ok" && isPlainObject(file.value) ? file.value[key] : undefined;
 }
 
 /** A local path as it goes into settings: relative to a project's .pi/, absolute for the user. */
@@ -147,19 +212,59 @@ function storedSpec(source: ParsedSource, location: SettingsLocation): string {
 	return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-async function confirm(io: CommandIo, question: string): Promise<boolean> {
-	if (!io.stdin.isTTY) return true;
+async function ask(io: CommandIo, question: string): Promise<string> {
 	const rl = createInterface({ input: io.stdin, output: io.stdout });
 	try {
-		const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
-		return !/^n/i.test(answer.trim());
+		return (await new Promise<string>((resolve) => rl.question(question, resolve))).trim();
 	} finally {
 		rl.close();
 	}
 }
 
+async function confirm(io: CommandIo, question: string): Promise<boolean> {
+	if (!io.stdin.isTTY) return true;
+	return !/^n/i.test(await ask(io, question));
+}
+
+/**
+ * `-l` writes the project's .pi/settings.json and installs into its .pi/:
+ * only in a trusted project. An untrusted one (no decision yet) is asked about
+ * in a terminal (yes saves the decision, as the app's question does) and
+ * refused without one; a saved "no" or --no-approve refuses. Nothing in the
+ * project is read or run before this.
+ */
+async function projectWriteAllowed(p: Parsed, io: CommandIo, agentDir: string, what: string): Promise<boolean> {
+	const trust = resolveProjectTrust({
+		cwd: io.cwd,
+		agentDir,
+		approve: p.approve,
+		defaultProjectTrust: userSetting(agentDir, "defaultProjectTrust"),
+	});
+	if (trust.trusted) return true;
+	const refuse = (why: string) => {
+		io.stderr.write(
+			`Error: ${why}; ${what}. Trust the project first (start pi in it and answer the trust question), or pass --approve to trust it for this command.\n`,
+		);
+		return false;
+	};
+	if (trust.source === "cli") return refuse(`--no-approve was given for ${io.cwd}`);
+	if (trust.source === "saved") return refuse(`you chose not to trust ${io.cwd}`);
+	if (!io.stdin.isTTY) return refuse(`${io.cwd} is not a trusted project and there is no terminal to ask in`);
+	io.stdout.write(
+		`${io.cwd} is not a trusted project: its .pi/ settings, extensions and packages do not load.\n` +
+			"With -l pi writes its .pi/settings.json and installs into its .pi/, and the project's packages load from then on.\n",
+	);
+	if (!/^y/i.test(await ask(io, "Trust this project? [y/N] "))) {
+		io.stdout.write(`Not trusted; ${what}.\n`);
+		return false;
+	}
+	saveProjectTrust(agentDir, io.cwd, true);
+	return true;
+}
+
 async function runInstall(p: Parsed, io: CommandIo, agentDir: string): Promise<number> {
 	if (p.positional.length !== 1) throw new UsageError("pi install takes one source");
+	if (p.local && !(await projectWriteAllowed(p, io, agentDir, "nothing was installed"))) return 1;
 	const location = settingsLocation(p.local ? "project" : "user", agentDir, io.cwd);
 	const source = parseSource(p.positional[0], io.cwd);
 	const spec = storedSpec(source, location);
@@ -207,7 +312,7 @@ async function runInstall(p: Parsed, io: CommandIo, agentDir: string): Promise<n
 	io.stdout.write(`Added ${spec} to ${location.file}\n`);
 	if (location.scope === "project" && !trusted(io, agentDir)) {
 		io.stdout.write(
-			"Note: this project is not trusted yet; pi loads its .pi/settings.json packages only after you trust it (pi --approve, or /trust).\n",
+			"Note: pi loads this project's .pi/settings.json only once it is trusted: start pi here and answer the trust question.\n",
 		);
 	}
 	return 0;
@@ -215,6 +320,7 @@ async function runInstall(p: Parsed, io: CommandIo, agentDir: string): Promise<n
 
 async function runRemove(p: Parsed, io: CommandIo, agentDir: string): Promise<number> {
 	if (p.positional.length !== 1) throw new UsageError("pi remove takes one source");
+	if (p.local && !(await projectWriteAllowed(p, io, agentDir, "nothing was removed"))) return 1;
 	const location = settingsLocation(p.local ? "project" : "user", agentDir, io.cwd);
 	const source = parseSource(p.positional[0], io.cwd);
 	let removed: PackageSource | undefined;
@@ -262,12 +368,59 @@ function configuredTargets(io: CommandIo, agentDir: string, withProject: boolean
 	});
 }
 
+type UpdateTarget = { self: boolean; packages: boolean; source?: string; models: boolean };
+
+function updateTarget(p: Parsed): UpdateTarget {
+	if (p.positional.length > 1) throw new UsageError("pi update takes at most one target");
+	const word = p.positional[0];
+	const selfWord = word === "self" || word === "pi";
+	const source = p.extension ?? (selfWord ? undefined : word);
+	if (p.extension !== undefined && word !== undefined && !selfWord) {
+		throw new UsageError("give one package: a source or --extension <source>");
+	}
+	if (p.models && (p.self || p.all || p.extensions || source !== undefined || selfWord)) {
+		throw new UsageError("--models goes alone");
+	}
+	if (p.models) return { self: false, packages: false, models: true };
+	const packages = p.all || p.extensions || source !== undefined;
+	const self = p.all || p.self || selfWord || !packages;
+	return { self, packages, source, models: false };
+}
+
 async function runUpdate(p: Parsed, io: CommandIo, agentDir: string): Promise<number> {
-	if (p.positional.length > 1) throw new UsageError("pi update takes at most one source");
-	const withProject = trusted(io, agentDir);
+	const target = updateTarget(p);
+	if (target.models) {
+		io.stdout.write(
+			"Nothing to refresh: pi's model catalog is built into pi (it works offline), so it changes when pi is updated (pi update). " +
+				"Custom providers and models are read from models.json at every start.\n",
+		);
+		return 0;
+	}
+	let code = 0;
+	if (target.packages) code = await updatePackages(p, target.source, io, agentDir);
+	else io.stdout.write("Packages are not updated: pi update --extensions does that (--all: pi and packages).\n");
+	if (target.self) {
+		const { selfUpdate } = await import("./self-update.js");
+		const selfCode = await selfUpdate(
+			{
+				version: VERSION,
+				force: p.force,
+				npmCommand: context(io, agentDir).npmCommand,
+				settingsCommand: userSetting(agentDir, "selfUpdateCommand"),
+				scriptPath: process.argv[1],
+			},
+			io,
+		);
+		if (selfCode !== 0) code = selfCode;
+	}
+	return code;
+}
+
+async function updatePackages(p: Parsed, only: string | undefined, io: CommandIo, agentDir: string): Promise<number> {
+	const withProject = trusted(io, agentDir, p.approve);
 	let targets = configuredTargets(io, agentDir, withProject);
-	if (p.positional.length === 1) {
-		const wanted = parseSource(p.positional[0], io.cwd);
+	if (only !== undefined) {
+		const wanted = parseSource(only, io.cwd);
 		targets = targets.filter((t) => findEntry([t.entry], wanted, t.location.baseDir) === 0);
 		if (targets.length === 0) {
 			io.stderr.write(`Error: ${wanted.spec} is not a configured package (pi list shows them)\n`);
@@ -292,12 +445,11 @@ async function runUpdate(p: Parsed, io: CommandIo, agentDir: string): Promise<nu
 			const source = parseSource(spec, t.location.baseDir);
 			if (source.type !== "local" && !isInstalled(source, t.location.scope, ctx)) {
 				const path = await installPackage(source, t.location.scope, ctx);
+				readPackage(path);
 				io.stdout.write(`${spec}: installed${installedVersion(path) ? ` ${installedVersion(path)}` : ""}\n`);
 				continue;
 			}
 			const r = await updatePackage(source, t.location.scope, ctx);
-			const path = installedPath(source, t.location.scope, ctx);
-			if (source.type !== "local") readPackage(path);
 			if (r.status === "pinned") io.stdout.write(`${spec}: pinned, skipped\n`);
 			else if (r.status === "local") io.stdout.write(`${spec}: local path, nothing to update\n`);
 			else if (r.status === "unchanged") io.stdout.write(`${spec}: up to date${r.to ? ` (${r.to})` : ""}\n`);
@@ -310,10 +462,10 @@ async function runUpdate(p: Parsed, io: CommandIo, agentDir: string): Promise<nu
 	return failed > 0 ? 1 : 0;
 }
 
-function runList(io: CommandIo, agentDir: string): number {
+function runList(p: Parsed, io: CommandIo, agentDir: string): number {
 	const ctx = context(io, agentDir);
 	let any = false;
-	const isTrusted = trusted(io, agentDir);
+	const isTrusted = trusted(io, agentDir, p.approve);
 	for (const scope of ["user", "project"] as const) {
 		const location = settingsLocation(scope, agentDir, io.cwd);
 		const entries = readPackageEntries(location.file);
@@ -354,7 +506,7 @@ export function packageCommand(name: "install" | "remove" | "update" | "list") {
 	return async (argv: readonly string[], io: CommandIo): Promise<number> => {
 		const agentDir = getAgentDir(io.env);
 		try {
-			const allowed = name === "install" || name === "remove" ? ["local"] : name === "update" ? ["extensions"] : [];
+			const allowed = name === "install" || name === "remove" ? ["local"] : name === "update" ? ["update"] : [];
 			const p = parse(argv, allowed);
 			if (p.help) {
 				io.stdout.write(HELP[name]);
@@ -364,7 +516,7 @@ export function packageCommand(name: "install" | "remove" | "update" | "list") {
 			if (name === "remove") return await runRemove(p, io, agentDir);
 			if (name === "update") return await runUpdate(p, io, agentDir);
 			if (p.positional.length > 0) throw new UsageError("pi list takes no arguments");
-			return runList(io, agentDir);
+			return runList(p, io, agentDir);
 		} catch (error) {
 			const message = (error as Error).message;
 			io.stderr.write(`Error: ${message}\n`);

@@ -1,9 +1,11 @@
 // `pi config`: its own small screen (like the trust question) listing every
-// resource of every package in one settings scope with on/off. Space or Enter
+// resource of every package in one settings scope, then the extensions
+// bundled with pi, with on/off. Space or Enter
 // switches a resource and the settings entry is written at once (the caller
 // does it, under the settings lock); Tab switches between user and project
 // settings; Esc or Ctrl+C leaves.
 import { type Component, ProcessTerminal, type SettingItem, SettingsList, type Terminal, TUI } from "@pi/tui";
+import { BUILTIN_IDENTITY } from "../../packages/builtin-config.js";
 import type { ConfigRow } from "../../packages/config-model.js";
 import { line, liveSettingsListTheme, SelectorFrame } from "./selectors/frame.js";
 import { type AppTheme, fallbackTheme } from "./theme-fallback.js";
@@ -60,7 +62,10 @@ export function runPackageConfigScreen(o: PackageConfigScreenOptions): Promise<v
 			const items: SettingItem[] = view.rows.map((r) => ({
 				id: rowId(r),
 				label: `${shortSpec(r.spec)}  ${r.item}`,
-				description: `${NOUN[r.kind]} from ${r.spec}`,
+				description:
+					r.identity === BUILTIN_IDENTITY
+						? `extension bundled with pi (builtin:${r.item}); off writes -builtin:${r.item} to "extensions"`
+						: `${NOUN[r.kind]} from ${r.spec}`,
 				currentValue: r.enabled ? "on" : "off",
 				values: ["on", "off"],
 			}));
@@ -92,7 +97,9 @@ export function runPackageConfigScreen(o: PackageConfigScreenOptions): Promise<v
 			render: (width) => [
 				line(` ${theme.fg("muted", view.file)}`, width),
 				...view.notes.map((n) => line(` ${theme.fg("warning", n)}`, width)),
-				...(view.rows.length === 0 ? [line(` ${theme.fg("dim", "No package resources in this scope.")}`, width)] : []),
+				...(view.rows.every((r) => r.identity === BUILTIN_IDENTITY)
+					? [line(` ${theme.fg("dim", "No package resources in this scope.")}`, width)]
+					: []),
 				"",
 			],
 			invalidate: () => {},

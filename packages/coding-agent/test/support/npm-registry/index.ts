@@ -7,6 +7,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -43,7 +44,7 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
 			"",
 		].join("\n"),
 	);
-	const child: ChildProcess = spawn(process.execPath, [join(__dirname, "server.mjs"), config], {
+	const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL("server.mjs", import.meta.url)), config], {
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	let output = "";
