@@ -13,7 +13,7 @@ import {
 	parsePastedAuthorization,
 } from "../../extensions/types.js";
 import { type ConfiguredServer, loadMcpConfig, type McpConfig, parseServerEntry, serverKey } from "./config.js";
-import { MCP_TOOL_PREFIX } from "./interface.js";
+import { MCP_EVENTS, MCP_TOOL_PREFIX } from "./interface.js";
 import { McpLog } from "./log.js";
 import { McpManager, type ServerEntry } from "./manager.js";
 import { showMcpMenu } from "./menu.js";
@@ -190,6 +190,14 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 					configErrors: config.errors,
 					login: (entry) => signIn(ctx, entry),
 					logout: (entry) => signOut(ctx, entry),
+					onChange: (listener) => {
+						const offs = [MCP_EVENTS.serverState, MCP_EVENTS.toolsChanged].map((channel) =>
+							pi.events.on(channel, () => listener()),
+						);
+						return () => {
+							for (const off of offs) off();
+						};
+					},
 				});
 				return;
 			}

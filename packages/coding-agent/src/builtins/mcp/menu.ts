@@ -1,5 +1,5 @@
 // `/mcp` in the interactive app: the servers (those that need attention
-// first) in a selector; a chosen server offers its tools and connection
+// first) in a live selector (live-list.ts); a chosen server offers its tools and connection
 // details, reconnect, sign in / sign out (HTTP), exposure and enable /
 // disable. Exposure and enabled changes are saved to the file that defines
 // the server (extension-registered servers: this session only); in a trusted
@@ -10,22 +10,22 @@
 import type { ExtensionCommandContext } from "../../extensions/types.js";
 import { EXPOSURES, type Exposure, projectConfigPath } from "./config.js";
 import { saveServerSettings } from "./config-edit.js";
+import { pickServerLive } from "./live-list.js";
 import type { McpManager, ServerEntry } from "./manager.js";
-import { formatStatus, statusLine, statusOrder } from "./status.js";
+import { formatStatus, statusLine } from "./status.js";
 
 export interface MenuDeps {
 	manager: McpManager | undefined;
 	configErrors: readonly string[];
 	login(entry: ServerEntry): Promise<void>;
 	logout(entry: ServerEntry): Promise<void>;
+	/** Subscribes to server changes (state, tools); returns the unsubscribe function. */
+	onChange(listener: () => void): () => void;
 }
 
 const BACK = "← Back";
 const DISABLE_IN_PROJECT = "Disable in this project";
 const ENABLE_IN_PROJECT = "Enable in this project";
-const REFRESH = "↻ Refresh";
-/** How long the list waits for connecting servers before it shows them as connecting. */
-const LIST_WAIT_MS = 3_000;
 
 export async function showMcpMenu(ctx: ExtensionCommandContext, deps: MenuDeps): Promise<void> {
 	const m = deps.manager;
@@ -34,18 +34,10 @@ export async function showMcpMenu(ctx: ExtensionCommandContext, deps: MenuDeps):
 		if (deps.configErrors.length === 0) ctx.ui.notify(formatStatus([], []), "info");
 		return;
 	}
-	// The selector is a snapshot: give servers that are still connecting a short moment first.
-	await m.waitFor("all", LIST_WAIT_MS);
 	for (;;) {
-		const entries = statusOrder([...m.servers.values()]);
-		const labels = entries.map((e) => statusLine(e));
-		const picked = await ctx.ui.select("MCP servers", [...labels, REFRESH]);
-		if (picked === undefined) return;
-		if (picked === REFRESH) {
-			await m.waitFor("all", LIST_WAIT_MS);
-			continue;
-		}
-		const entry = entries[labels.indexOf(picked)];
+		// The list follows the servers while it is open (connecting, failed, reconnecting, tools).
+		const name = await pickServerLive(ctx, { manager: m, onChange: deps.onChange });
+		const entry = name === undefined ? undefined : m.servers.get(name);
 		if (!entry) return;
 		await serverMenu(ctx, m, entry, deps);
 	}

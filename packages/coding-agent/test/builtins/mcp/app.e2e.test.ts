@@ -73,6 +73,45 @@ describe.skipIf(!hasTmux)("/mcp in the interactive app (tmux)", () => {
 		expect(p.exited()).toBe(false);
 	}, 90_000);
 
+	it("the /mcp list updates while open: a server connects, another fails and comes back on its own", async () => {
+		const gate = join(app.sb.root, "slow-may-start");
+		const back = join(app.sb.root, "flaky-may-start");
+		mkdirSync(app.sb.agentDir, { recursive: true });
+		writeFileSync(
+			mcpFile(),
+			JSON.stringify({
+				mcpServers: {
+					slow: stdioEntry("slow", { tools: 2, waitForFile: gate }),
+					flaky: stdioEntry("flaky", { tools: 1, exitUnlessFile: back }),
+				},
+			}),
+		);
+		const p = app.start({ rows: 30, columns: 160 });
+		await p.waitFor(READY);
+		// Open at once: slow is still connecting, flaky failed (and is retrying).
+		const first = await submit(p, "/mcp", /✗ flaky: (failed|reconnecting)/, 20_000);
+		expect(first).toMatch(/… slow: connecting/);
+		// Highlight slow, then let it start: its row turns connected while the list stays open, and stays highlighted.
+		// (The highlight follows a server by name as rows re-sort, so move it with the keys until it is on slow.)
+		for (let i = 0; i < 4 && !/^\s*(→|>|❯|›).*slow: connecting/m.test(p.screen()); i++) {
+			p.keys("Down");
+			await settle(150);
+		}
+		expect(p.screen()).toMatch(/^\s*(→|>|❯|›).*slow: connecting/m);
+		writeFileSync(gate, "");
+		const connected = await p.waitFor(/✓ slow: connected, 2 tools/, 20_000);
+		expect(connected).toMatch(/^\s*(→|>|❯|›).*slow: connected/m);
+		expect(connected).toContain("MCP servers");
+		// flaky comes back with the next backoff attempt, again without a key press.
+		writeFileSync(back, "");
+		const both = await p.waitFor(/✓ flaky: connected, 1 tool\b/, 30_000);
+		expect(both).toMatch(/✓ slow: connected, 2 tools/);
+		expect(both).toMatch(/^\s*(→|>|❯|›).*slow: connected/m);
+		// Still the list: Enter opens the highlighted server.
+		p.keys("Enter");
+		await p.waitFor('MCP server "slow"');
+	}, 90_000);
+
 	it("sign-in opens the browser and takes the pasted address when the loopback is not reached; Esc cancels", async () => {
 		oauth = await startOAuthFixture();
 		mkdirSync(app.sb.agentDir, { recursive: true });
