@@ -19,6 +19,7 @@ const APIS = [
 	"openai-codex-responses",
 	"azure-openai-responses",
 	"mistral-conversations",
+	"bedrock-converse-stream",
 ];
 // APIs whose endpoint comes from the user's environment (a cloud resource or region), so the
 // catalog may leave baseUrl empty.

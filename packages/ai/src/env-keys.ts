@@ -1,3 +1,5 @@
+import { AMBIENT_CREDENTIALS, hasAwsCredentials, hasVertexAdc } from "./cloud-credentials.js";
+
 /**
  * The environment variables each provider's API key is read from, in the order
  * they are tried. Provider ids match the model catalog.
@@ -9,6 +11,7 @@ const ENV_KEYS: Record<string, string[]> = {
 	"azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
 	google: ["GEMINI_API_KEY"],
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],
+	"amazon-bedrock": ["AWS_BEARER_TOKEN_BEDROCK"],
 	groq: ["GROQ_API_KEY"],
 	cerebras: ["CEREBRAS_API_KEY"],
 	xai: ["XAI_API_KEY"],
@@ -33,11 +36,18 @@ export function envKeyNames(provider: string): string[] {
 	return ENV_KEYS[provider] ?? [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
 }
 
-/** The provider's key from the environment, or undefined. */
+/**
+ * The provider's key from the environment, or undefined. For Amazon Bedrock
+ * and Google Vertex AI, whose SDKs find credentials themselves (an AWS profile
+ * or IAM keys; Application Default Credentials with a project and location),
+ * `AMBIENT_CREDENTIALS` when those are configured.
+ */
 export function getEnvApiKey(provider: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
 	for (const name of envKeyNames(provider)) {
 		const value = env[name];
 		if (value && value.trim() !== "") return value.trim();
 	}
+	if (provider === "amazon-bedrock" && hasAwsCredentials(env)) return AMBIENT_CREDENTIALS;
+	if (provider === "google-vertex" && hasVertexAdc(env)) return AMBIENT_CREDENTIALS;
 	return undefined;
 }

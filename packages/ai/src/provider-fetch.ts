@@ -116,7 +116,8 @@ export async function providerFetch(
 async function checkEventStream(url: URL, response: Response): Promise<Response> {
 	if (!response.ok) return response; // the SDK maps HTTP errors
 	const type = response.headers.get("content-type");
-	if (!type || /text\/event-stream/i.test(type)) return response;
+	// Server-sent events, or AWS's binary event stream (Bedrock).
+	if (!type || /text\/event-stream|application\/vnd\.amazon\.eventstream/i.test(type)) return response;
 	const excerpt = await readExcerpt(response);
 	throw new ProviderFault(
 		`The provider at ${url.origin} answered ${response.status} with ${type} instead of an event stream${excerpt ? `: ${excerpt}` : " (empty body)"}`,

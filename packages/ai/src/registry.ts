@@ -63,3 +63,4 @@ registerApi("openai-codex-responses", async () => (await import("./adapters/open
 registerApi("llama-cpp", async () => (await import("./adapters/llama-cpp.js")).adapter);
 registerApi("azure-openai-responses", async () => (await import("./adapters/azure-openai-responses.js")).adapter);
 registerApi("mistral-conversations", async () => (await import("./adapters/mistral-conversations.js")).adapter);
+registerApi("bedrock-converse-stream", async () => (await import("./adapters/bedrock-converse-stream.js")).adapter);

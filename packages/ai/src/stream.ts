@@ -1,4 +1,5 @@
 import { type AdapterOptions, type ApiAdapter, failedStream } from "./adapter.js";
+import { cloudCredentialsHint, cloudProviderOf } from "./cloud-credentials.js";
 import { type NormalizedContext, normalizeContext } from "./context.js";
 import { envKeyNames, getEnvApiKey } from "./env-keys.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
@@ -23,10 +24,12 @@ export function stream(model: Model, context: Context, options: StreamOptions = 
 	registerUrlCredentials(model.baseUrl);
 	if (apiKey === undefined) {
 		const names = envKeyNames(model.provider);
+		const cloudProvider = cloudProviderOf(model);
+		const cloud = cloudProvider ? cloudCredentialsHint(cloudProvider) : undefined;
 		return failedStream(
 			model,
-			`No API key for provider "${model.provider}": set ${names.join(" or ")}, or pass apiKey`,
-			{ kind: "auth", code: "missing_api_key", retryable: false },
+			cloud ?? `No API key for provider "${model.provider}": set ${names.join(" or ")}, or pass apiKey`,
+			{ kind: "auth", code: cloud ? "missing_credentials" : "missing_api_key", retryable: false },
 		);
 	}
 	const normalized = normalizeContext(context);
@@ -92,6 +95,9 @@ export function resolveApiKey(model: Model, options: StreamOptions = {}): string
 	if (model.api === "llama-cpp") return LOCAL_PLACEHOLDER_KEY;
 	const fromEnv = getEnvApiKey(model.provider);
 	if (fromEnv) return fromEnv;
+	// Cloud apis sign with the cloud's credentials, wherever the endpoint is (a VPC endpoint, a proxy).
+	const cloud = cloudProviderOf(model);
+	if (cloud) return getEnvApiKey(cloud);
 	return isLoopbackUrl(model.baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined;
 }
 

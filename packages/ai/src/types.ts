@@ -11,7 +11,8 @@ export type KnownApi =
 	| "openai-codex-responses"
 	| "llama-cpp"
 	| "azure-openai-responses"
-	| "mistral-conversations";
+	| "mistral-conversations"
+	| "bedrock-converse-stream";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */

@@ -27,6 +27,7 @@ const KNOWN_APIS: KnownApi[] = [
 	"openai-codex-responses",
 	"azure-openai-responses",
 	"mistral-conversations",
+	"bedrock-converse-stream",
 ];
 
 describe("built-in catalog", () => {
@@ -39,6 +40,7 @@ describe("built-in catalog", () => {
 		const providers = getProviders();
 		expect([...providers].sort()).toEqual(
 			[
+				"amazon-bedrock",
 				"anthropic",
 				"azure",
 				"cerebras",
@@ -97,6 +99,7 @@ describe("built-in catalog", () => {
 			xai: ["openai-completions"],
 			deepseek: ["openai-completions"],
 			mistral: ["mistral-conversations"],
+			"amazon-bedrock": ["bedrock-converse-stream"],
 			cerebras: ["openai-completions"],
 			"openai-codex": ["openai-codex-responses"],
 			"github-copilot": ["openai-completions", "openai-responses"],

@@ -524,6 +524,215 @@ export interface KnownModels {
 		| "o3-mini"
 		| "o3-pro"
 		| "o4-mini";
+	"amazon-bedrock":
+		| "amazon.nova-2-lite-v1:0"
+		| "amazon.nova-lite-v1:0"
+		| "amazon.nova-micro-v1:0"
+		| "amazon.nova-pro-v1:0"
+		| "anthropic.claude-fable-5"
+		| "anthropic.claude-fable-5-1"
+		| "anthropic.claude-fable-5-2"
+		| "anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "anthropic.claude-haiku-5-5"
+		| "anthropic.claude-opus-4-1-20250805-v1:0"
+		| "anthropic.claude-opus-4-5-20251101-v1:0"
+		| "anthropic.claude-opus-4-6-v1"
+		| "anthropic.claude-opus-4-7"
+		| "anthropic.claude-opus-4-8"
+		| "anthropic.claude-opus-5-5"
+		| "anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "anthropic.claude-sonnet-4-6"
+		| "anthropic.claude-sonnet-5"
+		| "anthropic.claude-sonnet-5-5"
+		| "apac.amazon.nova-lite-v1:0"
+		| "apac.amazon.nova-micro-v1:0"
+		| "apac.amazon.nova-pro-v1:0"
+		| "apac.anthropic.claude-sonnet-4-20250514-v1:0"
+		| "au.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "au.anthropic.claude-haiku-5-5"
+		| "au.anthropic.claude-opus-4-6-v1"
+		| "au.anthropic.claude-opus-4-7"
+		| "au.anthropic.claude-opus-4-8"
+		| "au.anthropic.claude-opus-5"
+		| "au.anthropic.claude-opus-5-5"
+		| "au.anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "au.anthropic.claude-sonnet-4-6"
+		| "au.anthropic.claude-sonnet-5"
+		| "au.anthropic.claude-sonnet-5-5"
+		| "ca.amazon.nova-lite-v1:0"
+		| "deepseek.v3-v1:0"
+		| "deepseek.v3.2"
+		| "eu.amazon.nova-2-lite-v1:0"
+		| "eu.amazon.nova-lite-v1:0"
+		| "eu.amazon.nova-micro-v1:0"
+		| "eu.amazon.nova-pro-v1:0"
+		| "eu.anthropic.claude-fable-5"
+		| "eu.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "eu.anthropic.claude-haiku-5-5"
+		| "eu.anthropic.claude-opus-4-5-20251101-v1:0"
+		| "eu.anthropic.claude-opus-4-6-v1"
+		| "eu.anthropic.claude-opus-4-7"
+		| "eu.anthropic.claude-opus-4-8"
+		| "eu.anthropic.claude-opus-5"
+		| "eu.anthropic.claude-opus-5-5"
+		| "eu.anthropic.claude-sonnet-4-20250514-v1:0"
+		| "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "eu.anthropic.claude-sonnet-4-6"
+		| "eu.anthropic.claude-sonnet-5"
+		| "eu.anthropic.claude-sonnet-5-5"
+		| "eu.mistral.pixtral-large-2502-v1:0"
+		| "global.amazon.nova-2-lite-v1:0"
+		| "global.anthropic.claude-fable-5"
+		| "global.anthropic.claude-fable-5-1"
+		| "global.anthropic.claude-fable-5-2"
+		| "global.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "global.anthropic.claude-haiku-5-5"
+		| "global.anthropic.claude-opus-4-5-20251101-v1:0"
+		| "global.anthropic.claude-opus-4-6-v1"
+		| "global.anthropic.claude-opus-4-7"
+		| "global.anthropic.claude-opus-4-8"
+		| "global.anthropic.claude-opus-5"
+		| "global.anthropic.claude-opus-5-5"
+		| "global.anthropic.claude-sonnet-4-20250514-v1:0"
+		| "global.anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "global.anthropic.claude-sonnet-4-6"
+		| "global.anthropic.claude-sonnet-5"
+		| "global.anthropic.claude-sonnet-5-5"
+		| "global.moonshotai.kimi-k3"
+		| "global.moonshotai.kimi-k3.1"
+		| "global.openai.gpt-5.6-luna"
+		| "global.openai.gpt-5.6-sol"
+		| "global.openai.gpt-5.6-terra"
+		| "global.openai.gpt-6-astra"
+		| "global.openai.gpt-6-luna"
+		| "global.openai.gpt-6-sol"
+		| "global.openai.gpt-6.1-sol"
+		| "global.openai.gpt-6.1-terra"
+		| "global.openai.gpt-6.2-astra"
+		| "global.openai.gpt-6.2-sol"
+		| "global.xai.grok-4.6"
+		| "global.xai.grok-4.7"
+		| "global.zai.glm-5.3"
+		| "google.gemma-4-26b-a4b"
+		| "google.gemma-4-31b"
+		| "google.gemma-4-e2b"
+		| "in.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "in.anthropic.claude-opus-5"
+		| "in.anthropic.claude-sonnet-5"
+		| "in.openai.gpt-5.6-luna"
+		| "in.openai.gpt-5.6-terra"
+		| "jp.amazon.nova-2-lite-v1:0"
+		| "jp.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "jp.anthropic.claude-haiku-5-5"
+		| "jp.anthropic.claude-opus-4-7"
+		| "jp.anthropic.claude-opus-4-8"
+		| "jp.anthropic.claude-opus-5"
+		| "jp.anthropic.claude-opus-5-5"
+		| "jp.anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "jp.anthropic.claude-sonnet-4-6"
+		| "jp.anthropic.claude-sonnet-5"
+		| "meta.llama3-1-70b-instruct-v1:0"
+		| "meta.llama3-1-8b-instruct-v1:0"
+		| "meta.llama3-3-70b-instruct-v1:0"
+		| "meta.llama4-maverick-17b-instruct-v1:0"
+		| "meta.llama4-scout-17b-instruct-v1:0"
+		| "minimax.minimax-m2"
+		| "minimax.minimax-m2.1"
+		| "minimax.minimax-m2.5"
+		| "mistral.devstral-2-123b"
+		| "mistral.magistral-small-2509"
+		| "mistral.ministral-3-14b-instruct"
+		| "mistral.ministral-3-3b-instruct"
+		| "mistral.ministral-3-8b-instruct"
+		| "mistral.mistral-large-3-675b-instruct"
+		| "mistral.pixtral-large-2502-v1:0"
+		| "mistral.voxtral-mini-3b-2507"
+		| "mistral.voxtral-small-24b-2507"
+		| "moonshot.kimi-k2-thinking"
+		| "moonshotai.kimi-k2.5"
+		| "nvidia.nemotron-nano-12b-v2"
+		| "nvidia.nemotron-nano-3-30b"
+		| "nvidia.nemotron-nano-9b-v2"
+		| "nvidia.nemotron-super-3-120b"
+		| "openai.gpt-5.4"
+		| "openai.gpt-5.5"
+		| "openai.gpt-5.6-luna"
+		| "openai.gpt-5.6-sol"
+		| "openai.gpt-5.6-terra"
+		| "openai.gpt-6-astra"
+		| "openai.gpt-6-luna"
+		| "openai.gpt-6-sol"
+		| "openai.gpt-6.1-sol"
+		| "openai.gpt-6.1-terra"
+		| "openai.gpt-6.2-astra"
+		| "openai.gpt-6.2-sol"
+		| "openai.gpt-oss-120b"
+		| "openai.gpt-oss-120b-1:0"
+		| "openai.gpt-oss-20b"
+		| "openai.gpt-oss-20b-1:0"
+		| "openai.gpt-oss-safeguard-120b"
+		| "openai.gpt-oss-safeguard-20b"
+		| "qwen.qwen3-235b-a22b-2507-v1:0"
+		| "qwen.qwen3-32b-v1:0"
+		| "qwen.qwen3-coder-30b-a3b-v1:0"
+		| "qwen.qwen3-coder-480b-a35b-v1:0"
+		| "qwen.qwen3-coder-next"
+		| "qwen.qwen3-next-80b-a3b"
+		| "qwen.qwen3-vl-235b-a22b"
+		| "us-gov.openai.gpt-oss-120b-1:0"
+		| "us-gov.openai.gpt-oss-20b-1:0"
+		| "us.amazon.nova-2-lite-v1:0"
+		| "us.amazon.nova-lite-v1:0"
+		| "us.amazon.nova-micro-v1:0"
+		| "us.amazon.nova-premier-v1:0"
+		| "us.amazon.nova-pro-v1:0"
+		| "us.anthropic.claude-fable-5"
+		| "us.anthropic.claude-fable-5-1"
+		| "us.anthropic.claude-fable-5-2"
+		| "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+		| "us.anthropic.claude-haiku-5-5"
+		| "us.anthropic.claude-opus-4-1-20250805-v1:0"
+		| "us.anthropic.claude-opus-4-5-20251101-v1:0"
+		| "us.anthropic.claude-opus-4-6-v1"
+		| "us.anthropic.claude-opus-4-7"
+		| "us.anthropic.claude-opus-4-8"
+		| "us.anthropic.claude-opus-5"
+		| "us.anthropic.claude-opus-5-5"
+		| "us.anthropic.claude-sonnet-4-20250514-v1:0"
+		| "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+		| "us.anthropic.claude-sonnet-4-6"
+		| "us.anthropic.claude-sonnet-5"
+		| "us.anthropic.claude-sonnet-5-5"
+		| "us.meta.llama3-1-70b-instruct-v1:0"
+		| "us.meta.llama3-1-8b-instruct-v1:0"
+		| "us.meta.llama3-3-70b-instruct-v1:0"
+		| "us.meta.llama4-maverick-17b-instruct-v1:0"
+		| "us.meta.llama4-scout-17b-instruct-v1:0"
+		| "us.mistral.pixtral-large-2502-v1:0"
+		| "us.moonshotai.kimi-k3"
+		| "us.moonshotai.kimi-k3.1"
+		| "us.openai.gpt-5.6-luna"
+		| "us.openai.gpt-5.6-sol"
+		| "us.openai.gpt-5.6-terra"
+		| "us.openai.gpt-6-astra"
+		| "us.openai.gpt-6-luna"
+		| "us.openai.gpt-6-sol"
+		| "us.openai.gpt-6.1-sol"
+		| "us.openai.gpt-6.1-terra"
+		| "us.openai.gpt-6.2-astra"
+		| "us.openai.gpt-6.2-sol"
+		| "us.writer.palmyra-x4-v1:0"
+		| "us.writer.palmyra-x5-v1:0"
+		| "us.xai.grok-4.6"
+		| "us.xai.grok-4.7"
+		| "us.zai.glm-5.3"
+		| "writer.palmyra-x4-v1:0"
+		| "writer.palmyra-x5-v1:0"
+		| "xai.grok-4.3"
+		| "xai.grok-4.6"
+		| "zai.glm-4.7"
+		| "zai.glm-4.7-flash"
+		| "zai.glm-5";
 }
 
 /** The wire API of each built-in provider's models. */
@@ -540,6 +749,7 @@ export interface KnownProviderApis {
 	"openai-codex": "openai-codex-responses";
 	"github-copilot": "openai-completions" | "openai-responses";
 	"azure": "azure-openai-responses";
+	"amazon-bedrock": "bedrock-converse-stream";
 }
 
 /**
@@ -1079,5 +1289,215 @@ export const CATALOG_JSON = `[
 {"id":"o3-mini","name":"o3-mini","reasoning":true,"input":["text"],"contextWindow":200000,"maxTokens":100000,"cost":[1.1,4.4,0.55,0]},
 {"id":"o3-pro","name":"o3-pro","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[20,80,0,0]},
 {"id":"o4-mini","name":"o4-mini","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":100000,"cost":[1.1,4.4,0.275,0]}
+]},
+{"provider":"amazon-bedrock","api":"bedrock-converse-stream","baseUrl":"https://bedrock-runtime.us-east-1.amazonaws.com","models":[
+{"id":"amazon.nova-2-lite-v1:0","name":"Nova 2 Lite","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":65535,"cost":[0.33,2.75,0.0825,0]},
+{"id":"amazon.nova-lite-v1:0","name":"Nova Lite","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.06,0.24,0.015,0]},
+{"id":"amazon.nova-micro-v1:0","name":"Nova Micro","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":10000,"cost":[0.035,0.14,0.00875,0]},
+{"id":"amazon.nova-pro-v1:0","name":"Nova Pro","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.8,3.2,0.2,0]},
+{"id":"anthropic.claude-fable-5","name":"Claude Fable 5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[11,55,1.1,13.75],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-fable-5-1","name":"Claude Fable 5.1","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[11,55,0.275,13.75],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-fable-5-2","name":"Claude Fable 5.2","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[8.8,44,0.22,11],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375]},
+{"id":"anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-opus-4-1-20250805-v1:0","name":"Claude Opus 4.1","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":32000,"cost":[15,75,1.5,18.75]},
+{"id":"anthropic.claude-opus-4-5-20251101-v1:0","name":"Claude Opus 4.5","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[5.5,27.5,0.55,6.875]},
+{"id":"anthropic.claude-opus-4-6-v1","name":"Claude Opus 4.6","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"max":"max"}},
+{"id":"anthropic.claude-opus-4-7","name":"Claude Opus 4.7","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-opus-4-8","name":"Claude Opus 4.8","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-opus-5-5","name":"Claude Opus 5.5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4.4,22,0.22,5.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3.3,16.5,0.33,4.125]},
+{"id":"anthropic.claude-sonnet-4-6","name":"Claude Sonnet 4.6","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125],"thinkingLevelMap":{"max":"max"}},
+{"id":"anthropic.claude-sonnet-5","name":"Claude Sonnet 5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"anthropic.claude-sonnet-5-5","name":"Claude Sonnet 5.5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"apac.amazon.nova-lite-v1:0","name":"Nova Lite (APAC)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.063,0.252,0.01575,0.063]},
+{"id":"apac.amazon.nova-micro-v1:0","name":"Nova Micro (APAC)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":10000,"cost":[0.037,0.148,0.00925,0.037]},
+{"id":"apac.amazon.nova-pro-v1:0","name":"Nova Pro (APAC)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.84,3.36,0.21,0.84]},
+{"id":"apac.anthropic.claude-sonnet-4-20250514-v1:0","name":"Claude Sonnet 4 (APAC)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3,15,0.3,3.75]},
+{"id":"au.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375]},
+{"id":"au.anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-opus-4-6-v1","name":"AU Anthropic Claude Opus 4.6","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"max":"max"}},
+{"id":"au.anthropic.claude-opus-4-7","name":"Claude Opus 4.7 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-opus-4-8","name":"Claude Opus 4.8 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-opus-5","name":"Claude Opus 5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-opus-5-5","name":"Claude Opus 5.5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4.4,22,0.22,5.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3.3,16.5,0.33,4.125]},
+{"id":"au.anthropic.claude-sonnet-4-6","name":"AU Anthropic Claude Sonnet 4.6","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125],"thinkingLevelMap":{"max":"max"}},
+{"id":"au.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"au.anthropic.claude-sonnet-5-5","name":"Claude Sonnet 5.5 (AU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"ca.amazon.nova-lite-v1:0","name":"Nova Lite (CA)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.064,0.256,0.016,0.064]},
+{"id":"deepseek.v3-v1:0","name":"DeepSeek-V3.1","reasoning":true,"input":["text"],"contextWindow":163840,"maxTokens":81920,"cost":[0.58,1.68,0,0]},
+{"id":"deepseek.v3.2","name":"DeepSeek V3.2","reasoning":true,"input":["text"],"contextWindow":163840,"maxTokens":81920,"cost":[0.62,1.85,0,0]},
+{"id":"eu.amazon.nova-2-lite-v1:0","name":"Nova 2 Lite (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":65535,"cost":[0.374,3.157,0.0935,0.374],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.amazon.nova-lite-v1:0","name":"Nova Lite (EU)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.069,0.276,0.01725,0.069],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.amazon.nova-micro-v1:0","name":"Nova Micro (EU)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":10000,"cost":[0.04,0.16,0.01,0.04],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.amazon.nova-pro-v1:0","name":"Nova Pro (EU)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.92,3.68,0.23,0.92],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-fable-5","name":"Claude Fable 5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[11,55,1.1,13.75],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-4-5-20251101-v1:0","name":"Claude Opus 4.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[5.5,27.5,0.55,6.875],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-4-6-v1","name":"Claude Opus 4.6 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-4-7","name":"Claude Opus 4.7 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-4-8","name":"Claude Opus 4.8 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-5","name":"Claude Opus 5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-opus-5-5","name":"Claude Opus 5.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4.4,22,0.22,5.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-sonnet-4-20250514-v1:0","name":"Claude Sonnet 4 (EU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3,15,0.3,3.75],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3.3,16.5,0.33,4.125],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-sonnet-4-6","name":"Claude Sonnet 4.6 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125],"thinkingLevelMap":{"max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.anthropic.claude-sonnet-5-5","name":"Claude Sonnet 5.5 (EU)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"},"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"eu.mistral.pixtral-large-2502-v1:0","name":"Pixtral Large (25.02) (EU)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":8192,"cost":[2,6,0,0],"baseUrl":"https://bedrock-runtime.eu-central-1.amazonaws.com"},
+{"id":"global.amazon.nova-2-lite-v1:0","name":"Nova 2 Lite (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":65535,"cost":[0.3,2.5,0.075,0]},
+{"id":"global.anthropic.claude-fable-5","name":"Claude Fable 5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[10,50,1,12.5],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-fable-5-1","name":"Claude Fable 5.1 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[10,50,0.25,12.5],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-fable-5-2","name":"Claude Fable 5.2 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[8,40,0.2,10],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1,5,0.1,1.25]},
+{"id":"global.anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.1,0.5,0.01,0.125],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-opus-4-5-20251101-v1:0","name":"Claude Opus 4.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[5,25,0.5,6.25]},
+{"id":"global.anthropic.claude-opus-4-6-v1","name":"Claude Opus 4.6 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5,25,0.5,6.25],"thinkingLevelMap":{"max":"max"}},
+{"id":"global.anthropic.claude-opus-4-7","name":"Claude Opus 4.7 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5,25,0.5,6.25],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-opus-4-8","name":"Claude Opus 4.8 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5,25,0.5,6.25],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-opus-5","name":"Claude Opus 5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5,25,0.5,6.25],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-opus-5-5","name":"Claude Opus 5.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4,20,0.2,5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-sonnet-4-20250514-v1:0","name":"Claude Sonnet 4 (Global)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3,15,0.3,3.75]},
+{"id":"global.anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3,15,0.3,3.75]},
+{"id":"global.anthropic.claude-sonnet-4-6","name":"Claude Sonnet 4.6 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3,15,0.3,3.75],"thinkingLevelMap":{"max":"max"}},
+{"id":"global.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2,10,0.2,2.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.anthropic.claude-sonnet-5-5","name":"Claude Sonnet 5.5 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"global.moonshotai.kimi-k3","name":"Kimi K3 (Global)","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":128000,"cost":[3,15,0.3,3.75]},
+{"id":"global.moonshotai.kimi-k3.1","name":"Kimi K3.1 Pro Highspeed (Global)","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":1048576,"cost":[4,20,0.2,5]},
+{"id":"global.openai.gpt-5.6-luna","name":"GPT-5.6 Luna (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.2,1.2,0.02,0.25],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-5.6-sol","name":"GPT-5.6 Sol (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4,20,0.4,5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-5.6-terra","name":"GPT-5.6 Terra (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,12,0.2,2.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6-astra","name":"GPT-6 Astra (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[10,50,1,12.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6-luna","name":"GPT-6 Luna (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.1,0.5,0.01,0.125],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6-sol","name":"GPT-6 Sol (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.2,2.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6.1-sol","name":"GPT-6.1 Sol (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6.1-terra","name":"GPT-6.1 Terra (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[1,5,0.05,1.25],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6.2-astra","name":"GPT-6.2 Astra (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[8,40,0.4,10],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.openai.gpt-6.2-sol","name":"GPT-6.2 Sol (Global)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2,10,0.1,2.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"global.xai.grok-4.6","name":"Grok 4.6 (Global)","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":500000,"cost":[2,6,0.5,0]},
+{"id":"global.xai.grok-4.7","name":"Grok 4.7 (Global)","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":500000,"cost":[2,6,0.5,0]},
+{"id":"global.zai.glm-5.3","name":"GLM-5.3 (Global)","reasoning":true,"input":["text"],"contextWindow":1000000,"maxTokens":128000,"cost":[1.68,5.28,0.312,2.1]},
+{"id":"google.gemma-4-26b-a4b","name":"Gemma 4 26B A4B IT","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":32768,"cost":[0.13,0.4,0,0]},
+{"id":"google.gemma-4-31b","name":"Gemma 4 31B IT","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":32768,"cost":[0.14,0.4,0,0]},
+{"id":"google.gemma-4-e2b","name":"Gemma 4 E2B IT","reasoning":true,"input":["text","image"],"contextWindow":131072,"maxTokens":8192,"cost":[0.04,0.08,0,0]},
+{"id":"in.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (India)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375]},
+{"id":"in.anthropic.claude-opus-5","name":"Claude Opus 5 (India)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"in.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (India)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"in.openai.gpt-5.6-luna","name":"GPT-5.6 Luna (India)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.22,1.32,0.022,0.275],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"in.openai.gpt-5.6-terra","name":"GPT-5.6 Terra (India)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,13.2,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"jp.amazon.nova-2-lite-v1:0","name":"Nova 2 Lite (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":65535,"cost":[0.396,3.311,0.099,0.396]},
+{"id":"jp.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375]},
+{"id":"jp.anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"jp.anthropic.claude-opus-4-7","name":"Claude Opus 4.7 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"jp.anthropic.claude-opus-4-8","name":"Claude Opus 4.8 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"jp.anthropic.claude-opus-5","name":"Claude Opus 5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"jp.anthropic.claude-opus-5-5","name":"Claude Opus 5.5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4.4,22,0.22,5.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"jp.anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3.3,16.5,0.33,4.125]},
+{"id":"jp.anthropic.claude-sonnet-4-6","name":"Claude Sonnet 4.6 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125],"thinkingLevelMap":{"max":"max"}},
+{"id":"jp.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (JP)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"meta.llama3-1-70b-instruct-v1:0","name":"Llama 3.1 70B Instruct","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.72,0.72,0,0]},
+{"id":"meta.llama3-1-8b-instruct-v1:0","name":"Llama 3.1 8B Instruct","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.22,0.22,0,0]},
+{"id":"meta.llama3-3-70b-instruct-v1:0","name":"Llama 3.3 70B Instruct","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.72,0.72,0,0]},
+{"id":"meta.llama4-maverick-17b-instruct-v1:0","name":"Llama 4 Maverick 17B Instruct","reasoning":false,"input":["text","image"],"contextWindow":1000000,"maxTokens":8192,"cost":[0.24,0.97,0,0]},
+{"id":"meta.llama4-scout-17b-instruct-v1:0","name":"Llama 4 Scout 17B Instruct","reasoning":false,"input":["text","image"],"contextWindow":10000000,"maxTokens":8192,"cost":[0.17,0.66,0,0]},
+{"id":"minimax.minimax-m2","name":"MiniMax-M2","reasoning":true,"input":["text"],"contextWindow":204608,"maxTokens":128000,"cost":[0.3,1.2,0,0]},
+{"id":"minimax.minimax-m2.1","name":"MiniMax-M2.1","reasoning":true,"input":["text"],"contextWindow":196608,"maxTokens":131072,"cost":[0.3,1.2,0,0]},
+{"id":"minimax.minimax-m2.5","name":"MiniMax-M2.5","reasoning":true,"input":["text"],"contextWindow":196608,"maxTokens":98304,"cost":[0.3,1.2,0,0]},
+{"id":"mistral.devstral-2-123b","name":"Devstral 2 123B","reasoning":false,"input":["text"],"contextWindow":262144,"maxTokens":8192,"cost":[0.4,2,0,0]},
+{"id":"mistral.magistral-small-2509","name":"Magistral Small 1.2","reasoning":true,"input":["text","image"],"contextWindow":128000,"maxTokens":40000,"cost":[0.5,1.5,0,0]},
+{"id":"mistral.ministral-3-14b-instruct","name":"Ministral 14B 3.0","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":4096,"cost":[0.2,0.2,0,0]},
+{"id":"mistral.ministral-3-3b-instruct","name":"Ministral 3 3B","reasoning":false,"input":["text","image"],"contextWindow":256000,"maxTokens":8192,"cost":[0.1,0.1,0,0]},
+{"id":"mistral.ministral-3-8b-instruct","name":"Ministral 3 8B","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":4096,"cost":[0.15,0.15,0,0]},
+{"id":"mistral.mistral-large-3-675b-instruct","name":"Mistral Large 3","reasoning":false,"input":["text","image"],"contextWindow":262144,"maxTokens":8192,"cost":[0.5,1.5,0,0]},
+{"id":"mistral.pixtral-large-2502-v1:0","name":"Pixtral Large (25.02)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":8192,"cost":[2,6,0,0]},
+{"id":"mistral.voxtral-mini-3b-2507","name":"Voxtral Mini 3B 2507","reasoning":false,"input":["text"],"contextWindow":32768,"maxTokens":4096,"cost":[0.04,0.04,0,0]},
+{"id":"mistral.voxtral-small-24b-2507","name":"Voxtral Small 24B 2507","reasoning":false,"input":["text"],"contextWindow":32768,"maxTokens":8192,"cost":[0.1,0.3,0,0]},
+{"id":"moonshot.kimi-k2-thinking","name":"Kimi K2 Thinking","reasoning":true,"input":["text"],"contextWindow":262144,"maxTokens":16000,"cost":[0.6,2.5,0,0]},
+{"id":"moonshotai.kimi-k2.5","name":"Kimi K2.5","reasoning":true,"input":["text","image"],"contextWindow":262144,"maxTokens":16384,"cost":[0.6,3,0,0]},
+{"id":"nvidia.nemotron-nano-12b-v2","name":"NVIDIA Nemotron Nano 12B v2 VL BF16","reasoning":false,"input":["text","image"],"contextWindow":131072,"maxTokens":8192,"cost":[0.2,0.6,0,0]},
+{"id":"nvidia.nemotron-nano-3-30b","name":"NVIDIA Nemotron Nano 3 30B","reasoning":true,"input":["text"],"contextWindow":262144,"maxTokens":8192,"cost":[0.06,0.24,0,0]},
+{"id":"nvidia.nemotron-nano-9b-v2","name":"NVIDIA Nemotron Nano 9B v2","reasoning":false,"input":["text"],"contextWindow":131072,"maxTokens":8192,"cost":[0.06,0.23,0,0]},
+{"id":"nvidia.nemotron-super-3-120b","name":"NVIDIA Nemotron 3 Super 120B A12B","reasoning":true,"input":["text"],"contextWindow":262144,"maxTokens":131072,"cost":[0.15,0.65,0,0]},
+{"id":"openai.gpt-5.4","name":"GPT-5.4","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.75,16.5,0.275,0],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-5.5","name":"GPT-5.5","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,33,0.55,0],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-5.6-luna","name":"GPT-5.6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.22,1.32,0.022,0.275],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-5.6-sol","name":"GPT-5.6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4.4,22,0.44,5.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-5.6-terra","name":"GPT-5.6 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,13.2,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6-astra","name":"GPT-6 Astra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[11,55,1.1,13.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6-luna","name":"GPT-6 Luna","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6-sol","name":"GPT-6 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6.1-sol","name":"GPT-6.1 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6.1-terra","name":"GPT-6.1 Terra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[1.1,5.5,0.055,1.375],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6.2-astra","name":"GPT-6.2 Astra","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[8.8,44,0.44,11],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-6.2-sol","name":"GPT-6.2 Sol","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"openai.gpt-oss-120b","name":"gpt-oss-120b","reasoning":true,"input":["text"],"contextWindow":131072,"maxTokens":131072,"cost":[0.15,0.6,0,0]},
+{"id":"openai.gpt-oss-120b-1:0","name":"gpt-oss-120b","reasoning":true,"input":["text"],"contextWindow":131072,"maxTokens":128000,"cost":[0.15,0.6,0,0]},
+{"id":"openai.gpt-oss-20b","name":"gpt-oss-20b","reasoning":true,"input":["text"],"contextWindow":131072,"maxTokens":131072,"cost":[0.07,0.3,0,0]},
+{"id":"openai.gpt-oss-20b-1:0","name":"gpt-oss-20b","reasoning":true,"input":["text"],"contextWindow":131072,"maxTokens":128000,"cost":[0.07,0.3,0,0]},
+{"id":"openai.gpt-oss-safeguard-120b","name":"GPT OSS Safeguard 120B","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":16384,"cost":[0.15,0.6,0,0]},
+{"id":"openai.gpt-oss-safeguard-20b","name":"GPT OSS Safeguard 20B","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":16384,"cost":[0.07,0.2,0,0]},
+{"id":"qwen.qwen3-235b-a22b-2507-v1:0","name":"Qwen3 235B-A22B Instruct 2507","reasoning":false,"input":["text"],"contextWindow":262144,"maxTokens":131072,"cost":[0.22,0.88,0,0]},
+{"id":"qwen.qwen3-32b-v1:0","name":"Qwen3 32B","reasoning":true,"input":["text"],"contextWindow":32768,"maxTokens":16384,"cost":[0.15,0.6,0,0]},
+{"id":"qwen.qwen3-coder-30b-a3b-v1:0","name":"Qwen3-Coder 30B-A3B Instruct","reasoning":false,"input":["text"],"contextWindow":262144,"maxTokens":131072,"cost":[0.15,0.6,0,0]},
+{"id":"qwen.qwen3-coder-480b-a35b-v1:0","name":"Qwen3-Coder 480B-A35B Instruct","reasoning":false,"input":["text"],"contextWindow":131072,"maxTokens":65536,"cost":[0.45,1.8,0,0]},
+{"id":"qwen.qwen3-coder-next","name":"Qwen3 Coder Next","reasoning":false,"input":["text"],"contextWindow":262144,"maxTokens":65536,"cost":[0.5,1.2,0,0]},
+{"id":"qwen.qwen3-next-80b-a3b","name":"Qwen3-Next 80B-A3B Instruct","reasoning":false,"input":["text"],"contextWindow":262144,"maxTokens":262000,"cost":[0.15,1.2,0,0]},
+{"id":"qwen.qwen3-vl-235b-a22b","name":"Qwen3 VL 235B A22B Instruct","reasoning":false,"input":["text","image"],"contextWindow":262144,"maxTokens":262000,"cost":[0.53,2.66,0,0]},
+{"id":"us-gov.openai.gpt-oss-120b-1:0","name":"gpt-oss-120b (GovCloud)","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":16384,"cost":[0.18,0.72,0,0]},
+{"id":"us-gov.openai.gpt-oss-20b-1:0","name":"gpt-oss-20b (GovCloud)","reasoning":true,"input":["text"],"contextWindow":128000,"maxTokens":16384,"cost":[0.084,0.36,0,0]},
+{"id":"us.amazon.nova-2-lite-v1:0","name":"Nova 2 Lite (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":65535,"cost":[0.33,2.75,0.0825,0]},
+{"id":"us.amazon.nova-lite-v1:0","name":"Nova Lite (US)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.06,0.24,0.015,0]},
+{"id":"us.amazon.nova-micro-v1:0","name":"Nova Micro (US)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":10000,"cost":[0.035,0.14,0.00875,0]},
+{"id":"us.amazon.nova-premier-v1:0","name":"Nova Premier (US)","reasoning":false,"input":["text","image"],"contextWindow":1000000,"maxTokens":10000,"cost":[2.5,12.5,0.625,2.5]},
+{"id":"us.amazon.nova-pro-v1:0","name":"Nova Pro (US)","reasoning":false,"input":["text","image"],"contextWindow":300000,"maxTokens":10000,"cost":[0.8,3.2,0.2,0]},
+{"id":"us.anthropic.claude-fable-5","name":"Claude Fable 5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[11,55,1.1,13.75],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-fable-5-1","name":"Claude Fable 5.1 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[11,55,0.275,13.75],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-fable-5-2","name":"Claude Fable 5.2 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[8.8,44,0.22,11],"thinkingLevelMap":{"off":null,"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-haiku-4-5-20251001-v1:0","name":"Claude Haiku 4.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[1.1,5.5,0.11,1.375]},
+{"id":"us.anthropic.claude-haiku-5-5","name":"Claude Haiku 5.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-opus-4-1-20250805-v1:0","name":"Claude Opus 4.1 (US)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":32000,"cost":[15,75,1.5,18.75]},
+{"id":"us.anthropic.claude-opus-4-5-20251101-v1:0","name":"Claude Opus 4.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[5.5,27.5,0.55,6.875]},
+{"id":"us.anthropic.claude-opus-4-6-v1","name":"Claude Opus 4.6 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"max":"max"}},
+{"id":"us.anthropic.claude-opus-4-7","name":"Claude Opus 4.7 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-opus-4-8","name":"Claude Opus 4.8 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-opus-5","name":"Claude Opus 5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[5.5,27.5,0.55,6.875],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-opus-5-5","name":"Claude Opus 5.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[4.4,22,0.22,5.5],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-sonnet-4-20250514-v1:0","name":"Claude Sonnet 4 (US)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3,15,0.3,3.75]},
+{"id":"us.anthropic.claude-sonnet-4-5-20250929-v1:0","name":"Claude Sonnet 4.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":64000,"cost":[3.3,16.5,0.33,4.125]},
+{"id":"us.anthropic.claude-sonnet-4-6","name":"Claude Sonnet 4.6 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125],"thinkingLevelMap":{"max":"max"}},
+{"id":"us.anthropic.claude-sonnet-5","name":"Claude Sonnet 5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.anthropic.claude-sonnet-5-5","name":"Claude Sonnet 5.5 (US)","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh","max":"max"}},
+{"id":"us.meta.llama3-1-70b-instruct-v1:0","name":"Llama 3.1 70B Instruct (US)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.72,0.72,0,0]},
+{"id":"us.meta.llama3-1-8b-instruct-v1:0","name":"Llama 3.1 8B Instruct (US)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.22,0.22,0,0]},
+{"id":"us.meta.llama3-3-70b-instruct-v1:0","name":"Llama 3.3 70B Instruct (US)","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":4096,"cost":[0.72,0.72,0,0]},
+{"id":"us.meta.llama4-maverick-17b-instruct-v1:0","name":"Llama 4 Maverick 17B Instruct (US)","reasoning":false,"input":["text","image"],"contextWindow":1000000,"maxTokens":8192,"cost":[0.24,0.97,0,0]},
+{"id":"us.meta.llama4-scout-17b-instruct-v1:0","name":"Llama 4 Scout 17B Instruct (US)","reasoning":false,"input":["text","image"],"contextWindow":10000000,"maxTokens":8192,"cost":[0.17,0.66,0,0]},
+{"id":"us.mistral.pixtral-large-2502-v1:0","name":"Pixtral Large (25.02) (US)","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":8192,"cost":[2,6,0,0]},
+{"id":"us.moonshotai.kimi-k3","name":"Kimi K3 (US)","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":128000,"cost":[3.3,16.5,0.33,4.125]},
+{"id":"us.moonshotai.kimi-k3.1","name":"Kimi K3.1 Pro Highspeed (US)","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":1048576,"cost":[4.4,22,0.22,5.5]},
+{"id":"us.openai.gpt-5.6-luna","name":"GPT-5.6 Luna (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.22,1.32,0.022,0.275],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-5.6-sol","name":"GPT-5.6 Sol (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[4.4,22,0.44,5.5],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-5.6-terra","name":"GPT-5.6 Terra (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,13.2,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6-astra","name":"GPT-6 Astra (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[11,55,1.1,13.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6-luna","name":"GPT-6 Luna (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[0.11,0.55,0.011,0.1375],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6-sol","name":"GPT-6 Sol (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.22,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6.1-sol","name":"GPT-6.1 Sol (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6.1-terra","name":"GPT-6.1 Terra (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[1.1,5.5,0.055,1.375],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6.2-astra","name":"GPT-6.2 Astra (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[8.8,44,0.44,11],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.openai.gpt-6.2-sol","name":"GPT-6.2 Sol (US)","reasoning":true,"input":["text","image"],"contextWindow":1050000,"maxTokens":128000,"cost":[2.2,11,0.11,2.75],"thinkingLevelMap":{"xhigh":"xhigh"}},
+{"id":"us.writer.palmyra-x4-v1:0","name":"Palmyra X4 (US)","reasoning":true,"input":["text"],"contextWindow":122880,"maxTokens":8192,"cost":[2.5,10,0,0]},
+{"id":"us.writer.palmyra-x5-v1:0","name":"Palmyra X5 (US)","reasoning":true,"input":["text"],"contextWindow":1040000,"maxTokens":8192,"cost":[0.6,6,0,0]},
+{"id":"us.xai.grok-4.6","name":"Grok 4.6 (US)","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":500000,"cost":[2.2,6.6,0.55,0]},
+{"id":"us.xai.grok-4.7","name":"Grok 4.7 (US)","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":500000,"cost":[2.2,6.6,0.55,0]},
+{"id":"us.zai.glm-5.3","name":"GLM-5.3 (US)","reasoning":true,"input":["text"],"contextWindow":1000000,"maxTokens":128000,"cost":[1.848,5.808,0.3432,2.31]},
+{"id":"writer.palmyra-x4-v1:0","name":"Palmyra X4","reasoning":true,"input":["text"],"contextWindow":122880,"maxTokens":8192,"cost":[2.5,10,0,0]},
+{"id":"writer.palmyra-x5-v1:0","name":"Palmyra X5","reasoning":true,"input":["text"],"contextWindow":1040000,"maxTokens":8192,"cost":[0.6,6,0,0]},
+{"id":"xai.grok-4.3","name":"Grok 4.3","reasoning":true,"input":["text","image"],"contextWindow":1000000,"maxTokens":131072,"cost":[1.25,2.5,0.2,0]},
+{"id":"xai.grok-4.6","name":"Grok 4.6","reasoning":true,"input":["text","image"],"contextWindow":500000,"maxTokens":500000,"cost":[2.2,6.6,0.55,0]},
+{"id":"zai.glm-4.7","name":"GLM-4.7","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[0.6,2.2,0,0]},
+{"id":"zai.glm-4.7-flash","name":"GLM-4.7-Flash","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[0.07,0.4,0,0]},
+{"id":"zai.glm-5","name":"GLM-5","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[1,3.2,0,0]}
 ]}
 ]`;

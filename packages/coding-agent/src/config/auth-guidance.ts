@@ -1,6 +1,6 @@
 // What to tell a user who has no usable model or key: concrete ways to
 // configure one (provider env vars, auth.json, models.json for a local server).
-import { envKeyNames } from "@pi/ai";
+import { cloudCredentialsHint, envKeyNames } from "@pi/ai";
 
 const COMMON_PROVIDERS = ["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek"];
 
@@ -23,6 +23,9 @@ export function formatNoModelsMessage(agentDir: string): string {
 }
 
 export function formatNoApiKeyMessage(provider: string, agentDir: string): string {
+	// Amazon Bedrock and Google Vertex AI: the cloud's own credentials, and what was looked for.
+	const cloud = cloudCredentialsHint(provider);
+	if (cloud) return `${cloud}.\n\n${howToConfigure(agentDir)}`;
 	const names = envKeyNames(provider);
 	return `No API key found for ${provider}. Set ${names.join(" or ")}, or see below.\n\n${howToConfigure(agentDir)}`;
 }

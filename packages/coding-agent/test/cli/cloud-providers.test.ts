@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BedrockStream } from "../../../ai/test/support/fake-provider/bedrock.js";
 import { MistralStream } from "../../../ai/test/support/fake-provider/mistral.js";
 import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
 import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
@@ -71,5 +72,47 @@ describe("mistral", () => {
 		expect(request?.path).toBe("/v1/chat/completions");
 		expect(request?.headers.authorization).toBe("Bearer mistral-secret");
 		expect((request?.body as { model?: string } | undefined)?.model).toBe("devstral-medium-latest");
+	});
+});
+
+describe("amazon-bedrock", () => {
+	it("lists Bedrock models only with AWS credentials; --provider amazon-bedrock alone signs a Converse request", async () => {
+		writeFileSync(
+			join(sb.agentDir, "models.json"),
+			JSON.stringify({ providers: { "amazon-bedrock": { baseUrl: sb.fake.url } } }),
+		);
+		expect(await listed("amazon-bedrock", {})).toEqual([]);
+		const env = {
+			AWS_ACCESS_KEY_ID: "AKIDCLITEST",
+			AWS_SECRET_ACCESS_KEY: "cli-secret",
+			AWS_REGION: "eu-west-1",
+		};
+		const ids = await listed("amazon-bedrock", env);
+		expect(ids).toContain("us.anthropic.claude-opus-4-6-v1");
+		expect(ids).toContain("amazon.nova-pro-v1:0");
+		expect(await listed("amazon-bedrock", { AWS_PROFILE: "work" })).toContain("us.anthropic.claude-opus-4-6-v1");
+
+		sb.fake.enqueue(new BedrockStream().start().text("from bedrock").stop("end_turn").metadata().script());
+		const r = await sb.run(["-p", "--no-session", "--provider", "amazon-bedrock", "hello"], { env });
+		expect(r.stderr).toBe("");
+		expect(r.stdout.trim()).toBe("from bedrock");
+		const request = sb.fake.requests[0];
+		expect(request?.path).toBe(`/model/${encodeURIComponent("us.anthropic.claude-opus-4-6-v1")}/converse-stream`);
+		expect(String(request?.headers.authorization)).toContain("Credential=AKIDCLITEST/");
+		expect(String(request?.headers.authorization)).toContain("/eu-west-1/bedrock/aws4_request");
+	});
+
+	it("without AWS credentials, a chosen Bedrock model says what to set", async () => {
+		const r = await sb.run(
+			["-p", "--no-session", "--model", "amazon-bedrock/us.anthropic.claude-opus-4-6-v1", "hello"],
+			{
+				env: {},
+			},
+		);
+		expect(r.code).not.toBe(0);
+		expect(r.stderr).toContain("Amazon Bedrock");
+		expect(r.stderr).toContain("AWS_ACCESS_KEY_ID");
+		expect(r.stderr).toContain("AWS_BEARER_TOKEN_BEDROCK");
+		expect(sb.fake.requests).toHaveLength(0);
 	});
 });
