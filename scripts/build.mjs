@@ -36,7 +36,7 @@ const common = {
 };
 
 // Imported by a library's code but shipped in another package: stay external.
-const workspace = ["@pi/ai", "@pi/agent-core", "@pi/tui", "@pi/coding-agent"];
+const workspace = ["@pi/ai", "@pi/agent-core", "@pi/tui", "@pi/coding-agent", "@pi/fleet"];
 
 const libraries = [
 	{ dir: "packages/ai", entries: ["src/index.ts"] },
@@ -50,6 +50,12 @@ const libraries = [
 			"search-worker": "src/tools/search/search-worker.ts",
 			"codemode-worker": "src/builtins/codemode/sandbox/worker.ts",
 		},
+	},
+	// Loaded by `pi fleet …` at run time (an optional package above coding-agent); the child
+	// extension is loaded by file name into each run's `pi --mode rpc`.
+	{
+		dir: "packages/fleet",
+		entries: { index: "src/index.ts", "child-extension": "src/child-extension.ts" },
 	},
 ];
 

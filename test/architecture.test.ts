@@ -14,12 +14,15 @@ const packageOf: Record<string, string> = {
 	"@pi/agent-core": "agent",
 	"@pi/tui": "tui",
 	"@pi/coding-agent": "coding-agent",
+	"@pi/fleet": "fleet",
 };
 const allowed: Record<string, string[]> = {
 	ai: [],
 	agent: ["ai"],
 	tui: [],
 	"coding-agent": ["ai", "agent", "tui"],
+	// Above the product: `pi fleet` loads it by name at run time, never by a static import.
+	fleet: ["ai", "agent", "coding-agent"],
 };
 
 function sourceFiles(dir: string): string[] {

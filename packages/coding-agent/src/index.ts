@@ -44,11 +44,13 @@ export {
 export type { SessionServices, SessionServicesOptions } from "./runtime/services.js";
 export * from "./session/file.js";
 export * from "./session/ids.js";
+export * from "./session/jsonl-store.js";
 export * from "./session/listing.js";
 export * from "./session/lock.js";
 export * from "./session/paths.js";
 export * from "./session/projection.js";
 export * from "./session/session-manager.js";
+export * from "./session/store.js";
 export * from "./session/system-state.js";
 export * from "./session/types.js";
 export * from "./tools/index.js";

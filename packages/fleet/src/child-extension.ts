@@ -1,0 +1,60 @@
+// Loaded into every fleet run's `pi --mode rpc` child (`-e`). It talks to the
+// worker over the child's IPC channel (stdout is the RPC protocol):
+//   - before any tool runs, it reports the call ("intent") and waits until the
+//     worker has stored the session so far, the intent and a workspace snapshot
+//     in PostgreSQL, so after a crash the next worker knows what may have run;
+//   - `/fleet-resume <note>` re-issues the model call of an interrupted run: a
+//     hidden custom message with the note starts a turn from the stored context.
+// Imports types only, so the child loads nothing more than this file.
+import type { ExtensionAPI } from "@pi/coding-agent";
+
+/** Child → worker. */
+export interface IntentMessage {
+	fleet: "intent";
+	id: number;
+	toolCallId: string;
+	toolName: string;
+}
+
+/** Worker → child: the intent is durable (or, with `block`, the tool must not run). */
+export interface IntentAck {
+	fleet: "ack";
+	id: number;
+	block?: string;
+}
+
+export const RESUME_COMMAND = "fleet-resume";
+export const RESUME_CUSTOM_TYPE = "fleet.resume";
+
+export default function fleetChild(pi: ExtensionAPI): void {
+	const send = process.send?.bind(process);
+	if (!send) return;
+	let next = 0;
+	const waiting = new Map<number, (ack: IntentAck) => void>();
+	process.on("message", (raw: unknown) => {
+		const ack = raw as IntentAck;
+		if (ack?.fleet !== "ack") return;
+		waiting.get(ack.id)?.(ack);
+		waiting.delete(ack.id);
+	});
+
+	pi.on("tool_call", async (event) => {
+		if (event.parentToolCallId) return undefined;
+		const id = ++next;
+		const acked = new Promise<IntentAck>((resolve) => waiting.set(id, resolve));
+		const message: IntentMessage = { fleet: "intent", id, toolCallId: event.toolCallId, toolName: event.toolName };
+		send(message);
+		const ack = await acked;
+		return ack.block ? { block: true, reason: ack.block } : undefined;
+	});
+
+	pi.registerCommand(RESUME_COMMAND, {
+		description: "Continue an interrupted fleet run from the stored session",
+		handler: async (args) => {
+			pi.sendMessage(
+				{ customType: RESUME_CUSTOM_TYPE, content: args || "The run was interrupted and resumed.", display: false },
+				{ triggerTurn: true },
+			);
+		},
+	});
+}

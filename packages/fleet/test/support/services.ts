@@ -1,0 +1,160 @@
+// Starts throwaway PostgreSQL and Redis servers on random loopback ports for one
+// test file, and stops them (even when a test failed). PostgreSQL runs as the
+// `postgres` user when the tests run as root (initdb refuses root). When a
+// binary is missing, `missingServices()` says which, for describe.skipIf.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+function postgresBin(): string | undefined {
+	const root = "/usr/lib/postgresql";
+	if (!existsSync(root)) return undefined;
+	const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+	for (const v of versions) if (existsSync(join(root, v, "bin", "initdb"))) return join(root, v, "bin");
+	return undefined;
+}
+
+function redisBin(): string | undefined {
+	try {
+		return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim() || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Why the fleet tests cannot run here, or undefined when they can. */
+export function missingServices(): string | undefined {
+	const missing: string[] = [];
+	if (!redisBin()) missing.push("redis-server (apt-get install redis-server)");
+	if (!postgresBin()) missing.push("PostgreSQL's initdb under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
+	return missing.length ? `fleet tests skipped: missing ${missing.join(" and ")}` : undefined;
+}
+
+export async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			const port = typeof address === "object" && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+export interface Services {
+	databaseUrl: string;
+	redisUrl: string;
+	root: string;
+	/** Stops Redis (to test it being down) and starts it again on the same port. */
+	stopRedis(): Promise<void>;
+	startRedis(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+const isRoot = process.getuid?.() === 0;
+
+function asPostgres(bin: string, args: string[]): void {
+	const cmd = isRoot ? "runuser" : bin;
+	const argv = isRoot ? ["-u", "postgres", "--", bin, ...args] : args;
+	execFileSync(cmd, argv, { stdio: "pipe", timeout: 60_000 });
+}
+
+async function waitForPort(port: number, ms: number): Promise<void> {
+	const { connect } = await import("node:net");
+	const until = Date.now() + ms;
+	for (;;) {
+		const ok = await new Promise<boolean>((resolve) => {
+			const s = connect(port, "127.0.0.1");
+			s.once("connect", () => {
+				s.destroy();
+				resolve(true);
+			});
+			s.once("error", () => resolve(false));
+		});
+		if (ok) return;
+		if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+		await new Promise((r) => setTimeout(r, 50));
+	}
+}
+
+export async function startServices(): Promise<Services> {
+	const pgBin = postgresBin();
+	const redis = redisBin();
+	if (!pgBin || !redis) throw new Error(missingServices());
+	const root = mkdtempSync(join(tmpdir(), "pi-fleet-services-"));
+	chmodSync(root, 0o755);
+	const data = join(root, "pg");
+	const sockets = join(root, "sock");
+	mkdirSync(data);
+	mkdirSync(sockets);
+	if (isRoot) {
+		const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+		const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+		chownSync(data, uid, gid);
+		chownSync(sockets, uid, gid);
+	}
+	const pgPort = await freePort();
+	let pgStarted = false;
+	let redisChild: ChildProcess | undefined;
+	const redisPort = await freePort();
+
+	const stopPg = () => {
+		if (!pgStarted) return;
+		pgStarted = false;
+		try {
+			asPostgres(join(pgBin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+		} catch {
+			// already gone
+		}
+	};
+	const startRedis = async () => {
+		redisChild = spawn(
+			redis,
+			["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", root],
+			{ stdio: "ignore" },
+		);
+		await waitForPort(redisPort, 10_000);
+	};
+	const stopRedis = async () => {
+		const child = redisChild;
+		redisChild = undefined;
+		if (!child || child.exitCode !== null) return;
+		const exited = new Promise((r) => child.once("exit", r));
+		child.kill("SIGKILL");
+		await exited;
+	};
+	const stop = async () => {
+		await stopRedis();
+		stopPg();
+		rmSync(root, { recursive: true, force: true });
+	};
+	try {
+		asPostgres(join(pgBin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+		asPostgres(join(pgBin, "pg_ctl"), [
+			"-D",
+			data,
+			"-l",
+			join(data, "log"),
+			"-o",
+			`-p ${pgPort} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+			"-w",
+			"start",
+		]);
+		pgStarted = true;
+		await startRedis();
+	} catch (e) {
+		await stop();
+		throw e;
+	}
+	return {
+		databaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+		redisUrl: `redis://127.0.0.1:${redisPort}`,
+		root,
+		stopRedis,
+		startRedis,
+		stop,
+	};
+}
