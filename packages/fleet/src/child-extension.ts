@@ -3,6 +3,10 @@
 //   - before any tool runs, it reports the call ("intent") and waits until the
 //     worker has stored the session so far, the intent and a workspace snapshot
 //     in PostgreSQL, so after a crash the next worker knows what may have run;
+//     after the tool ran, before its result is recorded, it waits again ("done")
+//     so the snapshot includes the tool's effects before the session says so;
+//   - when the worker goes away (IPC channel closed), the child exits at once:
+//     an orphaned run must not keep changing the workspace another worker owns;
 //   - `/fleet-resume <note>` re-issues the model call of an interrupted run: a
 //     hidden custom message with the note starts a turn from the stored context.
 // Imports types only, so the child loads nothing more than this file.
@@ -10,7 +14,7 @@ import type { ExtensionAPI } from "@pi/coding-agent";
 
 /** Child → worker. */
 export interface IntentMessage {
-	fleet: "intent";
+	fleet: "intent" | "done";
 	id: number;
 	toolCallId: string;
 	toolName: string;
@@ -38,14 +42,25 @@ export default function fleetChild(pi: ExtensionAPI): void {
 		waiting.delete(ack.id);
 	});
 
-	pi.on("tool_call", async (event) => {
-		if (event.parentToolCallId) return undefined;
+	process.on("disconnect", () => process.exit(70));
+	const ask = (fleet: IntentMessage["fleet"], toolCallId: string, toolName: string): Promise<IntentAck> => {
 		const id = ++next;
 		const acked = new Promise<IntentAck>((resolve) => waiting.set(id, resolve));
-		const message: IntentMessage = { fleet: "intent", id, toolCallId: event.toolCallId, toolName: event.toolName };
+		const message: IntentMessage = { fleet, id, toolCallId, toolName };
 		send(message);
-		const ack = await acked;
+		return acked;
+	};
+
+	pi.on("tool_call", async (event) => {
+		if (event.parentToolCallId) return undefined;
+		const ack = await ask("intent", event.toolCallId, event.toolName);
 		return ack.block ? { block: true, reason: ack.block } : undefined;
+	});
+
+	pi.on("tool_result", async (event) => {
+		if (event.parentToolCallId) return undefined;
+		await ask("done", event.toolCallId, event.toolName);
+		return undefined;
 	});
 
 	pi.registerCommand(RESUME_COMMAND, {
