@@ -38,11 +38,18 @@ export class Checkpoints {
 	storeFor(cwd: string): ShadowStore | undefined {
 		if (this.disabled || !this.settings.enabled) return undefined;
 		if (this.store?.workTree !== cwd) {
+			this.store?.close();
 			const agentDir = getAgentDir();
 			const dir = join(agentDir, "checkpoints", projectKey(cwd));
 			this.store = new ShadowStore(dir, cwd, { maxFileBytes: this.settings.maxFileBytes, excludeDirs: [agentDir] });
 		}
 		return this.store;
+	}
+
+	/** Stops watching the work tree (session end). */
+	close(): void {
+		this.store?.close();
+		this.store = undefined;
 	}
 
 	/** A failure is reported once and never blocks the tool: checkpoints are a safety net, not a gate. */

@@ -33,7 +33,7 @@ const CONFIG = [
 	"advice.detachedHead=false",
 ];
 
-function gitEnv(target: GitTarget | undefined): NodeJS.ProcessEnv {
+export function gitEnv(target: GitTarget | undefined): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_")) env[k] = v;
 	env.GIT_CONFIG_NOSYSTEM = "1";
@@ -48,9 +48,14 @@ function gitEnv(target: GitTarget | undefined): NodeJS.ProcessEnv {
 	return env;
 }
 
+/** git's argv for `args`: pi's fixed config first, pathspecs literal (check-ignore refuses that flag). */
+export function gitArgv(args: string[], literal = true): string[] {
+	return [...CONFIG.flatMap((c) => ["-c", c]), ...(literal ? ["--literal-pathspecs"] : []), ...args];
+}
+
 /** One git command; `input` goes to stdin. Never throws. */
 export function git(target: GitTarget | undefined, args: string[], input?: string | Buffer): Promise<GitResult> {
-	const argv = [...CONFIG.flatMap((c) => ["-c", c]), "--literal-pathspecs", ...args];
+	const argv = gitArgv(args);
 	return new Promise((resolve) => {
 		let child: ReturnType<typeof spawn>;
 		try {

@@ -3,10 +3,12 @@
 // default; `-builtin:checkpoints` in the `extensions` setting (or
 // `"checkpoints": { "enabled": false }`) turns it off.
 //
-// When: a full (incremental) snapshot before each prompt and after each turn
-// that ran a tool other than read/grep/find/ls; before `write`/`edit` only
-// the file they touch, before `bash` the whole tree (tracked and untracked
-// files, minus ignored ones). Each new state becomes a "checkpoint" custom
+// When: before each prompt, after each turn that ran a tool other than
+// read/grep/find/ls, and before `write`/`edit`/`bash`. A snapshot holds the
+// whole tree (tracked and untracked files, minus ignored ones): the first of
+// a run by git's scan, later ones from a file watcher's changed paths
+// (store.ts); without a watcher `write`/`edit` snapshot only their file.
+// Each new state becomes a "checkpoint" custom
 // entry on the branch, so the state at any entry is the last checkpoint at or
 // above it. /tree, /fork and /rewind offer to restore it.
 import { existsSync } from "node:fs";
@@ -17,6 +19,7 @@ import { CHECKPOINT_TYPE } from "./entries.js";
 import { registerRestoreOffers } from "./offers.js";
 import { prune, pruneDue } from "./prune.js";
 
+const WARM_DELAY_MS = 1500;
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
 
 function describeCall(toolName: string, input: Record<string, unknown>): string | undefined {
@@ -35,11 +38,21 @@ export function createCheckpointsExtension(): ExtensionFactory {
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
 			const store = cp.storeFor(ctx.cwd);
-			// The store is created by the first snapshot; pruning runs off the start-up path.
-			if (!store || !existsSync(store.dir) || !pruneDue(store)) return;
-			void prune(store, [ctx.sessionManager.getSessionDir()], cp.settings.maxStoreBytes).catch((error: unknown) =>
-				cp.fail(ctx, error),
-			);
+			// The store is created by the first snapshot; pruning and warming run off the start-up path.
+			if (!store || !existsSync(store.dir)) return;
+			if (pruneDue(store)) {
+				void prune(store, [ctx.sessionManager.getSessionDir()], cp.settings.maxStoreBytes).catch((error: unknown) =>
+					cp.fail(ctx, error),
+				);
+			}
+			// A known project: start the watcher and the first (full) scan a moment after start-up,
+			// so the first prompt's snapshot is already incremental. Nothing is recorded by it.
+			const warm = setTimeout(() => void store.snapshot("warm").catch(() => {}), WARM_DELAY_MS);
+			warm.unref();
+		});
+
+		pi.on("session_shutdown", () => {
+			cp.close();
 		});
 
 		pi.on("before_agent_start", async (_event, ctx) => {
