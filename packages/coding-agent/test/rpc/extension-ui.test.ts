@@ -89,7 +89,10 @@ describe("RpcExtensionUI", () => {
 		const { ui, sent } = bridge();
 		ui.notify("hello");
 		ui.notify("careful", "warning");
+		// Clearing a status the client never got sends nothing.
+		ui.setStatus("never-set", undefined);
 		ui.setStatus("ext", "working");
+		ui.setStatus("ext", undefined);
 		ui.setStatus("ext", undefined);
 		ui.setWidget("w", ["l1", "l2"], { placement: "belowEditor" });
 		ui.setWidget("w", undefined);

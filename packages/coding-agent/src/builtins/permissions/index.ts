@@ -53,7 +53,6 @@ async function ask(
 export function createPermissionsExtension(): ExtensionFactory {
 	return (pi: ExtensionAPI) => {
 		const state = new PermissionState();
-		let statusShown = false;
 		pi.registerFlag("permissions", {
 			type: "string",
 			description: `Permission mode for this run: ${PERMISSION_MODES.join(", ")}`,
@@ -81,11 +80,8 @@ export function createPermissionsExtension(): ExtensionFactory {
 				state.mode = fromSettings.mode;
 				state.source = fromSettings.mode === "off" ? "default" : "settings";
 			}
-			// Only a status to show (or one shown before) is sent: with the policy off nothing
-			// reaches an RPC client's stream or the footer.
-			const status = state.mode === "off" ? undefined : `permissions: ${state.mode}`;
-			if (status !== undefined || statusShown) ctx.ui.setStatus("permissions", status);
-			statusShown = status !== undefined;
+			// Off: the status is cleared (a UI that never showed it sends nothing).
+			ctx.ui.setStatus("permissions", state.mode === "off" ? undefined : `permissions: ${state.mode}`);
 		});
 
 		pi.on("tool_call", async (event, ctx) => {

@@ -42,6 +42,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** `ctx.ui` over the RPC sub-protocol, as far as a client without a terminal can honour it. */
 export class RpcExtensionUI implements ExtensionUIContext {
 	private readonly pending = new Map<string, PendingDialog>();
+	/** Status keys the client holds a text for. */
+	private readonly statusKeys = new Set<string>();
 	private readonly createId: () => string;
 	private readonly setTimer: (fn: () => void, ms: number) => unknown;
 	private readonly clearTimer: (handle: unknown) => void;
@@ -85,7 +87,15 @@ export class RpcExtensionUI implements ExtensionUIContext {
 		this.fire({ method: "notify", message, ...(type ? { notifyType: type } : {}) });
 	}
 
+	/**
+	 * Clearing a key the client was never sent is not sent either: extensions
+	 * clear their status on start as a matter of course, and a client should not
+	 * see a stray request (before its first response, even) for a status that never was.
+	 */
 	setStatus(key: string, text: string | undefined): void {
+		if (text === undefined) {
+			if (!this.statusKeys.delete(key)) return;
+		} else this.statusKeys.add(key);
 		this.fire({ method: "setStatus", statusKey: key, statusText: text });
 	}
 
