@@ -43,26 +43,28 @@ export async function askRestore(
 	return undefined;
 }
 
-/** Applies a decision; `record` appends the resulting state as a checkpoint on the current branch. */
+/**
+ * Applies a decision and returns the resulting state as a "restore"
+ * checkpoint; `record` appends it to the current branch at once (a fork
+ * records it in the new session instead).
+ */
 export async function performRestore(
 	cp: Checkpoints,
 	ctx: ExtensionContext,
 	store: ShadowStore,
 	decision: RestoreDecision,
 	record: boolean,
-): Promise<RestoreOutcome | undefined> {
+): Promise<{ outcome: RestoreOutcome; data: CheckpointData } | undefined> {
 	try {
 		const outcome = await applyRestore(store, decision.plan, decision.overwrite);
-		if (record) {
-			const after = await store.snapshot("after restore");
-			const data: CheckpointData = {
-				commit: after.commit,
-				reason: "restore",
-				restoredTo: decision.plan.target,
-				undo: decision.plan.current,
-			};
-			cp.record(data);
-		}
+		const after = await store.snapshot("after restore");
+		const data: CheckpointData = {
+			commit: after.commit,
+			reason: "restore",
+			restoredTo: decision.plan.target,
+			undo: decision.plan.current,
+		};
+		if (record) cp.record(data);
 		const kept =
 			outcome.keptOutside.length > 0
 				? `; left alone (changed outside pi): ${outcome.keptOutside.slice(0, 5).join(", ")}${outcome.keptOutside.length > 5 ? ", …" : ""}`
@@ -71,7 +73,7 @@ export async function performRestore(
 			`Files restored: ${outcome.written} written, ${outcome.removed} deleted${kept}. /rewind can undo it.`,
 			outcome.keptOutside.length > 0 ? "warning" : "info",
 		);
-		return outcome;
+		return { outcome, data };
 	} catch (error) {
 		ctx.ui.notify(`Restore failed: ${error instanceof Error ? error.message : String(error)}`, "error");
 		return undefined;

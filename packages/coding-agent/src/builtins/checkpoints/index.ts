@@ -55,7 +55,9 @@ export function createCheckpointsExtension(): ExtensionFactory {
 			cp.close();
 		});
 
+		const offers = registerRestoreOffers(pi, cp);
 		pi.on("before_agent_start", async (_event, ctx) => {
+			offers.flushForkRestore(ctx);
 			cp.record(await cp.capture(ctx, { reason: "start" }));
 		});
 
@@ -79,7 +81,6 @@ export function createCheckpointsExtension(): ExtensionFactory {
 			return { entries: [...event.entries, { type: "custom", customType: CHECKPOINT_TYPE, data }] };
 		});
 
-		registerRestoreOffers(pi, cp);
 		registerRewindCommand(pi, cp);
 	};
 }

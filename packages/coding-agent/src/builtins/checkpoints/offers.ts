@@ -2,14 +2,31 @@
 // events every mode emits: `session_before_tree` / `session_before_fork` ask
 // (a dialog in the app and over rpc; nothing without a UI), the tree move's
 // restore runs on `session_tree` once the leaf has really moved (a cancelled
-// move restores nothing), the fork's before the new session replaces this one.
+// move restores nothing), the fork's before the new session replaces this one
+// and is recorded in the new session as soon as the extension runs there (a
+// fork within the same folder emits no session_start: the next prompt's
+// before_agent_start records it, or the next session_start).
 import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
 import type { Checkpoints } from "./checkpoints.js";
+import type { CheckpointData } from "./entries.js";
 import { checkpointAt, leafAfterTreeMove } from "./entries.js";
 import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
 
-export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
+export interface RestoreOffers {
+	/** Records a fork's restore once the forked session is the current one. */
+	flushForkRestore(ctx: ExtensionContext): void;
+}
+
+export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): RestoreOffers {
 	let pending: { leafId: string | null; decision: RestoreDecision } | undefined;
+	/** A restore made for a fork (and the session forked from), recorded in the forked session. */
+	let forkRestore: { data: CheckpointData; from: string } | undefined;
+	const flushForkRestore = (ctx: ExtensionContext) => {
+		const pendingFork = forkRestore;
+		if (!pendingFork || ctx.sessionManager.getSessionId() === pendingFork.from) return;
+		forkRestore = undefined;
+		cp.record(pendingFork.data);
+	};
 
 	const offer = async (ctx: ExtensionContext, newLeaf: string | null, heading: string) => {
 		const store = cp.storeFor(ctx.cwd);
@@ -50,8 +67,13 @@ export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 		const newLeaf = event.position === "before" ? (entry?.parentId ?? null) : event.entryId;
 		const decision = await offer(ctx, newLeaf, "Files differ from the point you are forking from.");
 		const store = cp.storeFor(ctx.cwd);
-		// The fork replaces this session next; the restore is journaled (undo with /rewind) instead of recorded here.
-		if (decision && store) await performRestore(cp, ctx, store, decision, false);
+		// The fork replaces this session next: the restore goes into the new session (session_start).
+		forkRestore = undefined;
+		const done = decision && store ? await performRestore(cp, ctx, store, decision, false) : undefined;
+		if (done) forkRestore = { data: done.data, from: ctx.sessionManager.getSessionId() };
 		return undefined;
 	});
+
+	pi.on("session_start", (_event, ctx) => flushForkRestore(ctx));
+	return { flushForkRestore };
 }

@@ -3,7 +3,7 @@
 // the project; without git the tools still run and nothing is recorded;
 // `-builtin:checkpoints` and `checkpoints.enabled: false` turn it off; over
 // rpc, /rewind and fork ask with the diff summary and restore.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RpcClientEvent } from "../../../src/modes/rpc/rpc-client.js";
@@ -21,8 +21,10 @@ afterEach(async () => {
 	await sb.close();
 });
 
-function sessionEntries(): { type: string; customType?: string; data?: Record<string, unknown> }[] {
-	const dir = join(sb.agentDir, "sessions");
+type Entry = { type: string; customType?: string; data?: Record<string, unknown> };
+
+/** Session files under the agent dir, oldest first. */
+function sessionFiles(): string[] {
 	const files: string[] = [];
 	const walk = (d: string) => {
 		for (const n of readdirSync(d, { withFileTypes: true })) {
@@ -30,7 +32,11 @@ function sessionEntries(): { type: string; customType?: string; data?: Record<st
 			else if (n.name.endsWith(".jsonl")) files.push(join(d, n.name));
 		}
 	};
-	walk(dir);
+	walk(join(sb.agentDir, "sessions"));
+	return files.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+}
+
+function sessionEntries(files = sessionFiles()): Entry[] {
 	return files.flatMap((f) =>
 		readFileSync(f, "utf8")
 			.split("\n")
@@ -153,6 +159,16 @@ describe("builtin:checkpoints (built CLI, rpc)", () => {
 			const forkDialog = requests.slice(asked).find((r) => r.method === "select") as { title?: string } | undefined;
 			expect(forkDialog?.title).toMatch(/^Files differ from the point you are forking from\.\n3 files would change:/);
 			expect(fingerprint(sb.cwd)).toEqual(before);
+			// The restore is an entry of the forked session (so /rewind there can undo it), not only a journal
+			// line: recorded when the extension first runs there (a fork in the same folder emits no session_start).
+			sb.fake.enqueue(textReply("forked"));
+			await client.promptAndWait("go on");
+			const { entries: forked } = await client.getEntries();
+			const restoreInFork = (forked as Entry[]).filter(
+				(e) => e.customType === "checkpoint" && e.data?.reason === "restore",
+			);
+			expect(restoreInFork).toHaveLength(1);
+			expect(restoreInFork[0]?.data?.undo).toMatch(/^[0-9a-f]{40}$/);
 		} finally {
 			await client.stop();
 		}
