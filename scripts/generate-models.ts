@@ -20,10 +20,11 @@ const APIS = [
 	"azure-openai-responses",
 	"mistral-conversations",
 	"bedrock-converse-stream",
+	"google-vertex",
 ];
 // APIs whose endpoint comes from the user's environment (a cloud resource or region), so the
 // catalog may leave baseUrl empty.
-const ENDPOINT_FROM_ENV = ["azure-openai-responses"];
+const ENDPOINT_FROM_ENV = ["azure-openai-responses", "google-vertex"];
 const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const INPUTS = ["text", "image"];
 // Compat flags the adapters understand, with the type of their value.

@@ -64,3 +64,4 @@ registerApi("llama-cpp", async () => (await import("./adapters/llama-cpp.js")).a
 registerApi("azure-openai-responses", async () => (await import("./adapters/azure-openai-responses.js")).adapter);
 registerApi("mistral-conversations", async () => (await import("./adapters/mistral-conversations.js")).adapter);
 registerApi("bedrock-converse-stream", async () => (await import("./adapters/bedrock-converse-stream.js")).adapter);
+registerApi("google-vertex", async () => (await import("./adapters/google-vertex.js")).adapter);

@@ -12,7 +12,8 @@ export type KnownApi =
 	| "llama-cpp"
 	| "azure-openai-responses"
 	| "mistral-conversations"
-	| "bedrock-converse-stream";
+	| "bedrock-converse-stream"
+	| "google-vertex";
 export type Api = KnownApi | (string & {});
 
 /** Provider ids are open-ended ("anthropic", "openai", "ollama", …). */

@@ -28,6 +28,7 @@ const KNOWN_APIS: KnownApi[] = [
 	"azure-openai-responses",
 	"mistral-conversations",
 	"bedrock-converse-stream",
+	"google-vertex",
 ];
 
 describe("built-in catalog", () => {
@@ -47,6 +48,7 @@ describe("built-in catalog", () => {
 				"deepseek",
 				"github-copilot",
 				"google",
+				"google-vertex",
 				"groq",
 				"mistral",
 				"openai",
@@ -69,7 +71,7 @@ describe("built-in catalog", () => {
 			expect(m.name, where).not.toBe("");
 			expect(KNOWN_APIS, where).toContain(m.api);
 			// Cloud APIs whose endpoint comes from the environment have none in the catalog.
-			if (m.api === "azure-openai-responses") expect(m.baseUrl, where).toBe("");
+			if (m.api === "azure-openai-responses" || m.api === "google-vertex") expect(m.baseUrl, where).toBe("");
 			else expect(new URL(m.baseUrl).protocol, where).toBe("https:");
 			expect(Number.isInteger(m.contextWindow) && m.contextWindow > 0, where).toBe(true);
 			expect(Number.isInteger(m.maxTokens) && m.maxTokens > 0, where).toBe(true);
@@ -100,6 +102,7 @@ describe("built-in catalog", () => {
 			deepseek: ["openai-completions"],
 			mistral: ["mistral-conversations"],
 			"amazon-bedrock": ["bedrock-converse-stream"],
+			"google-vertex": ["google-vertex"],
 			cerebras: ["openai-completions"],
 			"openai-codex": ["openai-codex-responses"],
 			"github-copilot": ["openai-completions", "openai-responses"],

@@ -733,6 +733,24 @@ export interface KnownModels {
 		| "zai.glm-4.7"
 		| "zai.glm-4.7-flash"
 		| "zai.glm-5";
+	"google-vertex":
+		| "gemini-2.5-flash"
+		| "gemini-2.5-flash-lite"
+		| "gemini-2.5-pro"
+		| "gemini-3-flash-preview"
+		| "gemini-3.1-flash-lite"
+		| "gemini-3.1-pro-preview"
+		| "gemini-3.1-pro-preview-customtools"
+		| "gemini-3.5-flash"
+		| "gemini-3.5-flash-lite"
+		| "gemini-3.6-flash"
+		| "gemini-3.7-flash"
+		| "gemini-3.8-flash"
+		| "gemini-4-argon"
+		| "gemini-4-carbon"
+		| "gemini-4-hydrogen"
+		| "gemini-4-neon"
+		| "gemini-robotics-er-2-preview";
 }
 
 /** The wire API of each built-in provider's models. */
@@ -750,6 +768,7 @@ export interface KnownProviderApis {
 	"github-copilot": "openai-completions" | "openai-responses";
 	"azure": "azure-openai-responses";
 	"amazon-bedrock": "bedrock-converse-stream";
+	"google-vertex": "google-vertex";
 }
 
 /**
@@ -1499,5 +1518,24 @@ export const CATALOG_JSON = `[
 {"id":"zai.glm-4.7","name":"GLM-4.7","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[0.6,2.2,0,0]},
 {"id":"zai.glm-4.7-flash","name":"GLM-4.7-Flash","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[0.07,0.4,0,0]},
 {"id":"zai.glm-5","name":"GLM-5","reasoning":true,"input":["text"],"contextWindow":202752,"maxTokens":131072,"cost":[1,3.2,0,0]}
+]},
+{"provider":"google-vertex","api":"google-vertex","baseUrl":"","models":[
+{"id":"gemini-2.5-flash","name":"Gemini 2.5 Flash","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.3,2.5,0.03,0]},
+{"id":"gemini-2.5-flash-lite","name":"Gemini 2.5 Flash-Lite","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.1,0.4,0.01,0]},
+{"id":"gemini-2.5-pro","name":"Gemini 2.5 Pro","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[1.25,10,0.125,0]},
+{"id":"gemini-3-flash-preview","name":"Gemini 3 Flash Preview","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.5,3,0.05,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.1-flash-lite","name":"Gemini 3.1 Flash Lite","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.25,1.5,0.025,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.1-pro-preview","name":"Gemini 3.1 Pro Preview","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,12,0.2,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.1-pro-preview-customtools","name":"Gemini 3.1 Pro Preview Custom Tools","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,12,0.2,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.5-flash","name":"Gemini 3.5 Flash","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[1.5,9,0.15,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.5-flash-lite","name":"Gemini 3.5 Flash Lite","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.3,2.5,0.03,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.6-flash","name":"Gemini 3.6 Flash","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.75,3.75,0.075,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.7-flash","name":"Gemini 3.7 Flash","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.75,3.75,0.075,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-3.8-flash","name":"Gemini 3.8 Flash","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[0.75,3.75,0.075,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-4-argon","name":"Gemini 4 Argon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,10,0.1,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-4-carbon","name":"Gemini 4 Carbon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[2,10,0.1,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null,"max":null}},
+{"id":"gemini-4-hydrogen","name":"Gemini 4 Hydrogen","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[1.5,7.5,0.075,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":null}},
+{"id":"gemini-4-neon","name":"Gemini 4 Neon","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":[3,15,0.15,0],"thinkingLevelMap":{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh","max":null}},
+{"id":"gemini-robotics-er-2-preview","name":"Gemini Robotics-ER 2 Preview","reasoning":true,"input":["text","image"],"contextWindow":131072,"maxTokens":65536,"cost":[1,5,0.1,0],"thinkingLevelMap":{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null,"max":null}}
 ]}
 ]`;

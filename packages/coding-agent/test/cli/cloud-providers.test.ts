@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BedrockStream } from "../../../ai/test/support/fake-provider/bedrock.js";
+import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
 import { MistralStream } from "../../../ai/test/support/fake-provider/mistral.js";
 import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
 import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
@@ -114,5 +115,38 @@ describe("amazon-bedrock", () => {
 		expect(r.stderr).toContain("AWS_ACCESS_KEY_ID");
 		expect(r.stderr).toContain("AWS_BEARER_TOKEN_BEDROCK");
 		expect(sb.fake.requests).toHaveLength(0);
+	});
+});
+
+describe("google-vertex", () => {
+	it("lists Vertex models with an API key or ADC (a credentials file, project and location); --provider google-vertex asks the default", async () => {
+		writeFileSync(
+			join(sb.agentDir, "models.json"),
+			JSON.stringify({ providers: { "google-vertex": { baseUrl: sb.fake.url } } }),
+		);
+		expect(await listed("google-vertex", {})).toEqual([]);
+		const adc = join(sb.root, "adc.json");
+		writeFileSync(
+			adc,
+			JSON.stringify({ type: "authorized_user", client_id: "x", client_secret: "y", refresh_token: "z" }),
+		);
+		const adcEnv = {
+			GOOGLE_APPLICATION_CREDENTIALS: adc,
+			GOOGLE_CLOUD_PROJECT: "p",
+			GOOGLE_CLOUD_LOCATION: "europe-west4",
+		};
+		expect(await listed("google-vertex", adcEnv)).toContain("gemini-3.1-pro-preview");
+		// The file alone is not enough: the project and location are needed too.
+		expect(await listed("google-vertex", { GOOGLE_APPLICATION_CREDENTIALS: adc })).toEqual([]);
+
+		const env = { GOOGLE_CLOUD_API_KEY: "vertex-key" };
+		expect(await listed("google-vertex", env)).toContain("gemini-2.5-pro");
+		sb.fake.enqueue(new GoogleStream().text("from vertex").chunk([], "STOP").script());
+		const r = await sb.run(["-p", "--no-session", "--provider", "google-vertex", "hello"], { env });
+		expect(r.stderr).toBe("");
+		expect(r.stdout.trim()).toBe("from vertex");
+		const request = sb.fake.requests[0];
+		expect(request?.path).toBe("/v1beta1/publishers/google/models/gemini-3.1-pro-preview:streamGenerateContent");
+		expect(request?.headers["x-goog-api-key"]).toBe("vertex-key");
 	});
 });
