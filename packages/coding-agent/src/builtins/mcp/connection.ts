@@ -97,6 +97,10 @@ export class Connection {
 			transport = new StreamableHTTPClientTransport(new URL(config.url), {
 				requestInit: { headers },
 				...(o.authProvider && !hasAuthorization ? { authProvider: o.authProvider } : {}),
+				// pi's provider watches 403 step-up challenges through the transport's fetch (oauth.ts).
+				...(o.authProvider && !hasAuthorization && "fetch" in o.authProvider
+					? { fetch: (o.authProvider as { fetch: typeof fetch }).fetch }
+					: {}),
 			});
 		}
 		const client = new Client({ name: "pi", version: o.version }, { capabilities: {} });

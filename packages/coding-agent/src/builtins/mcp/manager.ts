@@ -316,6 +316,15 @@ export class McpManager {
 			const result = await connection.callTool(tool, args, signal);
 			return toToolResult(entry.name, tool, result);
 		} catch (error) {
+			const { classify } = await loadConnection();
+			if (classify(error) === "needs-auth") {
+				// Tokens that stopped being enough mid-session (expired and not refreshable, or a
+				// 403 step-up asking for more scope): the server needs a sign-in again.
+				this.setState(entry, "needs-auth", "needs sign-in");
+				const how = `run /mcp login ${entry.name} or pi mcp login ${entry.name}`;
+				this.o.report(`MCP server "${entry.name}" needs sign-in again: ${how}`, "warning");
+				throw new Error(`MCP server "${entry.name}" needs sign-in again for tools/call ${tool}: ${how}`);
+			}
 			throw new Error(await this.callFailure(entry, `tools/call ${tool}`, error));
 		}
 	}

@@ -25,6 +25,14 @@ interface StoredCredentials {
 	clientInformation?: OAuthClientInformationMixed;
 	/** The redirect URI the stored client was registered with. */
 	redirectUri?: string;
+	/**
+	 * Scope the server asked for in a 403 `insufficient_scope` (step-up) that
+	 * the stored tokens lack: until a sign-in grants it, refreshing is
+	 * pointless, so the tokens are offered without their refresh token and
+	 * the SDK's auth flow goes to a new authorization (the next sign-in asks
+	 * for it, added to the configured scope).
+	 */
+	requestedScope?: string;
 	savedAt?: number;
 }
 
@@ -130,8 +138,29 @@ class StoredAuthProvider implements OAuthClientProvider {
 	}
 
 	tokens(): OAuthTokens | undefined {
-		return storedCredentials(this.o.agentDir, this.o.server)?.tokens;
+		const stored = storedCredentials(this.o.agentDir, this.o.server);
+		if (!stored?.tokens || !stored.requestedScope) return stored?.tokens;
+		const { refresh_token: _dropped, ...tokens } = stored.tokens;
+		return tokens;
 	}
+
+	/**
+	 * The transport's fetch: a 403 with `WWW-Authenticate: Bearer
+	 * error="insufficient_scope" scope="…"` records the scope asked for
+	 * (step-up); the SDK then runs its auth flow, which needs a sign-in.
+	 */
+	readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+		const response = await fetch(input, init);
+		if (response.status !== 403) return response;
+		const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+		if (challenge.error === "insufficient_scope") {
+			update(this.o.agentDir, this.o.server, (c) => ({
+				...c,
+				requestedScope: mergeScopes(c.requestedScope, challenge.scope) ?? "",
+			}));
+		}
+		return response;
+	};
 
 	saveTokens(tokens: OAuthTokens): void {
 		update(this.o.agentDir, this.o.server, (c) => ({ ...c, tokens }));
@@ -162,6 +191,24 @@ class StoredAuthProvider implements OAuthClientProvider {
 			return { ...c, tokens: undefined };
 		});
 	}
+}
+
+/** `error` and `scope` of a `Bearer` WWW-Authenticate challenge. */
+export function parseBearerChallenge(header: string | null): { error?: string; scope?: string } {
+	if (!header || !/^\s*Bearer\b/i.test(header)) return {};
+	const out: { error?: string; scope?: string } = {};
+	for (const m of header.matchAll(/(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
+		const value = m[2] ?? m[3] ?? "";
+		if (m[1] === "error") out.error = value;
+		else if (m[1] === "scope") out.scope = value;
+	}
+	return out;
+}
+
+/** Space-separated scopes, each once, in first-seen order; undefined when there are none. */
+export function mergeScopes(...lists: (string | undefined)[]): string | undefined {
+	const all = [...new Set(lists.flatMap((l) => (l ?? "").split(/\s+/)).filter(Boolean))];
+	return all.length > 0 ? all.join(" ") : undefined;
 }
 
 async function clientSecretOf(server: ConfiguredServer): Promise<string | undefined> {
@@ -280,8 +327,11 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 		const fetchFn = config.oauth?.authServerMetadataUrl
 			? metadataOverride(config.oauth.authServerMetadataUrl)
 			: undefined;
+		// A step-up the server asked for is added to the configured scope ("Later scope requests are added").
+		const requested = storedCredentials(agentDir, server)?.requestedScope;
+		const scope = mergeScopes(config.oauth?.scope, requested);
 		const first = await Promise.race([
-			auth(provider, { serverUrl: config.url, scope: config.oauth?.scope, ...(fetchFn ? { fetchFn } : {}) }),
+			auth(provider, { serverUrl: config.url, scope, ...(fetchFn ? { fetchFn } : {}) }),
 			timeout,
 		]);
 		if (first === "AUTHORIZED") return;
@@ -293,6 +343,7 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 			timeout,
 		]);
 		if (second !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
+		if (requested !== undefined) update(agentDir, server, (c) => ({ ...c, requestedScope: undefined }));
 	} finally {
 		pasteAbort.abort();
 		clearTimeout(timer);

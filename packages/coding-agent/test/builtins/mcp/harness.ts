@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { type ConfiguredServer, parseServerEntry } from "../../../src/builtins/mcp/config.js";
 import { McpLog } from "../../../src/builtins/mcp/log.js";
 import { McpManager } from "../../../src/builtins/mcp/manager.js";
+import { createStoredAuthProvider } from "../../../src/builtins/mcp/oauth.js";
 import type { AnyToolDefinition, ExtensionAPI } from "../../../src/extensions/types.js";
 
 export const STDIO_SERVER = resolve(__dirname, "../../support/mcp/stdio-server.mjs");
@@ -28,7 +29,13 @@ export interface Harness {
 	close(): Promise<void>;
 }
 
-export function createHarness(servers: ConfiguredServer[], o: { autoEnableCodemode?: boolean } = {}): Harness {
+export function createHarness(
+	servers: ConfiguredServer[],
+	o: {
+		autoEnableCodemode?: boolean /** OAuth through stored tokens in the harness's agent dir. */;
+		oauth?: boolean;
+	} = {},
+): Harness {
 	const agentDir = mkdtempSync(join(tmpdir(), "pi-mcp-"));
 	const tools = new Map<string, AnyToolDefinition>();
 	const active: string[] = [];
@@ -56,6 +63,7 @@ export function createHarness(servers: ConfiguredServer[], o: { autoEnableCodemo
 		version: "test",
 		report: (message, level) => reports.push({ message, level }),
 		autoEnableCodemode: o.autoEnableCodemode ?? true,
+		...(o.oauth ? { authProvider: (server) => createStoredAuthProvider(agentDir, server) } : {}),
 	});
 	manager.setServers(servers);
 	return {

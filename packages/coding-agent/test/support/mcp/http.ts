@@ -17,6 +17,11 @@ export interface HttpFixtureOptions {
 	/** Called with the Authorization header; false answers 401 (with resource metadata when `resourceMetadataUrl` is set). */
 	verifyToken?: (authorization: string | undefined) => boolean;
 	resourceMetadataUrl?: () => string;
+	/** Looks at each parsed request: an answer (status, headers) replaces the MCP handling (a 403 step-up). */
+	gate?: (
+		authorization: string | undefined,
+		body: unknown,
+	) => { status: number; headers: Record<string, string> } | undefined;
 	/** Extra routes (OAuth metadata) served before MCP. */
 	route?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
@@ -36,6 +41,11 @@ export async function startHttpFixture(o: HttpFixtureOptions = {}): Promise<Http
 		const chunks: Buffer[] = [];
 		for await (const c of req) chunks.push(c as Buffer);
 		const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+		const refused = o.gate?.(req.headers.authorization, body);
+		if (refused) {
+			res.writeHead(refused.status, refused.headers).end();
+			return;
+		}
 		const sid = req.headers["mcp-session-id"];
 		let transport = typeof sid === "string" ? transports.get(sid) : undefined;
 		if (!transport) {

@@ -17,6 +17,15 @@ export interface OAuthFixture extends HttpFixture {
 	/** Authorization requests seen (query parameters). */
 	authorizations: URLSearchParams[];
 	tokenRequests: URLSearchParams[];
+	/** The scope each valid access token was granted (the authorization request's `scope`). */
+	scopes: Map<string, string>;
+}
+
+export interface OAuthFixtureOptions {
+	/** A tool whose calls need a scope the first sign-in does not grant: 403 insufficient_scope (step-up). */
+	stepUp?: { tool: string; scope: string };
+	/** scopes_supported in the protected-resource metadata. */
+	scopesSupported?: string[];
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -32,25 +41,32 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startOAuthFixture(
 	server: Record<string, unknown> = { name: "secure", tools: 2 },
+	options: OAuthFixtureOptions = {},
 ): Promise<OAuthFixture> {
 	let origin = "";
 	const tokens = new Set<string>();
 	const clients: OAuthFixture["clients"] = new Map();
 	const authorizations: URLSearchParams[] = [];
 	const tokenRequests: URLSearchParams[] = [];
-	const codes = new Map<string, { challenge: string; redirect: string; client: string }>();
-	const refreshTokens = new Set<string>();
-	const issue = () => {
+	const codes = new Map<string, { challenge: string; redirect: string; client: string; scope: string }>();
+	const refreshTokens = new Map<string, string>();
+	const scopes = new Map<string, string>();
+	const issue = (scope: string) => {
 		const access = `at-${randomBytes(8).toString("hex")}`;
 		const refresh = `rt-${randomBytes(8).toString("hex")}`;
 		tokens.add(access);
-		refreshTokens.add(refresh);
+		scopes.set(access, scope);
+		refreshTokens.set(refresh, scope);
 		return { access_token: access, token_type: "Bearer", expires_in: 3600, refresh_token: refresh };
 	};
 	const route = (req: IncomingMessage, res: ServerResponse): boolean => {
 		const url = new URL(req.url ?? "/", origin);
 		if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) {
-			json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+			json(res, 200, {
+				resource: `${origin}/mcp`,
+				authorization_servers: [origin],
+				...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
+			});
 			return true;
 		}
 		if (url.pathname === "/.well-known/oauth-authorization-server") {
@@ -85,7 +101,12 @@ export async function startOAuthFixture(
 				return true;
 			}
 			const code = `code-${randomBytes(6).toString("hex")}`;
-			codes.set(code, { challenge: q.get("code_challenge") ?? "", redirect, client: q.get("client_id") ?? "" });
+			codes.set(code, {
+				challenge: q.get("code_challenge") ?? "",
+				redirect,
+				client: q.get("client_id") ?? "",
+				scope: q.get("scope") ?? "",
+			});
 			const back = new URL(redirect);
 			back.searchParams.set("code", code);
 			if (q.get("state")) back.searchParams.set("state", q.get("state") as string);
@@ -98,8 +119,10 @@ export async function startOAuthFixture(
 				tokenRequests.push(form);
 				if (form.get("grant_type") === "refresh_token") {
 					const rt = form.get("refresh_token") ?? "";
-					if (!refreshTokens.delete(rt)) return json(res, 400, { error: "invalid_grant" });
-					return json(res, 200, issue());
+					const scope = refreshTokens.get(rt);
+					if (scope === undefined) return json(res, 400, { error: "invalid_grant" });
+					refreshTokens.delete(rt);
+					return json(res, 200, issue(scope));
 				}
 				const grant = codes.get(form.get("code") ?? "");
 				const verifier = form.get("code_verifier") ?? "";
@@ -113,7 +136,7 @@ export async function startOAuthFixture(
 					return json(res, 400, { error: "invalid_grant" });
 				}
 				codes.delete(form.get("code") ?? "");
-				json(res, 200, issue());
+				json(res, 200, issue(grant.scope));
 			});
 			return true;
 		}
@@ -124,7 +147,21 @@ export async function startOAuthFixture(
 		route,
 		verifyToken: (auth) => auth !== undefined && tokens.has(auth.replace(/^Bearer /, "")),
 		resourceMetadataUrl: () => `${origin}/.well-known/oauth-protected-resource/mcp`,
+		gate: (authorization, body) => {
+			const step = options.stepUp;
+			const call = body as { method?: string; params?: { name?: string } } | undefined;
+			if (!step || call?.method !== "tools/call" || call.params?.name !== step.tool) return undefined;
+			const granted = (scopes.get((authorization ?? "").replace(/^Bearer /, "")) ?? "").split(" ");
+			if (granted.includes(step.scope)) return undefined;
+			const wanted = [...new Set([...granted.filter(Boolean), step.scope])].join(" ");
+			return {
+				status: 403,
+				headers: {
+					"www-authenticate": `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+				},
+			};
+		},
 	});
 	origin = new URL(fixture.url).origin;
-	return { ...fixture, issuer: origin, tokens, clients, authorizations, tokenRequests };
+	return { ...fixture, issuer: origin, tokens, clients, authorizations, tokenRequests, scopes };
 }

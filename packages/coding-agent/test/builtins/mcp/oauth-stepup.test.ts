@@ -1,0 +1,88 @@
+// OAuth scope step-up against a loopback authorization server: the first
+// sign-in gets the advertised scope; a tool that needs more answers 403
+// `WWW-Authenticate: Bearer error="insufficient_scope" scope="…"`; the call
+// fails saying the server needs sign-in again (no pointless refresh loop),
+// the next sign-in asks for the larger scope through the SDK's auth flow,
+// and the tool then works.
+import { afterEach, describe, expect, it } from "vitest";
+import { login, storedCredentials } from "../../../src/builtins/mcp/oauth.js";
+import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
+import { configured, createHarness, type Harness, run } from "./harness.js";
+
+let oauth: OAuthFixture | undefined;
+let h: Harness | undefined;
+afterEach(async () => {
+	await h?.close();
+	await oauth?.close();
+	h = undefined;
+	oauth = undefined;
+});
+
+/** The "browser": follows the authorization page's redirect to pi's loopback callback. */
+async function approve(message: string): Promise<void> {
+	const url = message.slice(message.indexOf("http"));
+	const page = await fetch(url, { redirect: "manual" });
+	const landing = page.headers.get("location");
+	if (!landing) throw new Error(`the authorization page did not redirect: ${page.status}`);
+	await fetch(landing);
+}
+
+const signIn = (harness: Harness, server: ReturnType<typeof configured>) =>
+	login(harness.agentDir, server, { notify: (m) => void approve(m), timeoutMs: 30_000 });
+
+describe("MCP OAuth scope step-up", () => {
+	it("a 403 insufficient_scope leads to a sign-in with the larger scope, then the tool works", async () => {
+		oauth = await startOAuthFixture(
+			{ name: "secure", tools: 2 },
+			{ stepUp: { tool: "tool_1", scope: "mcp:write" }, scopesSupported: ["mcp:read"] },
+		);
+		const server = configured("secure", { url: oauth.url, exposure: "direct" });
+		h = createHarness([server], { oauth: true });
+		h.manager.startAll();
+		await h.manager.waitFor("all");
+		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
+
+		await signIn(h, server);
+		expect(oauth.authorizations[0].get("scope")).toBe("mcp:read");
+		await h.manager.reconnect("secure");
+		expect(h.manager.servers.get("secure")?.state).toBe("connected");
+		const first = await run(h, "mcp__secure__tool_0", { text: "hi" });
+		expect(first.isError).not.toBe(true);
+
+		// tool_1 needs mcp:write: the server steps up; pi does not refresh in a loop, it asks for a sign-in.
+		const refreshesBefore = oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length;
+		await expect(run(h, "mcp__secure__tool_1", { text: "hi" })).rejects.toThrow(
+			/MCP server "secure" needs sign-in again for tools\/call tool_1/,
+		);
+		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
+		expect(h.reports.some((r) => /"secure" needs sign-in again/.test(r.message))).toBe(true);
+		expect(storedCredentials(h.agentDir, server)?.requestedScope).toBe("mcp:read mcp:write");
+		expect(oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length).toBe(refreshesBefore);
+
+		// The next sign-in goes to the authorization page (not a refresh) with the larger scope.
+		await signIn(h, server);
+		expect(oauth.authorizations).toHaveLength(2);
+		expect(oauth.authorizations[1].get("scope")).toBe("mcp:read mcp:write");
+		expect(storedCredentials(h.agentDir, server)?.requestedScope).toBeUndefined();
+		await h.manager.reconnect("secure");
+		const stepped = await run(h, "mcp__secure__tool_1", { text: "now" });
+		expect(stepped.isError).not.toBe(true);
+		expect(JSON.stringify(stepped.content)).toContain("now");
+	}, 60_000);
+
+	it("a configured scope is kept and the requested one added", async () => {
+		oauth = await startOAuthFixture({ name: "secure", tools: 2 }, { stepUp: { tool: "tool_1", scope: "mcp:write" } });
+		const server = configured("secure", { url: oauth.url, exposure: "direct", oauth: { scope: "profile" } });
+		h = createHarness([server], { oauth: true });
+		h.manager.startAll();
+		await h.manager.waitFor("all");
+		await signIn(h, server);
+		expect(oauth.authorizations[0].get("scope")).toBe("profile");
+		await h.manager.reconnect("secure");
+		await expect(run(h, "mcp__secure__tool_1", { text: "x" })).rejects.toThrow(/needs sign-in again/);
+		await signIn(h, server);
+		expect(oauth.authorizations[1].get("scope")).toBe("profile mcp:write");
+		await h.manager.reconnect("secure");
+		expect((await run(h, "mcp__secure__tool_1", { text: "y" })).isError).not.toBe(true);
+	}, 60_000);
+});
