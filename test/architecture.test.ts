@@ -1,6 +1,7 @@
 // Enforces the import directions of DESIGN.md §1 and §1.4:
 //   ai <- agent <- coding-agent -> tui, no cycles, no self-barrel imports,
-//   only cli/ and modes/ may import modes/ inside pi-coding-agent (so
+//   only cli/ and modes/ may import modes/ inside pi-coding-agent, nothing
+//   outside cli/ (but index.ts) imports cli/ (so
 //   extensions/ defines the UI contract modes implement, never the reverse,
 //   and input/ stays mode-neutral), and builtins/ reaches the rest of the
 //   package only through the public extension API.
@@ -101,6 +102,24 @@ describe("architecture", () => {
 			if (file.startsWith(join(src, "cli")) || file.startsWith(modes) || file === join(src, "index.ts")) continue;
 			for (const spec of importsOf(file)) {
 				if (spec.startsWith(".") && resolveRelative(file, spec).startsWith(modes)) {
+					violations.push(`${relative(root, file)} imports ${spec}`);
+				}
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("inside pi-coding-agent nothing below cli/ imports cli/ (only cli/ itself and index.ts)", () => {
+		// cli/ wires a mode to a session; runtime/, packages/, extensions/… are what it wires, so an import
+		// back into cli/ (static or a lazy import()) is a layer inversion.
+		const src = join(root, "packages", "coding-agent", "src");
+		const cli = join(src, "cli");
+		const violations: string[] = [];
+		for (const { pkg, file } of files) {
+			if (pkg !== "coding-agent") continue;
+			if (file.startsWith(`${cli}/`) || file === join(src, "index.ts")) continue;
+			for (const spec of importsOf(file)) {
+				if (spec.startsWith(".") && resolveRelative(file, spec).startsWith(`${cli}/`)) {
 					violations.push(`${relative(root, file)} imports ${spec}`);
 				}
 			}

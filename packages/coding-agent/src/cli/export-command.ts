@@ -9,9 +9,9 @@ import { exportSessionFile } from "../export/export-session.js";
 import { SessionExportError } from "../export/source.js";
 import { findSessionsByIdPrefix } from "../session/listing.js";
 import { getSessionsRoot } from "../session/paths.js";
+import { VERSION } from "../version.js";
 import type { ParsedArgs } from "./args.js";
 import { CliUsageError } from "./session-target.js";
-import { VERSION } from "./version.js";
 
 function looksLikePath(value: string): boolean {
 	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");

@@ -3,10 +3,10 @@
 // with import() only when a run needs it, so start-up stays fast.
 
 import { getAgentDir } from "../config/paths.js";
+import { VERSION } from "../version.js";
 import { type Diagnostic, parseArgs } from "./args.js";
 import { type ExtensionFlagHelp, formatHelp } from "./help.js";
 import { findSubcommand, runSubcommand } from "./subcommands.js";
-import { VERSION } from "./version.js";
 
 /**
  * `process.cwd()` throws (ENOENT, "uv_cwd") once the directory the shell is in
@@ -71,7 +71,7 @@ async function extensionFlagHelp(args: ReturnType<typeof parseArgs>): Promise<Ex
 	const [{ setupExtensions }, { BUILTIN_EXTENSIONS }, packageSetup] = await Promise.all([
 		import("../runtime/extension-setup.js"),
 		import("./builtin-extensions.js"),
-		import("./package-setup.js"),
+		import("../packages/startup.js"),
 	]);
 	const { SettingsManager } = await import("../config/settings.js");
 	const settings = SettingsManager.create({ cwd: process.cwd(), agentDir, loadProject: false });

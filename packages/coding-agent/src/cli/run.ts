@@ -22,13 +22,13 @@ import { createSessionServices, type SessionServicesOptions } from "../runtime/s
 import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-files.js";
+import { VERSION } from "../version.js";
 import type { ParsedArgs } from "./args.js";
 import { parseArgs, resolveMode, unknownFlagErrors } from "./args.js";
 import { BUILTIN_EXTENSIONS } from "./builtin-extensions.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { describeLlamaBackend, filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
-import { VERSION } from "./version.js";
 
 export interface CliIo {
 	stdin: NodeJS.ReadStream;
@@ -129,7 +129,7 @@ async function run(
 			themePaths: args.themes,
 			noThemes: args.noThemes,
 		},
-		// Pi packages: the user's and -e ones before trust, the project's after it (cli/package-setup.ts).
+		// Pi packages: the user's and -e ones before trust, the project's after it (packages/startup.ts).
 		packages: { env: io.env },
 		askTrust: mode === "interactive" ? askTrustInApp : undefined,
 		onExtensionError: (e) =>

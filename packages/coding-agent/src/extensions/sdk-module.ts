@@ -5,7 +5,6 @@
 // runtime value; they are erased when jiti transforms the extension.
 
 export { serializeConversation, serializeMessage } from "../agent-session/compaction/serialize.js";
-export { VERSION } from "../cli/version.js";
 export { getAgentDir, PROJECT_CONFIG_DIR as CONFIG_DIR_NAME } from "../config/paths.js";
 export {
 	COMPACTION_SUMMARY_PREFIX,
@@ -34,6 +33,7 @@ export {
 	truncateTail,
 	withFileMutationQueue,
 } from "../tools/index.js";
+export { VERSION } from "../version.js";
 export {
 	defineTool,
 	EXTENSION_API_VERSION,

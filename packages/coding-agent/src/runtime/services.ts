@@ -45,7 +45,7 @@ export interface SessionServicesOptions {
 	/** `ctx.ui.notify` of `project_trust` handlers (there is no screen yet). */
 	notify?: (message: string) => void;
 	/**
-	 * Pi packages (cli/package-setup.ts): the user's and the `-e` package
+	 * Pi packages (packages/startup.ts): the user's and the `-e` package
 	 * sources load before trust, the project's after it. Absent: none (SDK).
 	 */
 	packages?: { env: NodeJS.ProcessEnv };
@@ -100,7 +100,7 @@ export async function createSessionServices(o: SessionServicesOptions): Promise<
 
 /** Before trust: the user's packages and `-e` sources, then the extensions that may answer project_trust. */
 async function userStage(o: SessionServicesOptions, cwd: string, globalSettings: SettingsManager, warnings: string[]) {
-	const setup = o.packages ? await import("../cli/package-setup.js") : undefined;
+	const setup = o.packages ? await import("../packages/startup.js") : undefined;
 	const split = setup?.splitExtensionArgs(o.extensions?.cliPaths);
 	const packages = setup
 		? await setup.loadRunPackages({
@@ -136,7 +136,7 @@ async function projectStage(
 	warnings: string[],
 ): Promise<LoadedPackage[]> {
 	if (!o.packages) return [];
-	const setup = await import("../cli/package-setup.js");
+	const setup = await import("../packages/startup.js");
 	const project = trust.trusted
 		? await setup.loadRunPackages({
 				cwd,
@@ -154,12 +154,12 @@ async function projectStage(
 
 async function packageExtensionsOf(packages: readonly LoadedPackage[]) {
 	if (packages.length === 0) return undefined;
-	return (await import("../cli/package-setup.js")).packageExtensions(packages);
+	return (await import("../packages/startup.js")).packageExtensions(packages);
 }
 
 async function packageRoots(packages: readonly LoadedPackage[]) {
 	if (packages.length === 0) return undefined;
-	return (await import("../cli/package-setup.js")).packageResourceRoots(packages);
+	return (await import("../packages/startup.js")).packageResourceRoots(packages);
 }
 
 /**
@@ -173,7 +173,7 @@ export async function loadSessionExtensions(
 	o: Pick<SessionServicesOptions, "extensions" | "packages">,
 ): Promise<ExtensionSetup> {
 	const { cwd, agentDir, trust, settings } = services;
-	const setup = o.packages ? await import("../cli/package-setup.js") : undefined;
+	const setup = o.packages ? await import("../packages/startup.js") : undefined;
 	const packageExtensions = await packageExtensionsOf(services.packages);
 	const extensionOptions: ExtensionSetupOptions = {
 		...o.extensions,

@@ -21,7 +21,7 @@ import { McpManager } from "../../builtins/mcp/manager.js";
 import { formatStatus } from "../../builtins/mcp/status.js";
 import { getAgentDir } from "../../config/paths.js";
 import { readSavedProjectTrust } from "../../config/project-trust.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../../version.js";
 import type { CommandIo } from "./io.js";
 
 const USAGE = `Usage:

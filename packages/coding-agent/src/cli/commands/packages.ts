@@ -30,7 +30,7 @@ import {
 } from "../../packages/settings-file.js";
 import { type ParsedSource, parseSource } from "../../packages/source.js";
 import { updatePackage } from "../../packages/update.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../../version.js";
 import type { CommandIo } from "./io.js";
 
 const HELP: Record<string, string> = {

@@ -1,4 +1,4 @@
-// The CLI's side of pi packages at start-up: the user's packages and `-e`
+// Pi packages at start-up (the CLI and the SDK runtime): the user's packages and `-e`
 // package sources load before the trust decision (their extensions may answer
 // `project_trust`), the project's after it and only when it is trusted. What
 // they bring goes to the extension loader (as package extensions whose
@@ -7,10 +7,10 @@
 import { join } from "node:path";
 import { PROJECT_CONFIG_DIR } from "../config/paths.js";
 import type { PackageExtension } from "../extensions/discovery.js";
-import type { InstallContext } from "../packages/install.js";
-import { declarationsOf, type LoadedPackage, loadPackages, type PackagesLoad } from "../packages/load.js";
-import { isRemoteSource } from "../packages/source.js";
 import type { PackageResourceRoot } from "../resources/resource-loader.js";
+import type { InstallContext } from "./install.js";
+import { declarationsOf, type LoadedPackage, loadPackages, type PackagesLoad } from "./load.js";
+import { isRemoteSource } from "./source.js";
 
 /** `-e` values: package sources (npm:, git:, git URLs) apart from extension paths. */
 export function splitExtensionArgs(values: readonly string[] | undefined): { paths?: string[]; packages: string[] } {
