@@ -20,7 +20,8 @@
 // The fake provider is a minimal node:http server in this process that
 // answers the n-th request of a run with the n-th scripted reply
 // (OpenAI chat-completions SSE). Wall time is measured here from spawn to
-// the child's exit (ms resolution); peak RSS comes from GNU time.
+// the child's exit (ms resolution); peak RSS and CPU time (user + system, all
+// threads; 10 ms resolution, steadier than wall time on a loaded machine) come from GNU time.
 // REF16_NODE / REF16_CLI select 1.6.0 (defaults: the install under /work/refs).
 import { execFileSync, spawn } from "node:child_process";
 import {
@@ -121,7 +122,7 @@ async function measure(cmd, home, replies, expect) {
 	times = { requests: [], responsesEnd: [] };
 	const out = join(root, "time.txt");
 	const start = performance.now();
-	const child = spawn("/usr/bin/time", ["-o", out, "-f", "%M", ...cmd], {
+	const child = spawn("/usr/bin/time", ["-o", out, "-f", "%M %U %S", ...cmd], {
 		env: home.env,
 		cwd: home.cwd,
 		stdio: ["ignore", "pipe", "pipe"],
@@ -140,12 +141,13 @@ async function measure(cmd, home, replies, expect) {
 	if (code !== 0 || (expect !== undefined && stdout.trim() !== expect)) {
 		throw new Error(`${cmd.join(" ")} failed (exit ${code}): ${stdout}\n${stderr}`);
 	}
-	const kb = Number(readFileSync(out, "utf8").trim().split("\n").at(-1));
+	const [kb, user, sys] = (readFileSync(out, "utf8").trim().split("\n").at(-1) ?? "").split(" ").map(Number);
 	const t = times;
 	const first = t.requests[0] ?? end;
 	const lastEnd = t.responsesEnd.at(-1) ?? first;
 	return {
 		wall: end - start,
+		cpu: (user + sys) * 1000,
 		rss: kb / 1024,
 		before: first - start,
 		loop: lastEnd - first,
@@ -208,6 +210,7 @@ async function loopFigure() {
 	console.log(`\n### -p 3-request tool loop (${runs} alternating runs after a warm-up)\n`);
 	table(s, [
 		["wall ms", (x) => x.wall],
+		["CPU ms", (x) => x.cpu],
 		["peak RSS MiB", (x) => x.rss, f1],
 		["before first request ms", (x) => x.before],
 		["loop ms", (x) => x.loop],
@@ -268,6 +271,7 @@ async function resumeFigure() {
 	);
 	table(s, [
 		["wall ms", (x) => x.wall],
+		["CPU ms", (x) => x.cpu],
 		["peak RSS MiB", (x) => x.rss, f1],
 		["before request ms", (x) => x.before],
 		["last response → exit ms", (x) => x.exit],
@@ -283,10 +287,11 @@ async function curveFigure() {
 	console.log(`\n### resume cost curve (ours; ${Math.max(3, Math.min(runs, 5))} alternating runs after a warm-up)\n`);
 	table(s, [
 		["wall ms", (x) => x.wall],
+		["CPU ms", (x) => x.cpu],
 		["peak RSS MiB", (x) => x.rss, f1],
 		["last response → exit ms", (x) => x.exit],
 	]);
-	const w = sizes.map((n, i) => median(Object.values(s)[i].map((x) => x.wall)));
+	const w = Object.values(s).map((xs) => median(xs.map((x) => x.wall)));
 	for (let i = 1; i < sizes.length; i++) {
 		const per = (w[i] - w[0]) / ((sizes[i] - sizes[0]) / 1000);
 		console.log(`ms per 1k entries, ${sizes[0] / 1000}k → ${sizes[i] / 1000}k: ${per.toFixed(2)}`);
@@ -355,6 +360,7 @@ async function versionFigure() {
 	console.log(`\n### --version (${Math.max(runs, 11)} alternating runs after a warm-up)\n`);
 	table(s, [
 		["wall ms", (x) => x.wall],
+		["CPU ms", (x) => x.cpu],
 		["peak RSS MiB", (x) => x.rss, f1],
 	]);
 	const [a, b] = Object.values(s).map((xs) => median(xs.map((x) => x.wall)));

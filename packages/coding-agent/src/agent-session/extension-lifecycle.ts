@@ -31,7 +31,16 @@ export function createLifecycleHooks(runner: ExtensionRunner, turns: TurnCounter
 		turnEnd: async (turn, proposal, preview) => {
 			if (!runner.hasHandlers("turn_end")) return proposal;
 			const result = await runner.emitBoundary(
-				{ type: "turn_end", turnIndex: turns.index, ...turn, ...proposal, context: preview(proposal.entries) },
+				{
+					type: "turn_end",
+					turnIndex: turns.index,
+					...turn,
+					...proposal,
+					// Read lazily by emitBoundary: only a handler that looks at the context pays for the preview.
+					get context() {
+						return preview(proposal.entries);
+					},
+				},
 				preview,
 			);
 			return { entries: result.entries, continue: result.continue };
@@ -39,7 +48,14 @@ export function createLifecycleHooks(runner: ExtensionRunner, turns: TurnCounter
 		beforeSettle: async (outcome, proposal, preview) => {
 			if (!runner.hasHandlers("agent_before_settle")) return proposal;
 			const result = await runner.emitBoundary(
-				{ type: "agent_before_settle", outcome, ...proposal, context: preview(proposal.entries) },
+				{
+					type: "agent_before_settle",
+					outcome,
+					...proposal,
+					get context() {
+						return preview(proposal.entries);
+					},
+				},
 				preview,
 			);
 			return { entries: result.entries, continue: result.continue };

@@ -483,12 +483,13 @@ export class ExtensionRunner {
 		if (handlers.length === 0) return proposal;
 		const ctx = this.createContext();
 		for (const { ext, handler } of handlers) {
-			const view = {
-				...event,
-				entries: [...proposal.entries],
-				continue: proposal.continue,
-				context: rebuild?.(proposal.entries) ?? event.context,
-			};
+			// The context preview projects the whole branch (a resumed 100k-entry session reads every
+			// entry from disk): it is computed when a handler reads it, not for every handler.
+			const view = Object.defineProperties({}, Object.getOwnPropertyDescriptors(event)) as E;
+			const entries = proposal.entries;
+			view.entries = [...entries];
+			view.continue = proposal.continue;
+			defineLazy(view, "context", () => rebuild?.(entries) ?? event.context);
 			const r = await this.call<BoundaryResult>(ext, event.type, handler, view, ctx);
 			if (!r) continue;
 			proposal = {
@@ -540,4 +541,25 @@ export class ExtensionRunner {
 	getMarkdownTransformers() {
 		return this.extensions.flatMap((e) => (e.markdownTransformer ? [e.markdownTransformer] : []));
 	}
+}
+
+/** `target[key]` computed on first read (and replaceable), enumerable like a plain field. */
+function defineLazy<T>(target: object, key: string, compute: () => T): void {
+	let value: T | undefined;
+	let done = false;
+	Object.defineProperty(target, key, {
+		enumerable: true,
+		configurable: true,
+		get: () => {
+			if (!done) {
+				value = compute();
+				done = true;
+			}
+			return value;
+		},
+		set: (next: T) => {
+			value = next;
+			done = true;
+		},
+	});
 }

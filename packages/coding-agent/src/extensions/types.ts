@@ -58,6 +58,7 @@ export type ReadonlySessionManager = Pick<
 	| "getEntries"
 	| "getEntry"
 	| "getBranch"
+	| "getBranchEntries"
 	| "getTree"
 	| "getLeafId"
 	| "getLeafEntry"

@@ -567,6 +567,21 @@ export class SessionManager {
 		const start = fromId ?? this.tree.leafId;
 		return this.tree.pathRecords(start).map((r) => this.tree.entryOf(r));
 	}
+	/**
+	 * The entries of one type from the root to `fromId` (default: the leaf). Only
+	 * those are read from disk: in a resumed session most of the branch is held
+	 * on disk, and a scan for a few custom entries must not load every message.
+	 */
+	getBranchEntries<T extends SessionEntry["type"]>(type: T, fromId?: string): Extract<SessionEntry, { type: T }>[] {
+		const out: Extract<SessionEntry, { type: T }>[] = [];
+		for (const rec of this.tree.pathRecords(fromId ?? this.tree.leafId)) {
+			if (rec.type !== type) continue;
+			const entry = this.tree.entryOf(rec);
+			// An entry that no longer parses reads as a custom stand-in.
+			if (entry.type === type) out.push(entry as Extract<SessionEntry, { type: T }>);
+		}
+		return out;
+	}
 	getTree(): SessionTreeNode[] {
 		return this.tree.tree();
 	}

@@ -184,6 +184,22 @@ export class SessionTree {
 
 	/** Records from the root to `fromId` (inclusive). */
 	pathRecords(fromId: string | null): EntryRecord[] {
+		// Loading cuts every parent cycle (load.ts) and appends only add new ids, so a walk
+		// longer than the tree is impossible; only then is a visited set paid for (a set of
+		// 100k ids per walk was most of a resumed session's branch scans).
+		const path: EntryRecord[] = [];
+		const limit = this.records.length;
+		let cur = fromId ? this.byId.get(fromId) : undefined;
+		while (cur && path.length <= limit) {
+			path.push(cur);
+			cur = cur.parentId ? this.byId.get(cur.parentId) : undefined;
+		}
+		if (cur) return this.pathRecordsGuarded(fromId);
+		return path.reverse();
+	}
+
+	/** The same walk, stopping at the first repeated id. */
+	private pathRecordsGuarded(fromId: string | null): EntryRecord[] {
 		const path: EntryRecord[] = [];
 		const seen = new Set<string>();
 		let cur = fromId ? this.byId.get(fromId) : undefined;

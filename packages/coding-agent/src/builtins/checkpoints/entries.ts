@@ -42,7 +42,8 @@ function asCheckpoint(entry: Entry): BranchCheckpoint | undefined {
 /** Checkpoints on the path from the root to `leafId` (the current leaf when omitted), oldest first. */
 export function checkpointsOnBranch(sm: ReadonlySessionManager, leafId?: string | null): BranchCheckpoint[] {
 	if (leafId === null) return [];
-	const branch = leafId === undefined ? sm.getBranch() : sm.getBranch(leafId);
+	// Only the custom entries are read: a resumed long session keeps its messages on disk.
+	const branch = sm.getBranchEntries("custom", leafId);
 	const out: BranchCheckpoint[] = [];
 	for (const entry of branch) {
 		const cp = asCheckpoint(entry);

@@ -12,7 +12,8 @@ export function createToolSearchExtension(): ExtensionFactory {
 		const follower = new LoadedToolsFollower(pi);
 		pi.registerTool(createToolSearchTool(pi, (names) => follower.noteLoaded(names)));
 		const reconcile = (_event: unknown, ctx: ExtensionContext) => {
-			follower.reconcile(ctx.sessionManager.getBranch());
+			// Only the branch's custom entries: a resumed long session keeps its messages on disk.
+			follower.reconcile(ctx.sessionManager.getBranchEntries("custom"));
 		};
 		pi.on("session_start", reconcile);
 		pi.on("session_tree", reconcile);
