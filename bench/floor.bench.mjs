@@ -48,6 +48,9 @@ const refNode = process.env.REF16_NODE ?? "/work/refs/node22/node_modules/node-l
 const refCli = process.env.REF16_CLI ?? "/work/refs/v1/node_modules/@earendil-works/pi-coding-agent/dist/cli.js";
 if (!existsSync(ours)) throw new Error(`${ours} missing: npm run build first`);
 const withRef = existsSync(refNode) && existsSync(refCli) && process.env.NO_REF !== "1";
+// BASE_CLI=<another build's dist/cli.js> adds it as a row "ours (base)": before/after in one run.
+// (Keep that build inside the repo, e.g. packages/coding-agent/dist-base, so its npm imports resolve.)
+const base = process.env.BASE_CLI;
 const node = process.execPath;
 
 // ---------------------------------------------------------------- fake provider
@@ -114,7 +117,7 @@ function makeHome(name) {
 	};
 	return { home, agentDir, cwd, env };
 }
-const homes = { ours: makeHome("ours"), floor: makeHome("floor"), ref: makeHome("ref") };
+const homes = { ours: makeHome("ours"), base: makeHome("base"), floor: makeHome("floor"), ref: makeHome("ref") };
 
 /** One child under GNU time: wall (ms, spawn → exit), peak RSS, request/response times. */
 async function measure(cmd, home, replies, expect) {
@@ -199,6 +202,7 @@ async function loopFigure() {
 	const pArgs = ["-p", "--no-session", "--model", "fake/fake-model", prompt];
 	const cases = [
 		["ours", (i) => measure([node, ours, ...pArgs], homes.ours, replies(i), "Done.")],
+		...(base ? [["ours (base)", (i) => measure([node, base, ...pArgs], homes.ours, replies(i), "Done.")]] : []),
 		[
 			"floor (bench/floor/loop.mjs)",
 			(i) => measure([node, join(here, "floor/loop.mjs"), baseUrl], homes.floor, replies(i), "Done."),
@@ -255,6 +259,7 @@ async function resumeFigure() {
 	const entries = 100_000;
 	const cases = [
 		resumeCase("ours", (f) => [node, ours, ...resumeArgs(f)], homes.ours, entries),
+		...(base ? [resumeCase("ours (base)", (f) => [node, base, ...resumeArgs(f)], homes.base, entries)] : []),
 		resumeCase(
 			"floor (bench/floor/resume.mjs)",
 			(f) => [node, join(here, "floor/resume.mjs"), f, baseUrl],
@@ -341,6 +346,7 @@ async function screenFigure() {
 	const iArgs = ["--no-session", "--model", "fake/fake-model"];
 	const cases = [
 		["ours", () => screenOnce([node, ours, ...iArgs], homes.ours)],
+		...(base ? [["ours (base)", () => screenOnce([node, base, ...iArgs], homes.ours)]] : []),
 		["floor (bench/floor/screen.mjs)", () => screenOnce([node, join(here, "floor/screen.mjs")], homes.floor)],
 	];
 	if (withRef) cases.push(["1.6.0 (Node 22)", () => screenOnce([refNode, refCli, ...iArgs], homes.ref)]);
@@ -353,6 +359,7 @@ async function versionFigure() {
 	const cases = [
 		["node -e 0", () => measure([node, "-e", "0"], homes.floor, [])],
 		["pi --version (ours)", () => measure([node, ours, "--version"], homes.ours, [])],
+		...(base ? [["pi --version (ours, base)", () => measure([node, base, "--version"], homes.ours, [])]] : []),
 	];
 	if (withRef)
 		cases.push(["pi --version (1.6.0, Node 22)", () => measure([refNode, refCli, "--version"], homes.ref, [])]);

@@ -13,6 +13,7 @@
 //   It becomes a non-retryable error with the status, content type and the
 //   start of the body instead.
 import { ProviderFault } from "./errors.js";
+import { httpFetch } from "./http-fetch.js";
 import type { Model, StreamOptions } from "./types.js";
 
 const MAX_REDIRECTS = 5;
@@ -66,6 +67,14 @@ async function editHeaders(
 	return { ...init, headers: after };
 }
 
+/** The fetch Node started with; a replaced global fetch (a test's stub, an instrumentation) is always used as is. */
+const startupFetch = globalThis.fetch;
+
+/** Plain-http URLs go over node:http (http-fetch.ts: no undici start-up); everything else through fetch. */
+function send(url: URL, init: RequestInit): Promise<Response> {
+	return (globalThis.fetch === startupFetch ? httpFetch(url, init) : undefined) ?? fetch(url, init);
+}
+
 /** `fetch` with credential-safe redirects and a checked content type (see the file comment). */
 export async function providerFetch(
 	input: string | URL | Request,
@@ -86,7 +95,7 @@ export async function providerFetch(
 	} else url = new URL(String(input));
 	if (edit) init = await editHeaders(init, edit);
 	for (let hop = 0; ; hop++) {
-		const response = await fetch(url, { ...init, redirect: "manual" });
+		const response = await send(url, { ...init, redirect: "manual" });
 		const location = response.headers.get("location");
 		if (!isRedirect(response.status) || !location) return checkEventStream(url, response);
 		const next = new URL(location, url);
