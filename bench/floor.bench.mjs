@@ -49,7 +49,7 @@ const refCli = process.env.REF16_CLI ?? "/work/refs/v1/node_modules/@earendil-wo
 if (!existsSync(ours)) throw new Error(`${ours} missing: npm run build first`);
 const withRef = existsSync(refNode) && existsSync(refCli) && process.env.NO_REF !== "1";
 // BASE_CLI=<another build's dist/cli.js> adds it as a row "ours (base)": before/after in one run.
-// (Keep that build inside the repo, e.g. packages/coding-agent/dist-base, so its npm imports resolve.)
+// (Keep that build inside the repo, e.g. packages/coding-agent/node_modules/.dist-base, so its npm imports resolve.)
 const base = process.env.BASE_CLI;
 const node = process.execPath;
 
