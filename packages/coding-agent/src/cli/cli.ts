@@ -1,6 +1,13 @@
 // Entry point of the `pi` executable. Kept tiny: it only hands over to main(),
 // which imports the heavy parts lazily once the arguments say what is needed.
+import module from "node:module";
 import { main } from "./main.js";
+
+// Node 22.1+ keeps V8's compiled code of the modules it loads on disk (in the OS temp
+// dir, NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip compiling pi's
+// chunks; the runtime chunks load with import() after this line, so they are covered.
+// Node 20 has no such cache: nothing to do there.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // Exit explicitly once stdout has drained: idle keep-alive sockets of HTTP
 // clients must not keep a finished run alive.
