@@ -1,12 +1,14 @@
 // `pi update` for pi itself. The newest version is asked of the npm registry
 // the user's npm is configured for (no other server: pi has no release site
-// and no update check at start-up). Then, in this order:
+// and no update check at start-up), once it is clear how pi could be
+// updated at all, which is, in this order:
 //   1. PI_SELF_UPDATE_COMMAND (split on whitespace) or the user settings'
 //      `selfUpdateCommand` (an argv array) runs, with {packageName},
 //      {version} and {installSpec} filled in;
 //   2. a global install by npm, pnpm, yarn or bun (recognised by where this
 //      CLI's files are) is updated by that package manager;
-//   3. anything else (a source checkout, a copy) is named, with what to do.
+//   3. anything else (a source checkout, a copy) is named, with what to do
+//      (and the registry is not asked).
 // Nothing runs when the installed version is the newest, unless --force.
 import { realpathSync } from "node:fs";
 import { sep } from "node:path";
@@ -103,6 +105,26 @@ export async function selfUpdate(o: SelfUpdateOptions, io: CommandIo): Promise<n
 		io.stdout.write("Skipped updating pi (offline mode).\n");
 		return 0;
 	}
+	// How first: when pi cannot update itself there is no point asking the registry.
+	const custom = configuredCommand(io.env, o.settingsCommand);
+	let method: InstallMethod | undefined;
+	if (!custom) {
+		let where = o.scriptPath ?? "";
+		try {
+			where = realpathSync(where);
+		} catch {
+			// Keep the path as given.
+		}
+		method = detectInstallMethod(where);
+		if (!method) {
+			io.stderr.write(
+				`Error: pi ${o.version} runs from ${where || "an unknown place"}, which is not a global npm, pnpm, yarn or bun install, ` +
+					`so pi cannot update itself. Update it the way it was installed (a source checkout: git pull && npm run build), ` +
+					"or set PI_SELF_UPDATE_COMMAND or the selfUpdateCommand setting.\n",
+			);
+			return 1;
+		}
+	}
 	const [npmBin, ...npmPre] = o.npmCommand && o.npmCommand.length > 0 ? o.npmCommand : ["npm"];
 	const view = await exec(npmBin, [...npmPre, "view", `${PACKAGE_NAME}@latest`, "version", "--json"], {
 		env: io.env,
@@ -126,27 +148,7 @@ export async function selfUpdate(o: SelfUpdateOptions, io: CommandIo): Promise<n
 		io.stdout.write(`pi ${o.version} is up to date (the registry's newest is ${latest}).\n`);
 		return 0;
 	}
-	const custom = configuredCommand(io.env, o.settingsCommand);
-	let argv: string[];
-	if (custom) argv = fill(custom, latest);
-	else {
-		let where = o.scriptPath ?? "";
-		try {
-			where = realpathSync(where);
-		} catch {
-			// Keep the path as given.
-		}
-		const method = detectInstallMethod(where);
-		if (!method) {
-			io.stderr.write(
-				`Error: pi ${o.version} runs from ${where || "an unknown place"}, which is not a global npm, pnpm, yarn or bun install, ` +
-					`so pi cannot update itself. Update it the way it was installed (a source checkout: git pull && npm run build), ` +
-					"or set PI_SELF_UPDATE_COMMAND or the selfUpdateCommand setting.\n",
-			);
-			return 1;
-		}
-		argv = installCommand(method, `${PACKAGE_NAME}@${latest}`);
-	}
+	const argv = custom ? fill(custom, latest) : installCommand(method as InstallMethod, `${PACKAGE_NAME}@${latest}`);
 	io.stdout.write(`Updating pi ${o.version} → ${latest}: ${argv.join(" ")}\n`);
 	const code = await runVisible(argv, io);
 	if (code !== 0) {
