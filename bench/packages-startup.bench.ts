@@ -18,16 +18,14 @@
 // by run. Wall time and peak RSS come from GNU time; "spawn → model request"
 // is when the fake server receives the request. The reference is 1.6.0 under
 // Node 22 (PI_V1_DIR / PI_NODE22).
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChatStream } from "../packages/ai/test/support/fake-provider/openai-chat.js";
 import { type Script, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
 import { startNpmRegistry } from "../packages/coding-agent/test/support/npm-registry/index.js";
 import { createRepo, writePackage } from "../packages/coding-agent/test/support/packages.js";
-import { type BenchHome, fakeProviderModels, makeBenchHome, median } from "./support/cli-home.js";
+import { type BenchHome, fakeProviderModels, makeBenchHome, measureCli, median } from "./support/cli-home.js";
 
 const runs = Number(process.argv[2] ?? 5);
 const root = resolve(import.meta.dirname, "..");
@@ -100,7 +98,6 @@ async function main(): Promise<void> {
 		}
 	}
 
-	const timeFile = join(tmpdir(), `pi-bench-packages-time-${process.pid}`);
 	const runOnce = async (c: Case, online: boolean): Promise<Sample> => {
 		let requestAt = 0;
 		let toolNames: string[] = [];
@@ -119,28 +116,14 @@ async function main(): Promise<void> {
 		fake.enqueue(script);
 		const env = online ? { ...c.home.env, PI_OFFLINE: "0" } : c.home.env;
 		const started = performance.now();
-		const child = spawn("/usr/bin/time", ["-o", timeFile, "-f", "%e %M", ...c.cmd], {
-			env,
-			cwd: c.home.cwd,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		const [code] = (await once(child, "close")) as [number | null];
+		const { code, stdout, stderr, wall, rssMiB } = await measureCli(c.cmd, env, c.home.cwd);
 		const packageTools = toolNames.filter((t) => /^(git|npm)_tool_\d$/.test(t));
 		if (code !== 0 || stdout.trim() !== "hello" || requestAt === 0 || packageTools.length !== c.tools) {
 			throw new Error(
 				`${c.name} failed (exit ${code}, package tools ${packageTools.join(",") || "none"}):\n${stdout}\n${stderr}`,
 			);
 		}
-		const [wall, kb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)?.split(" ").map(Number) ?? [0, 0];
-		return { firstRequestMs: requestAt - started, wall, rssMiB: kb / 1024 };
+		return { firstRequestMs: requestAt - started, wall, rssMiB };
 	};
 
 	// First start: each build installs the five its own way (online), then one offline warm-up.
@@ -156,7 +139,6 @@ async function main(): Promise<void> {
 	await registry.close();
 	for (const c of cases) rmSync(c.home.home, { recursive: true, force: true });
 	rmSync(scratch, { recursive: true, force: true });
-	rmSync(timeFile, { force: true });
 
 	console.log(
 		`Print-mode run, one request, offline (${runs} interleaved runs after install + warm-up; load average ${median(loads).toFixed(1)})\n`,

@@ -170,19 +170,20 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const paths = agentPaths(agentDir);
 	const warnings: string[] = [];
 
-	// Trust first: nothing from the project (.pi/settings.json, SYSTEM.md, …) loads before it is decided.
-	const trusted =
-		options.settingsManager && options.resourceLoader ? true : decideSdkProjectTrust(options, cwd, agentDir);
 	if (options.extensions && (options.settingsManager || options.resourceLoader)) {
 		throw new Error("createAgentSession: `extensions` needs the default settingsManager and resourceLoader");
 	}
-	// With extensions, the runtime's services (trust, settings, resources, extensions) are the ones used.
+	// Trust first: nothing from the project (.pi/settings.json, SYSTEM.md, …) loads before it is decided.
+	// With extensions the runtime's services decide it (once) and own settings, resources and extensions.
 	const servicesOptions = options.extensions
 		? sdkServicesOptions(options.extensions, options.projectTrust, cwd, agentDir)
 		: undefined;
 	const services = servicesOptions
 		? await (await import("../runtime/services.js")).createSessionServices(servicesOptions)
 		: undefined;
+	const trusted =
+		services?.trust.trusted ??
+		(options.settingsManager && options.resourceLoader ? true : decideSdkProjectTrust(options, cwd, agentDir));
 	if (services) warnings.push(...services.warnings);
 	const settings =
 		services?.settings ?? options.settingsManager ?? SettingsManager.create({ cwd, agentDir, loadProject: trusted });

@@ -14,6 +14,7 @@
 // session-switch.ts), so hosts keep their reference; what they rebind after
 // a change is the extension bridge (onExtensionsChanged).
 
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentTool } from "@pi/agent-core";
 import type { AgentSession } from "../agent-session/agent-session.js";
@@ -218,6 +219,16 @@ function describeLoadError(e: LoadError): string {
 	return e.message;
 }
 
+/** One folder reached by two spellings (a symlink, `..`) is the same folder. */
 function samePath(a: string, b: string): boolean {
-	return resolve(a) === resolve(b);
+	return canonicalPath(a) === canonicalPath(b);
+}
+
+function canonicalPath(path: string): string {
+	const abs = resolve(path);
+	try {
+		return realpathSync(abs);
+	} catch {
+		return abs;
+	}
 }

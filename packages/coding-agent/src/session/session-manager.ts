@@ -197,9 +197,15 @@ export class SessionManager {
 		return this.sessionFile;
 	}
 
-	/** Switch to another session file (resume). */
+	/**
+	 * Switch to another session file (resume). New sessions from here on go
+	 * beside it, as with `open`: a session resumed from another folder's list
+	 * takes `/new` into that folder's directory, not the one pi started in.
+	 */
 	setSessionFile(path: string): void {
-		this.openFile(resolve(path));
+		const file = resolve(path);
+		this.openFile(file);
+		this.sessionDir = dirname(file);
 	}
 
 	/**

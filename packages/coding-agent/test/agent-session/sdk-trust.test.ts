@@ -51,6 +51,25 @@ describe("createAgentSession project trust", () => {
 		expect(asked).toEqual([cwd]);
 	});
 
+	it("with extensions, a deciding function is asked once for the folder", async () => {
+		const asked: string[] = [];
+		const s = await makeSession({
+			cwd,
+			agentDir: join(root, "agent"),
+			settingsManager: undefined,
+			resourceLoader: undefined,
+			sessionManager: SessionManager.inMemory(cwd),
+			projectTrust: (dir: string) => {
+				asked.push(dir);
+				return true;
+			},
+			extensions: {},
+		});
+		expect(asked).toEqual([cwd]);
+		expect(s.session.autoCompactionEnabled).toBe(false);
+		await s.runtime?.dispose();
+	});
+
 	it("a saved decision (trust.json, as pi keeps it) is honoured", async () => {
 		mkdirSync(join(root, "agent"), { recursive: true });
 		writeFileSync(join(root, "agent", "trust.json"), JSON.stringify({ [cwd]: true }));

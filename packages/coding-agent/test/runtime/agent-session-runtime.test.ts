@@ -4,7 +4,16 @@
 // edited file is broken; a switch into a session of another folder decides
 // trust for that folder again (project_trust), and moves settings,
 // resources, tools, the system prompt and the extensions there.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -211,6 +220,17 @@ export default function (pi) {
 		await session.switchSession(fileA);
 		await session.newSession();
 		expect(lines()).toEqual([`start startup v1tool ${a}`]);
+		await runtime.dispose();
+	});
+
+	it("a session recorded through a symlink to this folder is the same folder: nothing restarts", async () => {
+		const link = join(root, "a-link");
+		symlinkSync(a, link);
+		const viaLink = sessionIn(link);
+		const { session, runtime } = await open(a, SessionManager.create(a, join(root, "sessions", "a")));
+		expect((await session.switchSession(viaLink)).cancelled).toBe(false);
+		expect(lines()).toEqual([`start startup v1tool ${a}`]);
+		expect(runtime.cwd).toBe(a);
 		await runtime.dispose();
 	});
 });
