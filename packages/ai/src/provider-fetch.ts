@@ -13,6 +13,7 @@
 //   It becomes a non-retryable error with the status, content type and the
 //   start of the body instead.
 import { ProviderFault } from "./errors.js";
+import { startupFetch } from "./fetch-origin.js";
 import { httpFetch } from "./http-fetch.js";
 import type { Model, StreamOptions } from "./types.js";
 
@@ -66,9 +67,6 @@ async function editHeaders(
 	}
 	return { ...init, headers: after };
 }
-
-/** The fetch Node started with; a replaced global fetch (a test's stub, an instrumentation) is always used as is. */
-const startupFetch = globalThis.fetch;
 
 /** Plain-http URLs go over node:http (http-fetch.ts: no undici start-up); everything else through fetch. */
 function send(url: URL, init: RequestInit): Promise<Response> {

@@ -2,6 +2,7 @@ import { type AdapterOptions, type ApiAdapter, failedStream } from "./adapter.js
 import { cloudCredentialsHint, cloudProviderOf } from "./cloud-credentials.js";
 import { type NormalizedContext, normalizeContext } from "./context.js";
 import { envKeyNames, getEnvApiKey } from "./env-keys.js";
+import "./fetch-origin.js"; // pins which global fetch is Node's own: the one present at first import
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { registerHeaderSecrets, registerSecret, registerUrlCredentials } from "./redaction.js";
 import { loadAdapter, loadedAdapter } from "./registry.js";
