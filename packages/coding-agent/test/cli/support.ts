@@ -96,7 +96,9 @@ export async function createSandbox(): Promise<Sandbox> {
 		},
 		async close() {
 			await fake.close();
-			rmSync(root, { recursive: true, force: true });
+			// A killed app's git child (the checkpoint store's background snapshot) may still be
+			// writing for a moment: retry instead of failing the test on ENOTEMPTY.
+			rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 		},
 	};
 	sandbox.writeModels();
