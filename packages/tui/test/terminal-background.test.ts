@@ -103,12 +103,14 @@ describe("queryTerminalBackground", () => {
 });
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const socket = `pi-tui-bg-${process.pid}`;
+// One tmux server per run: starting a server on a socket whose previous server is still shutting down
+// fails with "server exited unexpectedly".
+const socketOf = (run: string) => `pi-tui-bg-${process.pid}-${run}`;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "pi-tui-bg-"));
 afterAll(() => {
-	if (hasTmux) spawnSync("tmux", ["-L", socket, "kill-server"]);
+	if (hasTmux) for (const run of ["light", "plain"]) spawnSync("tmux", ["-L", socketOf(run), "kill-server"]);
 	rmSync(dir, { recursive: true, force: true });
 });
 
@@ -129,7 +131,7 @@ process.exit(0);
 			writeFileSync(conf, style ? `set -g window-style '${style}'\n` : "");
 			execFileSync("tmux", [
 				"-L",
-				socket,
+				socketOf(out),
 				"-f",
 				conf,
 				"new-session",
@@ -149,7 +151,7 @@ process.exit(0);
 			}
 		};
 		expect(await run("bg=#f0f0f0", "light")).toMatchObject({ outcome: "answered", rgb: { r: 240, g: 240, b: 240 } });
-		spawnSync("tmux", ["-L", socket, "kill-server"]);
+		spawnSync("tmux", ["-L", socketOf("light"), "kill-server"]);
 		expect(await run(undefined, "plain")).toMatchObject({ outcome: "unsupported" });
 	}, 90_000);
 });

@@ -54,7 +54,12 @@ describe.skipIf(!hasTmux)("codemode in the app (tmux)", () => {
 
 		// Ctrl+O shows the whole script and every output line.
 		pi.keys("C-o");
-		const expanded = await pi.waitFor('return "last-line-marker"');
+		// Wait for the whole expanded frame: the script and the output redraw together, but a capture may land between.
+		const expanded = await pi.waitFor(
+			(s) =>
+				s.includes('return "last-line-marker"') && s.includes("<console_output>") && !/more lines \(ctrl\+o/.test(s),
+			15_000,
+		);
 		expect(expanded).not.toMatch(/more lines \(ctrl\+o to expand\)/);
 		expect(expanded).toContain("<console_output>");
 		expect(expanded).toContain("checked 2");
