@@ -89,12 +89,26 @@ export function startPi(options: {
 						? (s: string) => s.includes(match)
 						: (s: string) => match.test(s);
 			const deadline = Date.now() + timeoutMs;
+			const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 			let last = "";
+			// A frame can be captured while tmux is still applying a large redraw (its upper half new, its lower half
+			// old), so a match is returned only once a second capture shows the same screen. A screen that keeps
+			// changing (a spinner, a clock) is returned after a second of matching; one that passed is returned as seen.
+			let matchingSince: number | undefined;
 			for (;;) {
 				last = screen();
-				if (test(last)) return last;
-				if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}; screen:\n${last}`);
-				await new Promise((r) => setTimeout(r, 40));
+				if (test(last)) {
+					matchingSince ??= Date.now();
+					await pause(30);
+					const again = screen();
+					if (again === last || (test(again) && Date.now() - matchingSince > 1_000)) return again;
+					// The matching screen was already gone: it was real, return it as before.
+					if (!test(again)) return last;
+				} else {
+					matchingSince = undefined;
+					if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}; screen:\n${last}`);
+					await pause(40);
+				}
 			}
 		},
 		keys(...keys) {
