@@ -14,6 +14,8 @@ export interface CheckpointSettings {
 }
 
 const MB = 1024 * 1024;
+/** How long pi's exit waits for a running snapshot's git commands. */
+const SHUTDOWN_DRAIN_MS = 3_000;
 
 export function readCheckpointSettings(settings: Record<string, unknown>): CheckpointSettings {
 	const raw = (settings.checkpoints ?? {}) as Record<string, unknown>;
@@ -46,10 +48,11 @@ export class Checkpoints {
 		return this.store;
 	}
 
-	/** Stops watching the work tree (session end). */
-	close(): void {
-		this.store?.close();
+	/** Stops watching the work tree and lets running git commands finish (session end). */
+	async close(): Promise<void> {
+		const store = this.store;
 		this.store = undefined;
+		await store?.shutdown(SHUTDOWN_DRAIN_MS);
 	}
 
 	/** A failure is reported once and never blocks the tool: checkpoints are a safety net, not a gate. */

@@ -16,6 +16,8 @@ export interface GitResult {
 export interface GitTarget {
 	gitDir: string;
 	workTree: string;
+	/** When it answers true, no new git command starts against this store (pi is exiting). */
+	stopped?: () => boolean;
 }
 
 const CONFIG = [
@@ -56,6 +58,9 @@ export function gitArgv(args: string[], literal = true): string[] {
 /** One git command; `input` goes to stdin. Never throws. */
 export function git(target: GitTarget | undefined, args: string[], input?: string | Buffer): Promise<GitResult> {
 	const argv = gitArgv(args);
+	if (target?.stopped?.()) {
+		return Promise.resolve({ code: -1, stdout: Buffer.alloc(0), stderr: "the checkpoint store is shut down", missing: false });
+	}
 	return new Promise((resolve) => {
 		let child: ReturnType<typeof spawn>;
 		try {

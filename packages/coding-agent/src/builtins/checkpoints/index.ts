@@ -34,6 +34,7 @@ export function createCheckpointsExtension(): ExtensionFactory {
 	return (pi) => {
 		const cp = new Checkpoints(pi);
 		let turnChanged = false;
+		let warm: NodeJS.Timeout | undefined;
 
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
@@ -47,12 +48,13 @@ export function createCheckpointsExtension(): ExtensionFactory {
 			}
 			// A known project: start the watcher and the first (full) scan a moment after start-up,
 			// so the first prompt's snapshot is already incremental. Nothing is recorded by it.
-			const warm = setTimeout(() => void store.snapshot("warm").catch(() => {}), WARM_DELAY_MS);
+			warm = setTimeout(() => void store.snapshot("warm").catch(() => {}), WARM_DELAY_MS);
 			warm.unref();
 		});
 
-		pi.on("session_shutdown", () => {
-			cp.close();
+		pi.on("session_shutdown", async () => {
+			clearTimeout(warm);
+			await cp.close();
 		});
 
 		const offers = registerRestoreOffers(pi, cp);

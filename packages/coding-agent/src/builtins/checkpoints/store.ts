@@ -79,13 +79,14 @@ export class ShadowStore {
 	private readonly commitOfTree = new Map<string, string>();
 	private readonly fast: FastPath | undefined;
 	private fastOff: string | undefined;
+	private stopped = false;
 
 	constructor(
 		readonly dir: string,
 		readonly workTree: string,
 		private readonly options: StoreOptions,
 	) {
-		this.target = { gitDir: dir, workTree };
+		this.target = { gitDir: dir, workTree, stopped: () => this.stopped };
 		if (options.watch !== false) this.fast = new FastPath(this.target, options.maxFileBytes, options.excludeDirs ?? []);
 	}
 
@@ -166,6 +167,23 @@ export class ShadowStore {
 	/** Stops watching the work tree (the store stays usable; the next snapshot scans). */
 	close(): void {
 		this.fast?.close();
+	}
+
+	/**
+	 * Pi is exiting: stops watching, starts no further git command, and waits at most `timeoutMs` for the one
+	 * running to end — so no git outlives pi writing into the store. Running commands are not killed: a git
+	 * killed mid-update leaves an index or ref lock that would stop the next session's snapshots.
+	 */
+	async shutdown(timeoutMs: number): Promise<void> {
+		this.stopped = true;
+		this.close();
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<void>((resolve) => {
+			timer = setTimeout(resolve, timeoutMs);
+			timer.unref();
+		});
+		await Promise.race([this.queue, late]);
+		clearTimeout(timer);
 	}
 
 	/** git's scan: `ls-files` against the shadow index, then `update-index` of what it lists. */
