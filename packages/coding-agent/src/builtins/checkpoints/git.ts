@@ -59,7 +59,12 @@ export function gitArgv(args: string[], literal = true): string[] {
 export function git(target: GitTarget | undefined, args: string[], input?: string | Buffer): Promise<GitResult> {
 	const argv = gitArgv(args);
 	if (target?.stopped?.()) {
-		return Promise.resolve({ code: -1, stdout: Buffer.alloc(0), stderr: "the checkpoint store is shut down", missing: false });
+		return Promise.resolve({
+			code: -1,
+			stdout: Buffer.alloc(0),
+			stderr: "the checkpoint store is shut down",
+			missing: false,
+		});
 	}
 	return new Promise((resolve) => {
 		let child: ReturnType<typeof spawn>;
