@@ -356,9 +356,8 @@ async function run(
 				// The app emits session_start once its screen is up, and session_shutdown when it ends.
 				extensions: bridge && ext.runner ? { bridge, runner: ext.runner, problems: extensionProblems } : undefined,
 				runtime,
-				submit: bridge
-					? (text, options) => submitThroughBridge(text, { ...options, source: "interactive" })
-					: undefined,
+				// Through the bridge in charge at the time (a /reload may bring the first extensions).
+				submit: (text, options) => submitThroughBridge(text, { ...options, source: "interactive" }),
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");
 					noteInApp = showInApp;

@@ -3,9 +3,10 @@
 // "reload"), takes back what the old instance drew (its status), keeps the
 // conversation and model; a broken edit is reported with the file and line
 // and the previous extension keeps working; a skill added meanwhile is found.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BUILTIN_EXTENSION_NAMES } from "../../src/cli/builtin-extensions.js";
 import { textReply } from "../cli/support.js";
 import { hasTmux, READY, submit, useTmuxApp } from "../support/tmux-app.js";
 
@@ -78,5 +79,24 @@ describe.skipIf(!hasTmux)("/reload (tmux)", () => {
 		await submit(p, "/reload", /Reloaded: 1 extension, 1 skill/);
 		p.type("/skill:la");
 		await p.waitFor("skill:late");
+	}, 90_000);
+	it("an app that started without any extension loads one added meanwhile: its status and command", async () => {
+		// No extension at all at start-up: the bundled ones are switched off and the file is not there yet.
+		rmSync(extFile);
+		writeFileSync(
+			join(app.sb.agentDir, "settings.json"),
+			JSON.stringify({ extensions: BUILTIN_EXTENSION_NAMES.map((n) => `-builtin:${n}`) }),
+		);
+		app.sb.fake.enqueue(textReply("Before any extension."));
+		const p = app.start({ columns: 160 });
+		await p.waitFor(READY, 20_000);
+		await submit(p, "hello", "Before any extension.");
+		writeFileSync(extFile, extension("v1"));
+		const screen = await submit(p, "/reload", /Reloaded: 1 extension[\s\S]*ext v1/);
+		expect(screen).toContain("Before any extension.");
+		expect(lifecycle()).toEqual(["start reload v1"]);
+		// The command runs through the new extensions (not sent to the model as text).
+		await submit(p, "/whoami", "I am v1");
+		expect(app.sb.fake.requests).toHaveLength(1);
 	}, 90_000);
 });

@@ -118,8 +118,8 @@ export class InteractiveMode {
 	private readonly widgetsAbove = new Container();
 	private readonly widgetsBelow = new Container();
 	private readonly banner: Banner;
-	private readonly extensions: AppExtensions | undefined;
-	private rendererHooks: ConstructorParameters<typeof ExtensionRenderers>[1] | undefined;
+	/** Set at start-up, or by the first /reload that finds extensions. */
+	private extensions: AppExtensions | undefined;
 	private autocompleteWrap: ((base: AutocompleteProvider) => AutocompleteProvider) | undefined;
 	private updateAutocomplete: () => void = () => {};
 	private resourceCommandNames = new Set<string>();
@@ -244,27 +244,7 @@ export class InteractiveMode {
 		this.tui.setFocus(this.editor);
 		this.tui.addInputListener(this.keys.onInput);
 
-		if (o.extensions) {
-			this.extensions = new AppExtensions({
-				...o.extensions,
-				ui: this.extensionUIHost(),
-				ctx: this.ctx,
-				submit: (text) => this.submitText(text, {}),
-				afterAction: () => this.chat.syncEntries(this.session.sessionManager),
-			});
-			const shortcuts = this.extensions.shortcuts;
-			this.tui.addInputListener((data) =>
-				this.tui.getFocus() === this.editor && shortcuts.handle(data) ? { consume: true } : undefined,
-			);
-			this.ctx.extensionHotkeys = () => this.extensions?.hotkeys() ?? [];
-			this.rendererHooks = {
-				theme: themeSource,
-				keyText: (id) => keyText(keybindings, id),
-				requestRender: () => this.tui.requestRender(),
-				cwd: o.cwd,
-			};
-			this.chat.renderers = new ExtensionRenderers(o.extensions.runner, this.rendererHooks);
-		}
+		if (o.extensions) this.extensions = this.attachExtensions(o.extensions);
 
 		if (o.runtime) this.offRuntime = bindRuntime(o.runtime, this.runtimeHost());
 		this.done = new Promise((resolve) => {
@@ -542,6 +522,34 @@ export class InteractiveMode {
 		this.tui.requestRender();
 	}
 
+	/** ctx.ui, shortcuts, /hotkeys rows and renderers for a set of extensions (not started here). */
+	private attachExtensions(ext: InteractiveExtensions): AppExtensions {
+		const extensions = new AppExtensions({
+			...ext,
+			ui: this.extensionUIHost(),
+			ctx: this.ctx,
+			submit: (text) => this.submitText(text, {}),
+			afterAction: () => this.chat.syncEntries(this.session.sessionManager),
+		});
+		const shortcuts = extensions.shortcuts;
+		this.tui.addInputListener((data) =>
+			this.tui.getFocus() === this.editor && shortcuts.handle(data) ? { consume: true } : undefined,
+		);
+		this.ctx.extensionHotkeys = () => this.extensions?.hotkeys() ?? [];
+		this.chat.renderers = new ExtensionRenderers(ext.runner, this.rendererHooks());
+		return extensions;
+	}
+
+	private rendererHooks(): ConstructorParameters<typeof ExtensionRenderers>[1] {
+		const keybindings = this.ctx.keybindings;
+		return {
+			theme: () => this.theme,
+			keyText: (id) => keyText(keybindings, id),
+			requestRender: () => this.tui.requestRender(),
+			cwd: this.o.cwd,
+		};
+	}
+
 	private extensionUIHost(): ExtensionUIHost {
 		const mode = this;
 		return {
@@ -587,10 +595,10 @@ export class InteractiveMode {
 		return {
 			ctx: this.ctx,
 			rebindExtensions: (next) => {
-				if (!this.extensions || !this.rendererHooks) return false;
+				// The app started without extensions: the first set found takes the screen now.
+				if (!this.extensions) this.extensions = this.attachExtensions(next);
+				else this.chat.renderers = new ExtensionRenderers(next.runner, this.rendererHooks());
 				this.extensions.rebind(next);
-				this.chat.renderers = new ExtensionRenderers(next.runner, this.rendererHooks);
-				return true;
 			},
 			afterExtensionsStarted: () => this.afterResourcesChanged(),
 		};

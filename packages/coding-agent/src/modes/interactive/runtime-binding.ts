@@ -13,25 +13,17 @@ import { askChoice } from "./selectors/prompts.js";
 
 export interface RuntimeBindingHost {
 	ctx: InteractiveContext;
-	/** The new extensions take the screen (undefined: the app started without any). */
-	rebindExtensions(next: InteractiveExtensions): boolean;
+	/** The new extensions take the screen (also when the app started without any). */
+	rebindExtensions(next: InteractiveExtensions): void;
 	/** After their session_start: commands, templates and skills in `/`, themes, redraw. */
 	afterExtensionsStarted(): void;
 }
 
 /** Follows the runtime's extension changes; returns the unsubscribe. */
 export function bindRuntime(runtime: AgentSessionRuntime, host: RuntimeBindingHost): () => void {
-	let warned = false;
 	return runtime.onExtensionsChanged((change: ExtensionsChange) => {
 		if (!change.bridge || !change.runner) return;
-		const bound = host.rebindExtensions({ bridge: change.bridge, runner: change.runner, problems: change.problems });
-		if (!bound && !warned) {
-			warned = true;
-			host.ctx.showStatus(
-				"Extensions were found that were not there at start-up; restart pi to load them into the app.",
-				"warning",
-			);
-		}
+		host.rebindExtensions({ bridge: change.bridge, runner: change.runner, problems: change.problems });
 	});
 }
 
