@@ -10,7 +10,7 @@ import type { ExtensionRenderers } from "../extensions/renderers.js";
 import { AssistantMessageItem } from "./assistant-message.js";
 import { BashExecutionItem } from "./bash-execution.js";
 import { isExpandable, type ThemeSource } from "./cached.js";
-import type { MarkdownTransformSource } from "./markdown-transform.js";
+import { type EntryOrigin, type MarkdownTransformSource, transformsForEntry } from "./markdown-transform.js";
 import { NoticeItem, type StatusKind } from "./notice.js";
 import { RetryNoticeItem, type RetryOutcome } from "./retry-notice.js";
 import { SummaryItem } from "./summary-item.js";
@@ -114,10 +114,10 @@ export class ChatView extends Container {
 		let added = false;
 		for (const entry of branch.slice(from)) {
 			if (entry.type === "custom_message") {
-				this.addMessage(entryMessage(entry));
+				this.addMessage(entryMessage(entry), entry);
 				added = true;
 			} else if (entry.type === "message" && entry.message.role === "custom") {
-				this.addMessage(entry.message);
+				this.addMessage(entry.message, entry);
 				added = true;
 			} else if (entry.type === "custom") {
 				const item = this.renderers?.customEntry(entry, this.toolsExpanded);
@@ -170,22 +170,24 @@ export class ChatView extends Container {
 				if (item) this.addChild(item);
 				continue;
 			}
-			for (const m of messages) this.addMessage(m);
+			for (const m of messages) this.addMessage(m, sourceEntry);
 		}
 		this.streaming = undefined;
 		// Calls without a result in history were cut off (crash, abort before the result).
 		this.requestRender();
 	}
 
-	private addMessage(m: AgentMessage): void {
+	/** `origin`: the persisted entry `m` comes from (markdown transformers get its id and time). */
+	private addMessage(m: AgentMessage, origin?: EntryOrigin): void {
+		const transforms = transformsForEntry(this.markdownTransforms, origin);
 		switch (m.role) {
 			case "user": {
 				const u = userText(m);
-				this.addChild(new UserMessageItem(this.theme, u.text, u.images, this.markdownTransforms));
+				this.addChild(new UserMessageItem(this.theme, u.text, u.images, transforms));
 				break;
 			}
 			case "assistant":
-				this.addAssistant(m);
+				this.addAssistant(m, true, transforms);
 				break;
 			case "toolResult":
 				this.finishTool(m);
@@ -204,19 +206,17 @@ export class ChatView extends Container {
 						`compaction: ${m.tokensBefore.toLocaleString("en-US")} tokens summarized`,
 						m.summary,
 						this.toolsExpanded,
-						this.markdownTransforms,
+						transforms,
 					),
 				);
 				break;
 			case "branchSummary":
-				this.addChild(
-					new SummaryItem(this.theme, "branch summary", m.summary, this.toolsExpanded, this.markdownTransforms),
-				);
+				this.addChild(new SummaryItem(this.theme, "branch summary", m.summary, this.toolsExpanded, transforms));
 				break;
 			case "custom": {
 				if (!m.display) break;
 				const text = typeof m.content === "string" ? m.content : userText(m).text;
-				const fallback = () => new SummaryItem(this.theme, m.customType, text, true, this.markdownTransforms, "custom");
+				const fallback = () => new SummaryItem(this.theme, m.customType, text, true, transforms, "custom");
 				this.addChild(this.renderers?.customMessage(m, this.toolsExpanded, fallback) ?? fallback());
 				break;
 			}
@@ -225,15 +225,12 @@ export class ChatView extends Container {
 		}
 	}
 
-	private addAssistant(m: AssistantMessage, final = true): AssistantMessageItem {
-		const item = new AssistantMessageItem(
-			this.theme,
-			m,
-			this.thinkingVisible,
-			final,
-			this.labels,
-			this.markdownTransforms,
-		);
+	private addAssistant(
+		m: AssistantMessage,
+		final = true,
+		transforms: MarkdownTransformSource | undefined = this.markdownTransforms,
+	): AssistantMessageItem {
+		const item = new AssistantMessageItem(this.theme, m, this.thinkingVisible, final, this.labels, transforms);
 		this.addChild(item);
 		this.syncToolCalls(m);
 		return item;

@@ -12,6 +12,38 @@ export interface MarkdownTransformSource {
 	current: MarkdownTransform | undefined;
 }
 
+/** The session entry an item is drawn from (history, entries appended while idle). */
+export interface EntryOrigin {
+	id: string;
+	/** ISO time of the entry. */
+	timestamp: string;
+}
+
+/**
+ * The chain as seen by an item drawn from a persisted entry: transformers get
+ * its `messageId` and `timestamp` (live messages and notices get neither).
+ */
+export function transformsForEntry(
+	source: MarkdownTransformSource | undefined,
+	origin: EntryOrigin | undefined,
+): MarkdownTransformSource | undefined {
+	if (!source || !origin) return source;
+	let inner: MarkdownTransform | undefined;
+	let wrapped: MarkdownTransform | undefined;
+	return {
+		get current() {
+			const now = source.current;
+			if (now !== inner) {
+				inner = now;
+				wrapped =
+					now &&
+					((markdown, context) => now(markdown, { ...context, messageId: origin.id, timestamp: origin.timestamp }));
+			}
+			return wrapped;
+		},
+	};
+}
+
 /** A Markdown component whose text goes through the transform chain of one surface. */
 export class TransformedMarkdown {
 	private shown: string;
