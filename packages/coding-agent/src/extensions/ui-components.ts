@@ -10,12 +10,24 @@ import {
 	type EditorTheme,
 	type KeybindingsManager,
 	type TUI,
+	truncateToWidth,
+	visibleWidth,
 } from "@pi/tui";
 
 export type CustomEditorOptions = EditorOptions & {
-	/** Accepted for compatibility; the working row always stays above the editor here. */
+	/**
+	 * Draw the working status (spinner and message while the agent works,
+	 * compacts or retries) in this editor's top border instead of the row
+	 * above the editor. Default false.
+	 */
 	embedWorkingStatus?: boolean;
 };
+
+/** The working status an embedding editor draws (set by the app while there is one). */
+export interface WorkingStatusLine {
+	/** The spinner frame and message, styled, on one line. */
+	readonly line: string;
+}
 
 /** The base class for extension editors (`ctx.ui.setEditorComponent`). */
 export class CustomEditor extends Editor {
@@ -35,6 +47,27 @@ export class CustomEditor extends Editor {
 		super(tui, theme, options);
 		this.keybindings = keybindings;
 		this.embedWorkingStatus = options.embedWorkingStatus === true;
+	}
+
+	private workingStatus: WorkingStatusLine | undefined;
+
+	/** The app hands the working status to an editor made with `embedWorkingStatus` (undefined: none now). */
+	setWorkingStatus(status: WorkingStatusLine | undefined): void {
+		this.workingStatus = status;
+	}
+
+	protected override renderTopBorder(width: number, hiddenAbove: number): string {
+		const status = this.embedWorkingStatus ? this.workingStatus?.line : undefined;
+		if (!status) return super.renderTopBorder(width, hiddenAbove);
+		const more = hiddenAbove > 0 ? ` ↑ ${hiddenAbove} more ` : "";
+		// "── " + status + " " + rule (+ the scroll label), the status cut to what is left.
+		let room = width - 4 - visibleWidth(more);
+		const label = room >= 3 ? more : "";
+		if (!label) room = width - 4;
+		if (room < 1) return super.renderTopBorder(width, hiddenAbove);
+		const shown = truncateToWidth(status, room, "…");
+		const rule = "─".repeat(Math.max(0, width - 4 - visibleWidth(shown) - visibleWidth(label)));
+		return `${this.borderColor("── ")}${shown}${this.borderColor(` ${rule}${label}`)}`;
 	}
 
 	onAction(action: string, handler: () => void): void {

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SseScript } from "../../../ai/test/support/fake-provider/server.js";
 import { body, textReply, toolReply } from "../cli/support.js";
 import { hasTmux, READY, settle, submit, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
@@ -80,6 +81,28 @@ describe.skipIf(!hasTmux)("extension rendering in the interactive app (tmux)", (
 		app.sb.fake.enqueue(textReply("typed through the modal editor"));
 		p.type("i");
 		await submit(p, "ask", "typed through the modal editor");
+	});
+
+	it("a CustomEditor made with embedWorkingStatus shows the working status in its top border, not in a row of its own", async () => {
+		const file = join(app.sb.cwd, "embed.ts");
+		writeFileSync(
+			file,
+			[
+				'import { CustomEditor } from "@earendil-works/pi-coding-agent";',
+				"export default function (pi) {",
+				'  pi.on("session_start", (_e, ctx) => ctx.ui.setEditorComponent((tui, theme, kb) => new CustomEditor(tui, theme, kb, { embedWorkingStatus: true })));',
+				"}",
+			].join("\n"),
+		);
+		// A reply that never comes: the run stays working until Esc.
+		app.sb.fake.enqueue({ ...(textReply("never") as SseScript), hangAfterBytes: 0 });
+		const p = start([file]);
+		await p.waitFor(READY, 30_000);
+		await submit(p, "wait", /^── \S Working\.\.\. \(esc to interrupt\) ─+$/m, 30_000);
+		expect(p.screen().split("Working...").length - 1).toBe(1);
+		p.keys("Escape");
+		await p.waitFor((s) => s.includes("Operation aborted") && !s.includes("Working..."), 30_000);
+		expect(p.exited()).toBe(false);
 	});
 
 	it("question: renderCall/renderResult draw the tool; ctx.ui.custom takes the keyboard until answered", async () => {

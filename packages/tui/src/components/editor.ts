@@ -192,7 +192,7 @@ export class Editor implements Component, Focusable {
 		const above = this.scrollOffset;
 		const below = visual.length - this.scrollOffset - shown.length;
 
-		const lines: string[] = [this.borderLine(width, above > 0 ? `↑ ${above} more` : "")];
+		const lines: string[] = [this.renderTopBorder(width, above)];
 		const pad = " ".repeat(padX);
 		shown.forEach((v, k) => {
 			const isCursor = this.scrollOffset + k === cursorIdx;
@@ -204,7 +204,12 @@ export class Editor implements Component, Focusable {
 		return lines;
 	}
 
-	private borderLine(width: number, label: string): string {
+	/** The line above the text; `hiddenAbove` lines are scrolled out of view. Subclasses may draw into it. */
+	protected renderTopBorder(width: number, hiddenAbove: number): string {
+		return this.borderLine(width, hiddenAbove > 0 ? `↑ ${hiddenAbove} more` : "");
+	}
+
+	protected borderLine(width: number, label: string): string {
 		if (!label || width < label.length + 6) return this.borderColor("─".repeat(width));
 		const text = `─── ${label} `;
 		return this.borderColor(text + "─".repeat(Math.max(0, width - visibleWidth(text))));

@@ -23,6 +23,7 @@ export class Loader extends Text {
 	private readonly ui: TUI;
 	private lastInner: string[] | undefined;
 	private lastOut: string[] = [];
+	private current = "";
 
 	constructor(
 		ui: TUI,
@@ -84,9 +85,15 @@ export class Loader extends Text {
 		else this.updateDisplay();
 	}
 
+	/** The spinner frame and message as one styled line, without padding (to draw it elsewhere). */
+	get line(): string {
+		return this.current;
+	}
+
 	private updateDisplay(): void {
 		const glyph = this.frames.length > 0 ? `${this.spinnerColorFn(this.frames[this.frame % this.frames.length])} ` : "";
-		this.setText(glyph + this.messageColorFn(this.message));
+		this.current = glyph + this.messageColorFn(this.message);
+		this.setText(this.current);
 		this.ui.requestRender();
 	}
 }

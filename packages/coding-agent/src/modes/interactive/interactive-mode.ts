@@ -34,7 +34,7 @@ import { ChatView } from "./components/chat-view.js";
 import { Footer, type FooterData } from "./components/footer.js";
 import { imageOptions } from "./components/image-options.js";
 import { QueueView } from "./components/queue-view.js";
-import { WORKING, WorkingRow } from "./components/working-row.js";
+import { embedsWorkingStatus, WORKING, WorkingRow } from "./components/working-row.js";
 import type { InteractiveContext, StatusKind } from "./context.js";
 import { InputController } from "./controllers/input-controller.js";
 import { KeyController } from "./controllers/key-controller.js";
@@ -511,6 +511,7 @@ export class InteractiveMode {
 			custom.onAppKey = (data) => this.keys.handleKey(data) || (this.extensions?.shortcuts.handle(data) ?? false);
 		}
 		editor.setText(text);
+		this.working.embedIn(editor !== this.editor && embedsWorkingStatus(editor) ? editor : undefined);
 		this.updateAutocomplete();
 		this.updateEditorBorder();
 		const showing = this.editorArea.children.includes(previous);
