@@ -23,6 +23,11 @@ export function unregisterApi(api: Api): void {
 	ready.delete(api);
 }
 
+/** The loader registered for an api (to put back a built-in an extension replaced). */
+export function apiLoader(api: Api): AdapterLoader | undefined {
+	return loaders.get(api);
+}
+
 export function hasApi(api: Api): boolean {
 	return loaders.has(api);
 }

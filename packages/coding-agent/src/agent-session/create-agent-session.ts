@@ -194,6 +194,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	if (!options.authStorage) warnings.push(...auth.takePermissionNotices());
 	const registry = options.modelRegistry ?? ModelRegistry.create(auth, paths.models);
 	if (!options.modelRegistry) warnings.push(...registry.getErrors());
+	const loadedRunner = services?.extensions.runner;
+	if (loadedRunner) {
+		const { applyLoadedProviders } = await import("./extension-providers.js");
+		await applyLoadedProviders(loadedRunner.runtime, registry, (e) =>
+			options.extensions?.onError
+				? options.extensions.onError(e)
+				: warnings.push(`Error: ${e.error} (${e.extensionPath})`),
+		);
+	}
 
 	const sessionManager =
 		options.sessionManager ??

@@ -2,18 +2,17 @@
 // session (messages, entries, names, tools, model, providers). The runtime
 // shared by all extensions is bound to one of these per session.
 import type { ImageContent, Model } from "@pi/ai";
-import { resolveConfigValue } from "../config/config-value.js";
 import type { ExtensionHost } from "../extensions/extension.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	CustomMessageInput,
 	InputSource,
-	ProviderConfig,
 	SendMessageOptions,
 	SendUserMessageOptions,
 	SlashCommandInfo,
 } from "../extensions/types.js";
 import type { AgentSession } from "./agent-session.js";
+import { createProviderRegistrar } from "./extension-providers.js";
 import { customMessage, type ExtensionRequestShaper } from "./extension-request.js";
 import { describeTools } from "./tool-loadout.js";
 
@@ -52,6 +51,11 @@ function textOfContent(content: string | { type: string; text?: string }[]): str
 export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 	const { session, runner } = d;
 	const registry = session.modelRegistry;
+	const providers = createProviderRegistrar({
+		registry,
+		reportError: (error) => runner.emitError(error),
+		pendingKeys: d.pendingKeys,
+	});
 	return {
 		sendMessage: (input: CustomMessageInput, options: SendMessageOptions) => {
 			const message = customMessage(input);
@@ -118,11 +122,8 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 		setThinkingLevel: (level) => {
 			session.setThinkingLevel(level);
 		},
-		registerProvider: (name, config) => registerProvider(d, name, config),
-		unregisterProvider: (name) => {
-			registry.unregisterProvider(name);
-			registry.auth.removeRuntimeApiKey(name);
-		},
+		registerProvider: (name, config, extensionPath) => providers.register(name, config, extensionPath),
+		unregisterProvider: (name) => providers.unregister(name),
 		// The router gets a fresh extension context per request, like a handler.
 		registerVirtualModel: (model) =>
 			void registry.registerVirtualModel({
@@ -131,45 +132,4 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			}),
 		unregisterVirtualModel: (provider, id) => registry.unregisterVirtualModel(provider, id),
 	};
-}
-
-/** pi.registerProvider: new models for a provider, or a new base URL/headers for its existing ones. */
-function registerProvider(d: ExtensionHostDeps, name: string, config: ProviderConfig): void {
-	const registry = d.session.modelRegistry;
-	if (config.apiKey) {
-		const label = `the apiKey of provider "${name}" (pi.registerProvider)`;
-		const pending = resolveConfigValue(config.apiKey, { label }).then(
-			(key) => registry.auth.setRuntimeApiKey(name, key),
-			(error: unknown) =>
-				d.runner.emitError({
-					extensionPath: "<registerProvider>",
-					event: "registerProvider",
-					error: String(error),
-				}),
-		);
-		d.pendingKeys.push(pending);
-	}
-	const existing = registry.getAll().filter((m) => m.provider === name);
-	const models: Model[] = config.models
-		? config.models.map((m) => ({
-				id: m.id,
-				name: m.name,
-				api: (m.api ?? config.api ?? "openai-completions") as Model["api"],
-				provider: name,
-				baseUrl: m.baseUrl ?? config.baseUrl ?? "",
-				reasoning: m.reasoning ?? false,
-				input: m.input,
-				cost: m.cost,
-				contextWindow: m.contextWindow ?? 128_000,
-				maxTokens: m.maxTokens ?? 16_384,
-				...(m.headers || config.headers ? { headers: { ...config.headers, ...m.headers } } : {}),
-				...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
-			}))
-		: existing.map((m) => ({
-				...m,
-				...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-				...(config.headers ? { headers: { ...m.headers, ...config.headers } } : {}),
-			}));
-	if (config.models) registry.unregisterProvider(name);
-	for (const model of models) registry.registerModel(model);
 }

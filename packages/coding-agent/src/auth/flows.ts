@@ -10,6 +10,8 @@ import type { LoginFlow } from "./types.js";
 
 const builtins: LoginFlow[] = [createOpenAICodexLogin(), createGitHubCopilotLogin()];
 const flows = new Map<string, LoginFlow>(builtins.map((f) => [f.id, f]));
+/** Flows a setLoginFlow replaced, restored by removeLoginFlow (an extension's provider unregistered). */
+const replaced = new Map<string, LoginFlow | undefined>();
 
 export function loginFlows(): LoginFlow[] {
 	return [...flows.values()];
@@ -21,7 +23,17 @@ export function findLoginFlow(provider: string): LoginFlow | undefined {
 
 /** Replaces a flow (tests point flows at a fake authorization server). */
 export function setLoginFlow(flow: LoginFlow): void {
+	if (!replaced.has(flow.id)) replaced.set(flow.id, flows.get(flow.id));
 	flows.set(flow.id, flow);
+}
+
+/** Removes a flow set with setLoginFlow; the one it replaced (a built-in) comes back. */
+export function removeLoginFlow(id: string): void {
+	if (!replaced.has(id)) return;
+	const previous = replaced.get(id);
+	replaced.delete(id);
+	if (previous) flows.set(id, previous);
+	else flows.delete(id);
 }
 
 export function loginAgainHint(provider: string): string {
@@ -51,7 +63,7 @@ export function withLoginFlows(options: AuthStorageOptions = {}): AuthStorageOpt
 			options.oauthRequest ??
 			((provider, credential) => {
 				const auth = flows.get(provider)?.requestAuth(credential);
-				return auth ? { baseUrl: auth.baseUrl, headers: auth.headers } : undefined;
+				return auth ? { apiKey: auth.apiKey, baseUrl: auth.baseUrl, headers: auth.headers } : undefined;
 			}),
 	};
 }

@@ -60,6 +60,8 @@ export interface AuthStorageOptions {
 
 /** What a stored OAuth login adds to a request besides its key. */
 export interface OAuthRequestExtras {
+	/** The key to send, when it is not the access token itself (an extension login's getApiKey). */
+	apiKey?: string;
 	baseUrl?: string;
 	headers?: Record<string, string>;
 }
@@ -224,7 +226,7 @@ export class AuthStorage {
 				throw error;
 			}
 		}
-		if (stored?.type === "oauth") return (await this.freshOAuth(provider, stored)).access;
+		if (stored?.type === "oauth") return this.keyOf(provider, await this.freshOAuth(provider, stored));
 		const fromEnv = getEnvApiKey(provider, this.env);
 		if (fromEnv) return fromEnv;
 		return this.fallback?.get(provider);
@@ -254,7 +256,9 @@ export class AuthStorage {
 	async refreshAfterRejection(provider: string, rejectedAccess: string): Promise<string> {
 		const stored = this.data[provider];
 		if (stored?.type !== "oauth") throw new AuthError(`No OAuth login is stored for "${provider}"`);
-		if (stored.access !== rejectedAccess && this.now() < stored.expires) return stored.access;
+		if (this.keyOf(provider, stored) !== rejectedAccess && this.now() < stored.expires) {
+			return this.keyOf(provider, stored);
+		}
 		// Treat the rejected token as expired, so refreshOnce refreshes unless the disk has a newer one.
 		const forced: OAuthCredential = { ...stored, expires: 0 };
 		let pending = this.refreshing.get(provider);
@@ -262,7 +266,17 @@ export class AuthStorage {
 			pending = this.refreshOnce(provider, forced, rejectedAccess).finally(() => this.refreshing.delete(provider));
 			this.refreshing.set(provider, pending);
 		}
-		return (await pending).access;
+		return this.keyOf(provider, await pending);
+	}
+
+	/** The key a login sends: its flow's (an extension's getApiKey), else the access token. */
+	private keyOf(provider: string, credential: OAuthCredential): string {
+		try {
+			return this.options.oauthRequest?.(provider, credential)?.apiKey ?? credential.access;
+		} catch (error) {
+			const message = redact((error as Error)?.message ?? String(error), [credential.refresh, credential.access]);
+			throw new AuthError(`Could not get the key of the OAuth login for "${provider}": ${message}`);
+		}
 	}
 
 	private async freshOAuth(provider: string, credential: OAuthCredential): Promise<OAuthCredential> {
@@ -305,7 +319,11 @@ export class AuthStorage {
 				// Another process may have refreshed while we waited for the lock.
 				const onDisk = this.readDisk();
 				const latest = onDisk[provider];
-				if (latest?.type === "oauth" && this.now() < latest.expires && latest.access !== rejectedAccess) {
+				if (
+					latest?.type === "oauth" &&
+					this.now() < latest.expires &&
+					this.keyOf(provider, latest) !== rejectedAccess
+				) {
 					this.data[provider] = latest;
 					return latest;
 				}

@@ -7,6 +7,7 @@ import { validateVirtualModel } from "../config/virtual-models.js";
 import { EXTENSION_EVENT_NAMES, type ExtensionEventName } from "./events.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionRuntime, LoadedExtension } from "./extension.js";
+import { checkProviderConfig, providerFromDefinition } from "./provider-shape.js";
 import {
 	type AnyToolDefinition,
 	EXTENSION_API_VERSION,
@@ -14,6 +15,8 @@ import {
 	type ExtensionFlagOptions,
 	type ExtensionVirtualModel,
 	type MarkdownMessageType,
+	type ProviderConfig,
+	type ProviderDefinition,
 } from "./types.js";
 
 const DEFAULT_MARKDOWN_TYPES: readonly MarkdownMessageType[] = ["user", "assistant", "assistant-thinking"];
@@ -144,12 +147,11 @@ export function createExtensionAPI(
 		setThinkingLevel(level) {
 			runtime.requireHost("setThinkingLevel").setThinkingLevel(level);
 		},
-		registerProvider(name, config) {
-			if (typeof name !== "string") {
-				throw new Error(
-					`pi.registerProvider(provider) with a pi-ai Provider object is not supported yet (${ext.path})`,
-				);
-			}
+		registerProvider(nameOrProvider: string | ProviderDefinition, maybeConfig?: ProviderConfig) {
+			const [name, config] =
+				typeof nameOrProvider === "string"
+					? [nameOrProvider, checkProviderConfig(maybeConfig, nameOrProvider, ext.path)]
+					: providerFromDefinition(nameOrProvider, ext.path);
 			if (runtime.host) runtime.host.registerProvider(name, config, ext.path);
 			else runtime.pendingProviders.push({ name, config, extensionPath: ext.path });
 		},

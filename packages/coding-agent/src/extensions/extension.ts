@@ -151,14 +151,21 @@ export class ExtensionRuntime {
 		return this.stale !== undefined;
 	}
 
-	/** Binds the session side and applies the provider registrations queued during loading. */
-	bind(host: ExtensionHost): void {
-		this.host = host;
-		const queued = this.pendingProviders.splice(0);
-		for (const p of queued) {
+	/**
+	 * Applies the provider registrations queued during loading (the CLI and the
+	 * SDK do it before the starting model is chosen; `bind` does what is left).
+	 */
+	flushProviders(host: Pick<ExtensionHost, "registerProvider" | "unregisterProvider">): void {
+		for (const p of this.pendingProviders.splice(0)) {
 			if (p.config) host.registerProvider(p.name, p.config, p.extensionPath);
 			else host.unregisterProvider(p.name, p.extensionPath);
 		}
+	}
+
+	/** Binds the session side and applies the registrations still queued. */
+	bind(host: ExtensionHost): void {
+		this.host = host;
+		this.flushProviders(host);
 		for (const v of this.pendingVirtualModels.splice(0)) {
 			if ("model" in v) host.registerVirtualModel(v.model, v.extensionPath);
 			else host.unregisterVirtualModel(v.provider, v.id, v.extensionPath);

@@ -23,7 +23,16 @@ export async function loadHostModules(): Promise<Record<string, unknown>> {
 		import("./sdk-module.js"),
 	]);
 	// Upstream pi-ai re-exported TypeBox's Type for extensions; keep that view.
-	const aiView = { ...ai, Type: typebox.Type, StringEnum: stringEnum };
+	// …and its helpers for custom streams (ProviderConfig.streamSimple).
+	const aiView = {
+		...ai,
+		Type: typebox.Type,
+		StringEnum: stringEnum,
+		createAssistantMessageEventStream: () => new ai.AssistantMessageEventStream(),
+		getCurrentSystemPrompt: (messages: Parameters<typeof ai.replaySystemState>[0]) =>
+			ai.replaySystemState(messages).systemPrompt,
+		getCurrentTools: (messages: Parameters<typeof ai.replaySystemState>[0]) => ai.replaySystemState(messages).tools,
+	};
 	const modules: Record<string, unknown> = {
 		typebox,
 		"typebox/value": typeboxValue,

@@ -5,7 +5,17 @@
 // extensions written for it type-check and run here. Events and their
 // dispatch rules are in events.ts; `ctx.ui` is in ui-types.ts.
 import type { AgentMessage, AgentToolResult, AgentToolUpdateCallback, ToolExecutionMode } from "@pi/agent-core";
-import type { AssistantMessage, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "@pi/ai";
+import type {
+	AssistantMessage,
+	AssistantMessageEventStream,
+	Context,
+	ImageContent,
+	Model,
+	NormalizedContext,
+	StreamOptions,
+	TextContent,
+	ThinkingLevel,
+} from "@pi/ai";
 import type { AutocompleteItem, Component } from "@pi/tui";
 import type { Static, TSchema } from "typebox";
 import type { CompactionResult } from "../agent-session/compaction/summarize.js";
@@ -480,10 +490,75 @@ export interface ProviderConfig {
 	authHeader?: boolean;
 	/** Replaces the provider's models. Without it, `baseUrl`/`headers` override the existing ones. */
 	models?: ProviderModelConfig[];
-	/** Accepted for compatibility; this build cannot run OAuth logins for extension providers yet. */
-	oauth?: unknown;
-	/** Accepted for compatibility; custom stream implementations are not wired yet. */
-	streamSimple?: unknown;
+	/** A login for `/login` (and `pi auth login` with `-e`): the provider then appears in the login list. */
+	oauth?: ProviderOAuthConfig;
+	/**
+	 * The provider's own wire protocol, registered as the adapter of `api`
+	 * (default `"<provider>-api"`). Gets the normalized transcript: the prompt
+	 * and tools are in its system messages (`getCurrentSystemPrompt`,
+	 * `getCurrentTools`), the resolved key in `options.apiKey`. Must end with one
+	 * `done` or `error` event; a throw becomes an error reply.
+	 */
+	streamSimple?: ProviderStreamFunction;
+}
+
+/** A custom wire protocol (`ProviderConfig.streamSimple`). */
+export type ProviderStreamFunction = (
+	model: Model,
+	context: NormalizedContext,
+	options: StreamOptions & { apiKey: string },
+) => AssistantMessageEventStream;
+
+/** Stored OAuth tokens as an extension sees them (auth.json's entry without its `type`). */
+export interface OAuthCredentials {
+	access: string;
+	refresh: string;
+	/** Unix ms after which `access` is refreshed. */
+	expires: number;
+	[extra: string]: unknown;
+}
+
+/** What an extension's OAuth `login()` can ask of whoever runs it (the app's /login, `pi auth login`). */
+export interface OAuthLoginCallbacks {
+	/** Open this URL in a browser. */
+	onAuth(info: { url: string; instructions?: string }): void;
+	onDeviceCode(info: { userCode: string; verificationUri: string; expiresInSeconds?: number }): void;
+	/** Free text; rejects when the login is cancelled. */
+	onPrompt(prompt: { message: string; placeholder?: string; allowEmpty?: boolean }): Promise<string>;
+	onProgress?(message: string): void;
+	/** A pasted code or redirect URL. */
+	onManualCodeInput?(): Promise<string>;
+	onSelect(prompt: { message: string; options: { id: string; label: string }[] }): Promise<string | undefined>;
+	signal?: AbortSignal;
+}
+
+/** `ProviderConfig.oauth`: the provider's account login. */
+export interface ProviderOAuthConfig {
+	/** Shown in the login list. */
+	name: string;
+	isSubscription?: boolean;
+	/** Ignored (kept for source compatibility with 1.6.0). */
+	usesCallbackServer?: boolean;
+	/** Runs the login; resolves with the tokens pi stores in auth.json. */
+	login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;
+	/** New tokens for expired ones (called under auth.json's lock, once across processes). */
+	refreshToken(credentials: OAuthCredentials, signal: AbortSignal): Promise<OAuthCredentials>;
+	/** The key requests send for these tokens. */
+	getApiKey(credentials: OAuthCredentials): string;
+}
+
+/**
+ * `pi.registerProvider(provider)`: the object form. Its `id` is the provider
+ * name; `api` may be an API name or an implementation with `streamSimple`;
+ * `getModels()` may stand in for `models`. Other pi-ai `Provider` members
+ * (native `auth`, `refreshModels`, image and classifier operations) are not
+ * supported by this build and are reported as an error naming the extension.
+ */
+export interface ProviderDefinition extends Omit<ProviderConfig, "api"> {
+	id: string;
+	api?: string | { streamSimple?: ProviderStreamFunction; stream?: ProviderStreamFunction };
+	getModels?(): ProviderModelConfig[];
+	stream?: ProviderStreamFunction;
 }
 
 // -- the API ------------------------------------------------------------------------------------
@@ -547,7 +622,10 @@ export interface ExtensionAPI {
 	setModel(model: Model): Promise<boolean>;
 	getThinkingLevel(): ThinkingLevel;
 	setThinkingLevel(level: ThinkingLevel): void;
+	/** Adds or overrides a provider; later calls take effect at once (no /reload). */
 	registerProvider(name: string, config: ProviderConfig): void;
+	registerProvider(provider: ProviderDefinition): void;
+	/** Removes the provider's models, login and stream; built-ins it replaced come back. */
 	unregisterProvider(name: string): void;
 	registerMcpServer(name: string, config: Record<string, unknown>): void;
 	unregisterMcpServer(name: string): void;

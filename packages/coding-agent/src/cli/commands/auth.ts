@@ -14,7 +14,7 @@ import type { CommandIo } from "./io.js";
 import { terminalLogin } from "./terminal-login.js";
 
 const USAGE = `Usage:
-  pi auth login <provider> [--api-key] [--no-browser]
+  pi auth login <provider> [--api-key] [--no-browser] [-e <extension>]
   pi auth logout <provider>
   pi auth print-api-key [--provider <provider>] [--model <model>]
   pi auth print-bearer-token [--provider <provider>] [--model <model>] [--min-expiry <duration>]
@@ -35,6 +35,9 @@ Options:
   --model <model>         Resolve credentials from a model (provider/id or id)
   --api-key               login: save an API key instead of signing in with an account
   --no-browser            login: do not open a browser; use a device code where the provider has one
+  -e, --extension <path>  login, check, print-*: load this extension (repeatable); a provider an
+                          extension registers with an oauth block logs in with the extension's flow.
+                          Your extensions (agent dir, settings) load too when pi has no login for it
   --json                  check: print the result as JSON
   --credentials           check: print the credential when ready (or include it in the JSON)
   --no-refresh            check: do not refresh an expired OAuth login
@@ -54,6 +57,9 @@ interface Parsed {
 	noRefresh: boolean;
 	minExpiryMs?: number;
 	help: boolean;
+	extensions: string[];
+	/** Set once the extensions were loaded (they load at most once per command). */
+	extensionsLoaded?: boolean;
 }
 
 const ONLY: Record<string, string[]> = {
@@ -65,6 +71,8 @@ const ONLY: Record<string, string[]> = {
 	"--min-expiry": ["print-bearer-token"],
 	"--provider": ["check", "print-api-key", "print-bearer-token"],
 	"--model": ["check", "print-api-key", "print-bearer-token"],
+	"--extension": ["login", "check", "print-api-key", "print-bearer-token"],
+	"-e": ["login", "check", "print-api-key", "print-bearer-token"],
 };
 
 function parse(command: string, argv: readonly string[]): Parsed {
@@ -76,6 +84,7 @@ function parse(command: string, argv: readonly string[]): Parsed {
 		credentials: false,
 		noRefresh: false,
 		help: false,
+		extensions: [],
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -102,6 +111,7 @@ function parse(command: string, argv: readonly string[]): Parsed {
 		else if (arg === "--no-refresh") p.noRefresh = true;
 		else if (arg === "--provider") p.provider = value().trim();
 		else if (arg === "--model") p.model = value().trim();
+		else if (arg === "-e" || arg === "--extension") p.extensions.push(value());
 		else if (arg === "--min-expiry") {
 			const m = /^(\d+)(ms|s|m|h)$/i.exec(value());
 			if (!m) throw new UsageError("--min-expiry takes a duration such as 30m or 1h");
@@ -118,6 +128,41 @@ function open(io: CommandIo) {
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env }));
 	const registry = ModelRegistry.create(auth, paths.models, { env: io.env });
 	return { auth, registry, agentDir };
+}
+
+/**
+ * Providers that extensions register (with their logins): loaded when `-e`
+ * names extensions, or when pi has no login of its own for `provider` and
+ * the user's extensions may have one. Project extensions load only in a
+ * trusted folder (nobody is asked here).
+ */
+async function loadExtensionProviders(
+	io: CommandIo,
+	p: Parsed,
+	registry: ModelRegistry,
+	agentDir: string,
+	provider: string | undefined,
+): Promise<void> {
+	if (p.extensionsLoaded) return;
+	if (p.extensions.length === 0 && (provider === undefined || findLoginFlow(provider))) return;
+	p.extensionsLoaded = true;
+	const [{ createSessionServices }, { applyLoadedProviders }, { formatExtensionError }] = await Promise.all([
+		import("../../runtime/services.js"),
+		import("../../agent-session/extension-providers.js"),
+		import("../../runtime/extension-setup.js"),
+	]);
+	const services = await createSessionServices({
+		cwd: io.cwd,
+		agentDir,
+		mode: "print",
+		extensions: { cliPaths: p.extensions },
+	});
+	const loaded = services.extensions;
+	for (const e of loaded.errors) io.stderr.write(`Error: ${e.message}\n`);
+	if (loaded.errors.length > 0 && p.extensions.length > 0) throw new Error("an extension could not load");
+	if (loaded.runner) {
+		await applyLoadedProviders(loaded.runner.runtime, registry, (e) => io.stderr.write(`${formatExtensionError(e)}\n`));
+	}
 }
 
 /** The provider named by --provider or --model (a model reference resolves to its provider). */
@@ -175,7 +220,8 @@ async function login(p: Parsed, io: CommandIo): Promise<number> {
 	const provider = p.positional[0];
 	if (!provider || p.positional.length > 1) throw new UsageError('"pi auth login" takes one provider');
 	if (p.apiKey && p.noBrowser) throw new UsageError("--no-browser cannot be combined with --api-key");
-	const { auth } = open(io);
+	const { auth, registry, agentDir } = open(io);
+	if (!p.apiKey) await loadExtensionProviders(io, p, registry, agentDir, provider);
 	const flow = p.apiKey ? undefined : findLoginFlow(provider);
 	const interaction = terminalLogin(io, { browser: !p.noBrowser });
 	try {
@@ -219,8 +265,10 @@ type CheckResult =
 	| { status: "not_ready" | "invalid"; provider: string; reason: string };
 
 async function check(p: Parsed, io: CommandIo): Promise<number> {
-	const { auth, registry } = open(io);
+	const { auth, registry, agentDir } = open(io);
+	if (p.extensions.length > 0) await loadExtensionProviders(io, p, registry, agentDir, undefined);
 	const provider = targetProvider(p, registry, "check");
+	if (auth.get(provider)?.type === "oauth") await loadExtensionProviders(io, p, registry, agentDir, provider);
 	let result: CheckResult;
 	let credential: string | undefined;
 	if (auth.getLoadWarning()) result = { status: "invalid", provider, reason: "invalid_state" };
@@ -257,8 +305,10 @@ async function check(p: Parsed, io: CommandIo): Promise<number> {
 }
 
 async function printCredential(command: string, p: Parsed, io: CommandIo): Promise<number> {
-	const { auth, registry } = open(io);
+	const { auth, registry, agentDir } = open(io);
+	if (p.extensions.length > 0) await loadExtensionProviders(io, p, registry, agentDir, undefined);
 	const provider = targetProvider(p, registry, command);
+	if (auth.get(provider)?.type === "oauth") await loadExtensionProviders(io, p, registry, agentDir, provider);
 	if (command === "print-bearer-token") {
 		const stored = auth.get(provider);
 		if (stored?.type !== "oauth") throw new Error(`No OAuth login is stored for ${provider}`);

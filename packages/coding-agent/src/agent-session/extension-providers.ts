@@ -1,0 +1,282 @@
+// pi.registerProvider / pi.unregisterProvider carried out on the session's
+// model registry, credential store, login list and pi-ai's adapter registry:
+// models (new, or a new endpoint/headers for existing ones), the key
+// (`$ENV`, `${ENV}`, `!command` or a literal), an OAuth login that /login
+// lists and whose refresh and key the store uses, and a custom stream
+// registered as the adapter of the provider's api. Unregistering undoes each
+// part and puts back what it replaced (a built-in adapter, a built-in login).
+import {
+	type ApiAdapter,
+	AssistantMessageEventStream,
+	apiLoader,
+	failedStream,
+	type Model,
+	registerApi,
+	unregisterApi,
+} from "@pi/ai";
+import { removeLoginFlow, setLoginFlow } from "../auth/flows.js";
+import { LoginError, type LoginInteraction } from "../auth/interaction.js";
+import type { LoginFlow } from "../auth/types.js";
+import type { OAuthCredential } from "../config/auth.js";
+import { resolveConfigValue } from "../config/config-value.js";
+import type { ModelRegistry } from "../config/model-registry.js";
+import type { ExtensionRuntime } from "../extensions/extension.js";
+import type {
+	ExtensionError,
+	OAuthCredentials,
+	OAuthLoginCallbacks,
+	ProviderConfig,
+	ProviderOAuthConfig,
+	ProviderStreamFunction,
+} from "../extensions/types.js";
+
+export interface ProviderRegistrarDeps {
+	registry: ModelRegistry;
+	env?: NodeJS.ProcessEnv;
+	reportError(error: ExtensionError): void;
+	/** Keys being resolved; awaited before session_start. */
+	pendingKeys: Promise<void>[];
+}
+
+/** What one registration changed, so unregistering can undo exactly that. */
+interface Registered {
+	api?: { name: string; previous: ReturnType<typeof apiLoader> };
+	login: boolean;
+}
+
+/**
+ * `$NAME`, `${NAME}` and `$$` interpolated from the environment (a leading
+ * `$!` is a literal `!`); undefined when a named variable is not set.
+ */
+export function interpolateEnv(value: string, env: NodeJS.ProcessEnv): string | undefined {
+	if (value.startsWith("$!")) return value.slice(1);
+	let missing = false;
+	const out = value.replace(
+		/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+		(whole, braced, bare) => {
+			if (whole === "$$") return "$";
+			const v = env[braced ?? bare];
+			if (v === undefined || v === "") missing = true;
+			return v ?? "";
+		},
+	);
+	return missing ? undefined : out;
+}
+
+/**
+ * Process-wide, like the adapter registry and the login list it changes: a
+ * session rebuilt by /reload or /new registers the same provider again and
+ * must undo the earlier registration, not record it as the built-in.
+ */
+const registered = new Map<string, Registered>();
+
+export function createProviderRegistrar(d: ProviderRegistrarDeps) {
+	const { registry } = d;
+	const env = d.env ?? process.env;
+
+	const undo = (name: string) => {
+		const previous = registered.get(name);
+		if (!previous) return;
+		registered.delete(name);
+		if (previous.api) {
+			if (previous.api.previous) registerApi(previous.api.name, previous.api.previous);
+			else unregisterApi(previous.api.name);
+		}
+		if (previous.login) removeLoginFlow(name);
+	};
+
+	const register = (name: string, config: ProviderConfig, extensionPath: string) => {
+		undo(name);
+		const entry: Registered = { login: false };
+		registered.set(name, entry);
+		if (config.apiKey) resolveKey(name, config.apiKey, extensionPath);
+		const headers = config.headers ? interpolateHeaders(config.headers) : undefined;
+		const api = config.api ?? (config.streamSimple ? `${name}-api` : undefined);
+		if (config.streamSimple) {
+			entry.api = { name: api as string, previous: apiLoader(api as string) };
+			const adapter = streamAdapter(config.streamSimple, extensionPath);
+			registerApi(api as string, async () => adapter);
+		}
+		if (config.oauth) {
+			setLoginFlow(loginFlow(name, config.oauth, extensionPath));
+			entry.login = true;
+		}
+		const existing = registry.getAll().filter((m) => m.provider === name);
+		const models: Model[] = config.models
+			? config.models.map((m) => ({
+					id: m.id,
+					name: m.name,
+					api: (m.api ?? api ?? "openai-completions") as Model["api"],
+					provider: name,
+					baseUrl: m.baseUrl ?? config.baseUrl ?? "",
+					reasoning: m.reasoning ?? false,
+					input: m.input,
+					cost: m.cost,
+					contextWindow: m.contextWindow ?? 128_000,
+					maxTokens: m.maxTokens ?? 16_384,
+					...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
+					...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
+				}))
+			: existing.map((m) => ({
+					...m,
+					...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+					...(headers ? { headers: { ...m.headers, ...headers } } : {}),
+					...(config.streamSimple ? { api: api as Model["api"] } : {}),
+				}));
+		if (config.models) registry.unregisterProvider(name);
+		for (const model of models) registry.registerModel(model);
+	};
+
+	function interpolateHeaders(headers: Record<string, string>): Record<string, string> {
+		const out: Record<string, string> = {};
+		for (const [k, v] of Object.entries(headers)) {
+			const value = typeof v === "string" ? interpolateEnv(v, env) : undefined;
+			if (value !== undefined) out[k] = value;
+		}
+		return out;
+	}
+
+	function resolveKey(name: string, value: string, extensionPath: string): void {
+		if (!value.startsWith("!")) {
+			const key = interpolateEnv(value, env);
+			// An unset variable means no key from here: a stored login or /login supplies it.
+			if (key) registry.auth.setRuntimeApiKey(name, key);
+			return;
+		}
+		const label = `the apiKey of provider "${name}" (pi.registerProvider)`;
+		d.pendingKeys.push(
+			resolveConfigValue(value, { label, env }).then(
+				(key) => registry.auth.setRuntimeApiKey(name, key),
+				(error: unknown) => d.reportError({ extensionPath, event: "registerProvider", error: String(error) }),
+			),
+		);
+	}
+
+	return {
+		register,
+		unregister(name: string) {
+			undo(name);
+			registry.unregisterProvider(name);
+			registry.auth.removeRuntimeApiKey(name);
+		},
+	};
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** An extension's streamSimple as a pi-ai adapter: a throw or a stream without a terminal event is an error reply. */
+function streamAdapter(streamSimple: ProviderStreamFunction, extensionPath: string): ApiAdapter {
+	return {
+		stream(
+			model: Model,
+			context: Parameters<ProviderStreamFunction>[1],
+			options: Parameters<ProviderStreamFunction>[2],
+		) {
+			let inner: AsyncIterable<unknown>;
+			try {
+				inner = streamSimple(model, context, options);
+			} catch (error) {
+				return failedStream(
+					model,
+					`The stream of provider "${model.provider}" failed: ${describe(error)} (${extensionPath})`,
+					{
+						kind: "unknown",
+						retryable: false,
+					},
+				);
+			}
+			const out = new AssistantMessageEventStream();
+			const fail = (message: string) =>
+				void failedStream(model, message, { kind: "unknown", retryable: false })
+					.result()
+					.then((error) => out.push({ type: "error", reason: "error", error }));
+			void (async () => {
+				try {
+					for await (const event of inner as AsyncIterable<Parameters<AssistantMessageEventStream["push"]>[0]>) {
+						out.push(event);
+						if (event.type === "done" || event.type === "error") return;
+					}
+					fail(`The stream of provider "${model.provider}" ended without a done or error event (${extensionPath})`);
+				} catch (error) {
+					fail(`The stream of provider "${model.provider}" failed: ${describe(error)} (${extensionPath})`);
+				}
+			})();
+			return out;
+		},
+	};
+}
+
+function credentialsOf(credential: OAuthCredential): OAuthCredentials {
+	const { type: _type, ...rest } = credential;
+	return rest as OAuthCredentials;
+}
+
+function checked(result: unknown, provider: string, what: string, extensionPath: string): OAuthCredential {
+	const r = result as Partial<OAuthCredentials> | null | undefined;
+	if (!r || typeof r.access !== "string" || typeof r.refresh !== "string" || typeof r.expires !== "number") {
+		throw new LoginError(
+			`The ${what} of provider "${provider}" returned no {access, refresh, expires} credentials (${extensionPath})`,
+		);
+	}
+	return { ...(r as OAuthCredentials), type: "oauth" };
+}
+
+/** An extension's oauth block as one of pi's login flows (the /login list, refresh, the request key). */
+function loginFlow(provider: string, oauth: ProviderOAuthConfig, extensionPath: string): LoginFlow {
+	return {
+		id: provider,
+		name: oauth.name,
+		async login(interaction: LoginInteraction) {
+			const callbacks: OAuthLoginCallbacks = {
+				onAuth: (info) => interaction.notify({ type: "auth_url", url: info.url, instructions: info.instructions }),
+				onDeviceCode: (info) =>
+					interaction.notify({
+						type: "device_code",
+						userCode: info.userCode,
+						verificationUri: info.verificationUri,
+						expiresInSeconds: info.expiresInSeconds,
+					}),
+				onPrompt: (prompt) =>
+					interaction.prompt({ type: "text", message: prompt.message, placeholder: prompt.placeholder }),
+				onProgress: (message) => interaction.notify({ type: "progress", message }),
+				onManualCodeInput: () =>
+					interaction.prompt({
+						type: "manual_code",
+						message: "Paste the code or the redirect URL:",
+						signal: interaction.signal,
+					}),
+				onSelect: (prompt) => interaction.prompt({ type: "select", message: prompt.message, options: prompt.options }),
+				signal: interaction.signal,
+			};
+			return checked(await oauth.login(callbacks), provider, "login", extensionPath);
+		},
+		async refresh(credential, signal) {
+			const result = await oauth.refreshToken(credentialsOf(credential), signal ?? new AbortController().signal);
+			return checked(result, provider, "token refresh", extensionPath);
+		},
+		requestAuth: (credential) => ({ apiKey: oauth.getApiKey(credentialsOf(credential)) }),
+	};
+}
+
+/**
+ * Applies the providers extensions registered while loading, before any
+ * session exists, so `--model`, `--list-models` and the starting model see
+ * them (1.6.0: registrations are flushed once the factories have run). Keys
+ * from `!command` values are resolved before this returns.
+ */
+export async function applyLoadedProviders(
+	runtime: ExtensionRuntime,
+	registry: ModelRegistry,
+	reportError: (error: ExtensionError) => void,
+): Promise<void> {
+	if (runtime.pendingProviders.length === 0) return;
+	const pendingKeys: Promise<void>[] = [];
+	const registrar = createProviderRegistrar({ registry, reportError, pendingKeys });
+	runtime.flushProviders({
+		registerProvider: registrar.register,
+		unregisterProvider: (name) => registrar.unregister(name),
+	});
+	await Promise.all(pendingKeys);
+}
