@@ -94,7 +94,10 @@ describe("RpcExtensionUI", () => {
 		ui.setStatus("ext", "working");
 		ui.setStatus("ext", undefined);
 		ui.setStatus("ext", undefined);
+		// Likewise removing a widget the client never got.
+		ui.setWidget("never-shown", undefined);
 		ui.setWidget("w", ["l1", "l2"], { placement: "belowEditor" });
+		ui.setWidget("w", undefined);
 		ui.setWidget("w", undefined);
 		ui.setWidget("w", () => "a component factory");
 		ui.setTitle("pi - test");

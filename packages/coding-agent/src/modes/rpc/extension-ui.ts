@@ -44,6 +44,8 @@ export class RpcExtensionUI implements ExtensionUIContext {
 	private readonly pending = new Map<string, PendingDialog>();
 	/** Status keys the client holds a text for. */
 	private readonly statusKeys = new Set<string>();
+	/** Widget keys the client holds lines for. */
+	private readonly widgetKeys = new Set<string>();
 	private readonly createId: () => string;
 	private readonly setTimer: (fn: () => void, ms: number) => unknown;
 	private readonly clearTimer: (handle: unknown) => void;
@@ -99,9 +101,15 @@ export class RpcExtensionUI implements ExtensionUIContext {
 		this.fire({ method: "setStatus", statusKey: key, statusText: text });
 	}
 
-	/** Only line arrays cross the wire; component factories (terminal only) are ignored. */
+	/**
+	 * Only line arrays cross the wire; component factories (terminal only) are ignored. As with the status,
+	 * removing a widget the client was never sent is not sent.
+	 */
 	setWidget(key: string, content: unknown, options: ExtensionWidgetOptions = {}): void {
 		if (content !== undefined && !isStringArray(content)) return;
+		if (content === undefined) {
+			if (!this.widgetKeys.delete(key)) return;
+		} else this.widgetKeys.add(key);
 		this.fire({
 			method: "setWidget",
 			widgetKey: key,
