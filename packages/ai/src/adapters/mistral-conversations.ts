@@ -1,6 +1,4 @@
-import { MistralCore } from "@mistralai/mistralai/core.js";
-import { chatStream } from "@mistralai/mistralai/funcs/chatStream.js";
-import { HTTPClient } from "@mistralai/mistralai/lib/http.js";
+import { SDK_METADATA } from "@mistralai/mistralai/lib/config.js";
 import type { ChatCompletionStreamRequest } from "@mistralai/mistralai/models/components";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
@@ -9,17 +7,20 @@ import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { type MistralChunk, MistralEventMapper } from "./mistral-conversations-events.js";
 import { buildMistralRequest } from "./mistral-conversations-request.js";
+import { mistralWireBody } from "./mistral-conversations-wire.js";
 import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
 
 /**
  * The `mistral-conversations` wire adapter (the name the reference pi gives
- * Mistral's API) over the official `@mistralai/mistralai` SDK, loaded lazily
- * by the registry. The SDK validates and serialises the request and sends it
- * (`POST /v1/chat/completions`, bearer key) through our fetch; the response
- * is taken over in that fetch: an error status is classified from its body
- * here (the SDK's error classes carry no retry-after), and a 2xx body is read
- * with pi-ai's SSE parser while the SDK gets an empty stream, so its per-event
- * schema validation does not run on every chunk.
+ * Mistral's API): `POST /v1/chat/completions` with the bearer key, streamed.
+ * The request is the official `@mistralai/mistralai` SDK's
+ * `ChatCompletionStreamRequest`, written to the wire as the SDK's outbound
+ * schema writes it (mistral-conversations-wire.ts, held to the SDK's own
+ * output by a test) and sent with the SDK's user agent. The SDK's zod schemas
+ * are loaded only for a request that converter does not know (one replaced by
+ * `onPayload`): importing them cost more than the rest of a cold first request
+ * (762 ms against 1.6.0's 205 ms with the SDK's chatStream). The response is
+ * read with pi-ai's SSE parser; an error status is classified from its body.
  */
 export const adapter: ApiAdapter = {
 	stream(model: Model, context: NormalizedContext, options: AdapterOptions) {
@@ -29,50 +30,31 @@ export const adapter: ApiAdapter = {
 				const replaced = await options.onPayload(request, model);
 				if (replaced !== undefined) request = replaced as ChatCompletionStreamRequest;
 			}
+			const body = mistralWireBody(request) ?? (await sdkWireBody(request));
 			const send = providerFetchFor(options, model);
-			let body: ReadableStream<Uint8Array> | null = null;
-			/** What our fetch threw or classified: the SDK wraps fetch errors in its own, losing the facts. */
-			let failure: unknown;
-			const httpClient = new HTTPClient({
-				fetcher: async (input, init) => {
-					try {
-						const response = await send(input instanceof Request ? input : String(input), init);
-						options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
-						if (!response.ok) {
-							const mapped = errorFromHttpStatus(response.status, await response.text(), response.headers);
-							throw new ProviderFault(mapped.message, mapped.info);
-						}
-						body = response.body;
-						return new Response("", { status: response.status, headers: response.headers });
-					} catch (error) {
-						failure = error;
-						throw error;
-					}
+			const response = await send(`${serverUrlOf(model.baseUrl)}/v1/chat/completions`, {
+				method: "POST",
+				headers: {
+					"content-type": "application/json",
+					accept: "text/event-stream",
+					authorization: `Bearer ${options.apiKey}`,
+					...model.headers,
+					...options.headers,
+					"user-agent": SDK_METADATA.userAgent,
 				},
+				body: JSON.stringify(body),
+				signal,
 			});
-			// The core client and the one standalone function: importing the whole SDK class loads
-			// every endpoint's schemas (seconds of cold start).
-			const client = new MistralCore({
-				apiKey: options.apiKey,
-				serverURL: serverUrlOf(model.baseUrl),
-				httpClient,
-				retryConfig: { strategy: "none" },
-			});
-			const headers = { ...model.headers, ...options.headers };
-			try {
-				const result = await chatStream(client, request, { fetchOptions: { signal, headers } });
-				if (!result.ok) throw result.error;
-				// The SDK got an empty body: this ends at once.
-				for await (const _ of result.value);
-			} catch (error) {
-				throw failure ?? error;
+			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+			if (!response.ok) {
+				const mapped = errorFromHttpStatus(response.status, await response.text(), response.headers);
+				throw new ProviderFault(mapped.message, mapped.info);
 			}
-			const stream = body as ReadableStream<Uint8Array> | null;
-			if (!stream) throw new Error("The response has no body");
+			if (!response.body) throw new Error("The response has no body");
 			const mapper = new MistralEventMapper(writer);
 			let sawDone = false;
 			const ended = await readSseBody(
-				stream as unknown as AsyncIterable<Uint8Array>,
+				response.body as unknown as AsyncIterable<Uint8Array>,
 				writer,
 				touch,
 				(data) => {
@@ -94,6 +76,21 @@ export const adapter: ApiAdapter = {
 		});
 	},
 };
+
+/** A request the wire converter does not know: the SDK's own schema validates and writes it. */
+async function sdkWireBody(request: ChatCompletionStreamRequest): Promise<unknown> {
+	const { ChatCompletionStreamRequest$outboundSchema: schema } = await import(
+		"@mistralai/mistralai/models/components/chatcompletionstreamrequest.js"
+	);
+	const parsed = schema.safeParse(request);
+	if (!parsed.success)
+		throw new ProviderFault(`The Mistral request is not valid: ${parsed.error.message}`, {
+			kind: "bad_request",
+			code: "invalid_request",
+			retryable: false,
+		});
+	return parsed.data;
+}
 
 /** The SDK appends `/v1/chat/completions` itself: the catalog's `…/v1` base loses its version. */
 export function serverUrlOf(baseUrl: string): string {

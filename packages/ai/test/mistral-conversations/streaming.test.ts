@@ -5,6 +5,7 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
+import { SDK_METADATA } from "@mistralai/mistralai/lib/config.js";
 import { describe, expect, it } from "vitest";
 import { type MistralChunk, MistralEventMapper } from "../../src/adapters/mistral-conversations-events.js";
 import { getModel } from "../../src/models/catalog.js";
@@ -32,7 +33,7 @@ type Body = Record<string, unknown> & { messages: Record<string, unknown>[] };
 const bodyOf = (i = 0) => env.fake.requests[i]?.body as Body;
 
 describe("mistral-conversations", () => {
-	it("the SDK posts /v1/chat/completions with the bearer key; text streams to done with usage", async () => {
+	it("posts /v1/chat/completions with the bearer key and the SDK's user agent; text streams to done with usage", async () => {
 		env.fake.enqueue(
 			new MistralStream()
 				.role()
@@ -55,6 +56,8 @@ describe("mistral-conversations", () => {
 		const request = env.fake.requests[0];
 		expect(request?.path).toBe("/v1/chat/completions");
 		expect(request?.headers.authorization).toBe(`Bearer ${key.apiKey}`);
+		expect(request?.headers["user-agent"]).toBe(SDK_METADATA.userAgent);
+		expect(request?.headers.accept).toBe("text/event-stream");
 		expect(bodyOf()).toMatchObject({
 			model: "mistral-fake",
 			stream: true,
@@ -170,6 +173,35 @@ describe("mistral-conversations", () => {
 		const magistral = { ...env.model, reasoning: true };
 		expect(await send(magistral, "high")).toEqual([undefined, "reasoning"]);
 		expect(await send(magistral, "off")).toEqual([undefined, undefined]);
+	});
+
+	it("a payload replaced by onPayload goes through the SDK's own schema: known fields written, an invalid one refused", async () => {
+		env.fake.enqueue(new MistralStream().text("ok").finish("stop").done().script());
+		const message = await stream(env.model, context, {
+			...key,
+			onPayload: (payload) => ({ ...(payload as object), topP: 0.5, randomSeed: 7, safePrompt: true }),
+		}).result();
+		expect(message.stopReason).toBe("stop");
+		expect(bodyOf(env.fake.requests.length - 1)).toMatchObject({
+			model: "mistral-fake",
+			top_p: 0.5,
+			random_seed: 7,
+			safe_prompt: true,
+			messages: [
+				{ role: "system", content: "Be brief." },
+				{ role: "user", content: "hi" },
+			],
+		});
+		const before = env.fake.requests.length;
+		const refused = await stream(env.model, context, {
+			...key,
+			onPayload: (payload) => ({ ...(payload as object), maxTokens: "many" }),
+		}).result();
+		expect(refused.stopReason).toBe("error");
+		expect(refused.errorInfo).toMatchObject({ kind: "bad_request", code: "invalid_request", retryable: false });
+		expect(refused.errorMessage).toContain("The Mistral request is not valid");
+		expect(refused.errorMessage).toContain("maxTokens");
+		expect(env.fake.requests.length).toBe(before);
 	});
 
 	it("stop reasons: length and model_length end with length; error is a retryable server error; no finish is a cut", async () => {
