@@ -17,20 +17,19 @@ import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
  * `ChatCompletionStreamRequest`, written to the wire as the SDK's outbound
  * schema writes it (mistral-conversations-wire.ts, held to the SDK's own
  * output by a test) and sent with the SDK's user agent. The SDK's zod schemas
- * are loaded only for a request that converter does not know (one replaced by
- * `onPayload`): importing them cost more than the rest of a cold first request
- * (762 ms against 1.6.0's 205 ms with the SDK's chatStream). The response is
+ * are loaded only to check and write a payload replaced by `onPayload`:
+ * importing them cost more than the rest of a cold first request (762 ms
+ * against 1.6.0's 205 ms when the SDK's chatStream sent every request). The response is
  * read with pi-ai's SSE parser; an error status is classified from its body.
  */
 export const adapter: ApiAdapter = {
 	stream(model: Model, context: NormalizedContext, options: AdapterOptions) {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
-			let request: ChatCompletionStreamRequest = buildMistralRequest(model, context, options);
-			if (options.onPayload) {
-				const replaced = await options.onPayload(request, model);
-				if (replaced !== undefined) request = replaced as ChatCompletionStreamRequest;
-			}
-			const body = mistralWireBody(request) ?? (await sdkWireBody(request));
+			const built = buildMistralRequest(model, context, options);
+			const replaced = (await options.onPayload?.(built, model)) as ChatCompletionStreamRequest | undefined;
+			// What the builder made is written without the SDK's schemas; a replaced payload is the SDK's to check.
+			const body =
+				replaced === undefined ? (mistralWireBody(built) ?? (await sdkWireBody(built))) : await sdkWireBody(replaced);
 			const send = providerFetchFor(options, model);
 			const response = await send(`${serverUrlOf(model.baseUrl)}/v1/chat/completions`, {
 				method: "POST",
