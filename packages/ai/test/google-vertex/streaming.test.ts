@@ -2,7 +2,8 @@
 // Vertex server on loopback: a service-account key made here (RSA) whose token_uri points at the
 // fake, the signed JWT assertion checked there, the access token sent as a bearer token to
 // /v1beta1/projects/{project}/locations/{location}/publishers/google/models/{id}:streamGenerateContent;
-// express mode with an API key; missing credentials; a token endpoint that refuses.
+// the token kept for the next requests until it is about to expire; express mode with an API key;
+// missing credentials; a token endpoint that refuses.
 import { generateKeyPairSync, verify } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
@@ -30,7 +31,6 @@ const NAMES = [
 const saved: Record<string, string | undefined> = {};
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 let dir: string;
-let keyFile: string;
 const CLIENT_EMAIL = "pi-test@pi-test-project.iam.gserviceaccount.com";
 
 const env = useFakeTarget((url) => ({
@@ -46,9 +46,21 @@ beforeAll(() => {
 	for (const name of NAMES) delete process.env[name];
 	dir = mkdtempSync(join(tmpdir(), "pi-vertex-"));
 	process.env.HOME = dir; // no gcloud login of the machine's user
-	keyFile = join(dir, "service-account.json");
+	Object.assign(process.env, {
+		GOOGLE_CLOUD_PROJECT: "pi-test-project",
+		GOOGLE_CLOUD_LOCATION: "us-central1",
+	});
+});
+
+/**
+ * Writes a service-account key whose token_uri is the fake's and makes it the ADC file. The adapter
+ * keeps one auth client (and its access token) per credentials file, so a test that needs its own
+ * token requests uses its own file.
+ */
+function useKeyFile(name: string): string {
+	const path = join(dir, name);
 	writeFileSync(
-		keyFile,
+		path,
 		JSON.stringify({
 			type: "service_account",
 			project_id: "pi-test-project",
@@ -59,12 +71,9 @@ beforeAll(() => {
 			token_uri: `${env.fake.url}/token`,
 		}),
 	);
-	Object.assign(process.env, {
-		GOOGLE_APPLICATION_CREDENTIALS: keyFile,
-		GOOGLE_CLOUD_PROJECT: "pi-test-project",
-		GOOGLE_CLOUD_LOCATION: "us-central1",
-	});
-});
+	process.env.GOOGLE_APPLICATION_CREDENTIALS = path;
+	return path;
+}
 afterAll(() => {
 	for (const name of NAMES) {
 		if (saved[name] === undefined) delete process.env[name];
@@ -74,7 +83,7 @@ afterAll(() => {
 });
 
 /** The fake token endpoint: checks the RS256 JWT assertion of the service account, then issues a token. */
-function tokenEndpoint(token: string, seen: Record<string, unknown>[]) {
+function tokenEndpoint(token: string, seen: Record<string, unknown>[], expiresIn = 3600) {
 	return {
 		kind: "handler" as const,
 		handle: (req: RecordedRequest, res: ServerResponse) => {
@@ -92,7 +101,7 @@ function tokenEndpoint(token: string, seen: Record<string, unknown>[]) {
 			res.writeHead(valid ? 200 : 400, { "content-type": "application/json" });
 			res.end(
 				JSON.stringify(
-					valid ? { access_token: token, expires_in: 3600, token_type: "Bearer" } : { error: "invalid_grant" },
+					valid ? { access_token: token, expires_in: expiresIn, token_type: "Bearer" } : { error: "invalid_grant" },
 				),
 			);
 		},
@@ -104,6 +113,7 @@ const VERTEX_PATH =
 
 describe("google-vertex", () => {
 	it("a service-account key: signed JWT to its token_uri, then the bearer token on the regional Vertex path", async () => {
+		useKeyFile("service-account.json");
 		const claims: Record<string, unknown>[] = [];
 		env.fake.enqueueFor("/token", tokenEndpoint("ya29.fake-access-token", claims));
 		env.fake.enqueueFor(
@@ -161,7 +171,40 @@ describe("google-vertex", () => {
 		}
 	});
 
+	it("the access token is fetched once for several requests, and again when it is about to expire", async () => {
+		useKeyFile("cached.json");
+		const claims: Record<string, unknown>[] = [];
+		env.fake.enqueueFor("/token", tokenEndpoint("ya29.kept", claims, 3600));
+		for (let i = 0; i < 3; i++) {
+			env.fake.enqueueFor(/streamGenerateContent$/, new GoogleStream().text(`ok ${i}`).chunk([], "STOP").script());
+			const message = await stream(env.model, context).result();
+			expect(message.errorMessage).toBeUndefined();
+			expect(message.content).toEqual([{ type: "text", text: `ok ${i}` }]);
+		}
+		const vertexCalls = () => env.fake.requests.filter((r) => r.path.endsWith(":streamGenerateContent"));
+		const tokenCalls = () => env.fake.requests.filter((r) => r.path === "/token");
+		expect(tokenCalls()).toHaveLength(1);
+		expect(vertexCalls().map((r) => r.headers.authorization)).toEqual(Array(3).fill("Bearer ya29.kept"));
+
+		// A token that expires within google-auth-library's refresh margin (5 minutes) is fetched again
+		// before each request, each time with a fresh signed assertion.
+		env.fake.requests.length = 0;
+		useKeyFile("short-lived.json");
+		const shortClaims: Record<string, unknown>[] = [];
+		for (const token of ["ya29.short-1", "ya29.short-2"]) {
+			env.fake.enqueueFor("/token", tokenEndpoint(token, shortClaims, 60));
+			env.fake.enqueueFor(/streamGenerateContent$/, new GoogleStream().text("ok").chunk([], "STOP").script());
+			const message = await stream(env.model, context).result();
+			expect(message.errorMessage).toBeUndefined();
+		}
+		expect(tokenCalls()).toHaveLength(2);
+		expect(shortClaims.map((c) => c.valid)).toEqual([true, true]);
+		expect(vertexCalls().map((r) => r.headers.authorization)).toEqual(["Bearer ya29.short-1", "Bearer ya29.short-2"]);
+		expect(env.fake.pending()).toBe(0);
+	});
+
 	it("HTTP errors from Vertex keep their facts (429 with retryDelay)", async () => {
+		useKeyFile("errors.json");
 		env.fake.enqueueFor("/token", tokenEndpoint("ya29.second", []));
 		env.fake.enqueueFor(
 			/streamGenerateContent$/,
@@ -174,6 +217,7 @@ describe("google-vertex", () => {
 	});
 
 	it("a token endpoint that refuses the key is an auth error naming Vertex's credentials", async () => {
+		const refusedKey = useKeyFile("refused.json");
 		// google-auth-library tries a failed token request up to three times.
 		for (let i = 0; i < 3; i++)
 			env.fake.enqueueFor("/token", {
@@ -185,7 +229,7 @@ describe("google-vertex", () => {
 		expect(message.stopReason).toBe("error");
 		expect(message.errorInfo).toMatchObject({ kind: "auth", status: 400, code: "token_refused", retryable: false });
 		expect(message.errorMessage).toContain("invalid_grant");
-		expect(message.errorMessage).toContain(keyFile);
+		expect(message.errorMessage).toContain(refusedKey);
 		expect(env.fake.requests.some((r) => r.path.endsWith(":streamGenerateContent"))).toBe(false);
 	});
 
