@@ -12,7 +12,7 @@ import { stream } from "../../src/stream.js";
 import type { Context } from "../../src/types.js";
 import { useFakeTarget } from "../support/adapter-setup.js";
 import { describeByteSplits } from "../support/byte-splits.js";
-import { sse, type SseFrame } from "../support/fake-provider/server.js";
+import { type SseFrame, sse } from "../support/fake-provider/server.js";
 import { decodePieces } from "../support/split-replay.js";
 
 const context: Context = { messages: [{ role: "user", content: "Which files mention ünïcödé?", timestamp: 1 }] };
