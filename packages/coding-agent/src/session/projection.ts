@@ -86,6 +86,9 @@ function isSystemRecord(rec: EntryRecord): boolean {
  * trees. Results share message objects with the entries: treat them as
  * read-only.
  */
+/** Steps `cachedPathTo` walks looking for the cached path before the caller walks the whole branch. */
+const CACHED_PATH_MAX_WALK = 256;
+
 export class ContextProjector {
 	private cachedLeaf: string | null | undefined = undefined;
 	private path: EntryRecord[] = [];
@@ -128,6 +131,29 @@ export class ContextProjector {
 	contextEntries(leafId: string | null): SessionEntry[] {
 		this.update(leafId);
 		return this.slots.map((s) => s.sourceEntry);
+	}
+
+	/**
+	 * Records from the root to `id` when a short walk up from it reaches the
+	 * cached path (the leaf, or an entry appended since the last projection):
+	 * the branch scans of a turn (custom entries, labels) then cost a copy of
+	 * the path, not a walk of 100k parent links each. Undefined otherwise; the
+	 * cache is not moved.
+	 */
+	cachedPathTo(id: string): EntryRecord[] | undefined {
+		const tail: EntryRecord[] = [];
+		let cur = this.tree.byId.get(id);
+		while (cur && tail.length <= CACHED_PATH_MAX_WALK) {
+			const at = cur.pathPos;
+			if (at !== undefined && this.path[at] === cur) {
+				const out = this.path.slice(0, at + 1);
+				for (let i = tail.length - 1; i >= 0; i--) out.push(tail[i]);
+				return out;
+			}
+			tail.push(cur);
+			cur = cur.parentId ? this.tree.byId.get(cur.parentId) : undefined;
+		}
+		return undefined;
 	}
 
 	private update(leafId: string | null): void {

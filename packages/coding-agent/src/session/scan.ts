@@ -4,6 +4,7 @@
 // "\n"), garbage. Every skipped span becomes a warning with line and byte
 // offset; nothing is ever written back.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { isJsonText } from "./json-check.js";
 import type { SessionLoadWarning } from "./types.js";
 
 /** The fields of a line read without parsing it (large lines of current-format files). */
@@ -188,8 +189,19 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 
 const CHUNK = 4 * 1024 * 1024;
 
-/** Lines at least this long may be indexed without parsing (see `envelopeOf`). */
+/**
+ * Lines at least this long may be indexed without parsing (see `envelopeOf`);
+ * a damaged one is found when its entry is first used.
+ */
 const FAST_PATH_MIN_BYTES = 512;
+/**
+ * Shorter lines (most of a session's lines: user prompts, small tool results,
+ * custom entries) are indexed without parsing too, once `isJsonText` has
+ * checked their bytes, so damage is still found and warned about at open.
+ * Below this length the whole-line parse is as cheap and the entry stays in
+ * memory (load.ts keeps entries of up to 256 bytes).
+ */
+const SHORT_LAZY_MIN_BYTES = 257;
 const K_TYPE = Buffer.from('{"type":"');
 const K_ID = Buffer.from(',"id":"');
 const K_PARENT = Buffer.from(',"parentId":');
@@ -207,9 +219,23 @@ function nextEntryMarker(buf: Buffer, from: number): number {
 	for (let i = buf.indexOf(K_TYPE, from); i >= 0; i = buf.indexOf(K_TYPE, i + 1)) {
 		const at = i + K_TYPE.length;
 		const close = buf.indexOf(34, at);
-		if (close > at && close - at <= 24 && ENTRY_TYPES.has(buf.toString("latin1", at, close))) return i;
+		if (close > at && isEntryTypeName(buf, at, close)) return i;
 	}
 	return -1;
+}
+
+/** Entry type names as bytes, by length (compared in place: no string per content block). */
+const ENTRY_TYPE_BYTES = new Map<number, Buffer[]>();
+for (const t of ENTRY_TYPES) {
+	const b = Buffer.from(t, "latin1");
+	ENTRY_TYPE_BYTES.set(b.length, [...(ENTRY_TYPE_BYTES.get(b.length) ?? []), b]);
+}
+
+function isEntryTypeName(buf: Buffer, at: number, close: number): boolean {
+	const candidates = ENTRY_TYPE_BYTES.get(close - at);
+	if (!candidates) return false;
+	for (const name of candidates) if (hasAt(buf, at, name)) return true;
+	return false;
 }
 
 /** Types whose large lines need nothing beyond the envelope until used. */
@@ -339,11 +365,17 @@ export function scanFd(
 		const lineOffset = bufStart + start;
 		let s = start;
 		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
-		if (end - s >= FAST_PATH_MIN_BYTES && !unterminated && allowFastPath()) {
-			if (nextGlue >= 0 && nextGlue <= s) nextGlue = -1;
-			if (nextGlue < 0) nextGlue = nextEntryMarker(view, s + 1);
-			if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
-			const envelope = envelopeOf(buf, s, end, nextGlue);
+		if (!unterminated && allowFastPath()) {
+			let envelope: Envelope | undefined;
+			if (end - s >= FAST_PATH_MIN_BYTES) {
+				if (nextGlue >= 0 && nextGlue <= s) nextGlue = -1;
+				if (nextGlue < 0) nextGlue = nextEntryMarker(view, s + 1);
+				if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
+				envelope = envelopeOf(buf, s, end, nextGlue);
+			} else if (end - s >= SHORT_LAZY_MIN_BYTES && isJsonText(buf, s, end)) {
+				// Well-formed, so one whole object (nothing glued): index it, parse on use.
+				envelope = envelopeOf(buf, s, end, Number.MAX_SAFE_INTEGER);
+			}
 			if (envelope) {
 				emit({ envelope, line, offset: bufStart + s, length: end - s, recovered: false });
 				line++;

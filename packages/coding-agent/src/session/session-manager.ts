@@ -41,7 +41,7 @@ import { acquireSessionLock, SessionLockedError } from "./lock.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
 import { getCurrentSystemMessage } from "./system-state.js";
-import { recordFor, SessionTree } from "./tree.js";
+import { type EntryRecord, recordFor, SessionTree } from "./tree.js";
 import {
 	type BranchSummaryEntry,
 	type ContextEditEntry,
@@ -439,7 +439,7 @@ export class SessionManager {
 	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
 		const target = this.tree.get(targetId);
 		if (!target) throw new Error(`Entry ${targetId} not found`);
-		if (!this.tree.pathRecords(this.tree.leafId).some((r) => r.id === targetId)) {
+		if (!this.branchRecords(this.tree.leafId).some((r) => r.id === targetId)) {
 			throw new Error(`Entry ${targetId} is not on the active branch`);
 		}
 		const normalized = normalizeContextEdit(target, replacement);
@@ -492,7 +492,7 @@ export class SessionManager {
 	 * records this file as parent. Returns the new path (undefined in memory).
 	 */
 	createBranchedSession(leafId: string | null): string | undefined {
-		const path = leafId === null ? [] : this.tree.pathRecords(leafId).map((r) => this.tree.entryOf(r));
+		const path = leafId === null ? [] : this.branchRecords(leafId).map((r) => this.tree.entryOf(r));
 		if (leafId !== null && path.length === 0) throw new Error(`Entry ${leafId} not found`);
 		const parentSession = this.persist ? this.sessionFile : undefined;
 		const labels = this.tree.labelEntries();
@@ -568,10 +568,16 @@ export class SessionManager {
 	getSessionName(): string | undefined {
 		return this.tree.getName();
 	}
+	/** Records from the root to `fromId`: from the projector's cached path when it reaches it, else a walk. */
+	private branchRecords(fromId: string | null): EntryRecord[] {
+		if (fromId === null) return [];
+		return this.projector.cachedPathTo(fromId) ?? this.tree.pathRecords(fromId);
+	}
+
 	/** Entries from the root to `fromId` (default: the leaf). */
 	getBranch(fromId?: string): SessionEntry[] {
 		const start = fromId ?? this.tree.leafId;
-		return this.tree.pathRecords(start).map((r) => this.tree.entryOf(r));
+		return this.branchRecords(start).map((r) => this.tree.entryOf(r));
 	}
 	/**
 	 * The entries of one type from the root to `fromId` (default: the leaf). Only
@@ -580,7 +586,7 @@ export class SessionManager {
 	 */
 	getBranchEntries<T extends SessionEntry["type"]>(type: T, fromId?: string): Extract<SessionEntry, { type: T }>[] {
 		const out: Extract<SessionEntry, { type: T }>[] = [];
-		for (const rec of this.tree.pathRecords(fromId ?? this.tree.leafId)) {
+		for (const rec of this.branchRecords(fromId ?? this.tree.leafId)) {
 			if (rec.type !== type) continue;
 			const entry = this.tree.entryOf(rec);
 			// An entry that no longer parses reads as a custom stand-in.

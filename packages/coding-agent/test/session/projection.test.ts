@@ -144,6 +144,19 @@ describe("context projection", () => {
 			const incremental = sm.buildSessionContext();
 			const fresh = buildSessionContext(sm.getEntries(), sm.getLeafId());
 			expect(incremental).toEqual(fresh);
+			// Branch reads (served from the projector's cached path when it reaches it) equal a parent walk.
+			const byId = new Map(sm.getEntries().map((e) => [e.id, e]));
+			const walk = (id: string | null) => {
+				const out: string[] = [];
+				for (let e = id ? byId.get(id) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e.id);
+				return out.reverse();
+			};
+			expect(sm.getBranch().map((e) => e.id)).toEqual(walk(sm.getLeafId()));
+			const some = ids[i % Math.max(ids.length, 1)] ?? null;
+			expect(sm.getBranch(some ?? undefined).map((e) => e.id)).toEqual(walk(some ?? sm.getLeafId()));
+			expect(sm.getBranchEntries("custom_message").map((e) => e.id)).toEqual(
+				walk(sm.getLeafId()).filter((id) => byId.get(id)?.type === "custom_message"),
+			);
 		}
 		// And after reopening from disk (lazy entries, leaf = last entry in the file).
 		const leaf = sm.getEntries().at(-1)?.id as string;

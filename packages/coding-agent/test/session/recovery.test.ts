@@ -168,6 +168,62 @@ describe("loading damaged session files", () => {
 		again.close();
 	});
 
+	it("short lines indexed without parsing: a damaged one is still found and warned about at open, before any append", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		// A line of ~400 bytes: below the large-line threshold, above the kept-in-memory size.
+		const ids = [
+			sm.appendMessage(user("small")),
+			sm.appendMessage(user(`mid ${"y".repeat(200)}`)),
+			sm.appendMessage(user("after")),
+		];
+		const file = sm.getSessionFile() as string;
+		sm.close();
+		const text = readFileSync(file, "utf8");
+		const lines = text.split("\n");
+		expect(Buffer.byteLength(lines[2])).toBeGreaterThan(256);
+		expect(Buffer.byteLength(lines[2])).toBeLessThan(512);
+		// Break the JSON inside the line but keep its envelope and closing brace.
+		const damaged = text.replace("yyyyyyyyyy", 'yyyy"yyyyy');
+		writeFileSync(file, damaged);
+		const warnings: string[] = [];
+		const again = SessionManager.open(file, undefined, undefined, {
+			durability: "write",
+			onWarning: (w) => warnings.push(`${w.line}@${w.byteOffset}: ${w.message}`),
+		});
+		const offset = Buffer.byteLength(lines.slice(0, 2).join("\n")) + 1;
+		// Reported by the open itself, before anything reads the entry or appends.
+		expect(warnings[0]).toMatch(new RegExp(`^3@${offset}: unparsable line`));
+		// The next entry's parent was on that line: attached to the one before it.
+		expect(warnings.slice(1)).toEqual([expect.stringMatching(new RegExp(`^4@\\d+: parent ${ids[1]} was lost`))]);
+		const id = again.appendMessage(user("four"));
+		expect(texts(again.buildSessionContext().messages)).toEqual(["user:small", "user:after", "user:four"]);
+		expect(again.getBranch().map((e) => e.id)).toEqual([ids[0], ids[2], id]);
+		again.close();
+		expect(readFileSync(file, "utf8").startsWith(damaged)).toBe(true);
+	});
+
+	it("short well-formed lines indexed without parsing read back the same entries, tree and context", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		const ids = [
+			sm.appendMessage(user(`one ${"a".repeat(300)}`)),
+			sm.appendMessage(assistant(`two ${"é".repeat(150)}`)),
+			sm.appendMessage(user('three "quoted" \\ \u0001 ☃')),
+		];
+		sm.appendLabelChange(ids[1], "checkpoint");
+		const before = { entries: sm.getEntries(), tree: sm.getTree(), context: sm.buildSessionContext() };
+		const file = sm.getSessionFile() as string;
+		sm.close();
+		const again = open(file);
+		expect(again.getLoadWarnings()).toEqual([]);
+		expect(again.getEntries()).toEqual(before.entries);
+		expect(again.getTree()).toEqual(before.tree);
+		expect(again.buildSessionContext()).toEqual(before.context);
+		expect(again.getLabel(ids[1])).toBe("checkpoint");
+		again.close();
+	});
+
 	it("recovers large glued lines too (they never take the unparsed path)", () => {
 		const dir = tempDir();
 		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
