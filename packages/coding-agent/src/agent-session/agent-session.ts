@@ -47,6 +47,9 @@ import {
 import { TranscriptSync } from "./transcript.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
 
+/** Agent events that announce no session entry: they may pass while a prompt's appends wait for their one sync. */
+const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set(["agent_start", "turn_start", "message_start", "message_update"]);
+
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;
 
@@ -103,6 +106,8 @@ export class AgentSession {
 	private readonly listeners = new SessionListeners();
 	private unsubscribeAgent: () => void;
 	private persistenceError: Error | undefined;
+	/** Open while a prompt's first entries are appended (see `deferSync`). */
+	private releaseDeferredSync: (() => void) | undefined;
 	private readonly queue: QueueReport;
 	/** Keeps the Agent's message cache in step with the session projection. */
 	private readonly transcript: TranscriptSync;
@@ -197,7 +202,26 @@ export class AgentSession {
 	}
 
 	protected emit(event: AgentSessionEvent): Promise<void> {
+		// Entries appended under the prompt's deferSync are synced before any event that could announce one.
+		if (this.releaseDeferredSync && !ANNOUNCES_NO_ENTRY.has(event.type)) this.syncDeferred();
 		return this.listeners.emit(event);
+	}
+
+	/**
+	 * Opens the prompt's sync hold: the system prompt, entries extensions append
+	 * before the run and the first message are written as they come and
+	 * fdatasync'ed once, when that message is recorded (or before any other event).
+	 */
+	private deferSync(): void {
+		this.syncDeferred();
+		this.releaseDeferredSync = this.sessionManager.deferSync();
+	}
+
+	/** Closes the hold: one fdatasync for what was appended under it (throws SessionWriteError). */
+	private syncDeferred(): void {
+		const release = this.releaseDeferredSync;
+		this.releaseDeferredSync = undefined;
+		release?.();
 	}
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {
@@ -211,6 +235,7 @@ export class AgentSession {
 			const message = (await this.lifecycleHooks.messageEnd?.(original)) ?? original;
 			try {
 				const id = this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
+				this.syncDeferred();
 				this.entryIds.set(original, id);
 				this.entryIds.set(message, id);
 			} catch (error) {
@@ -361,6 +386,7 @@ export class AgentSession {
 			this.persistenceError = undefined;
 			this.userBash.flush();
 			await this.recovery.beforePrompt();
+			this.deferSync();
 			this.recordSystemPrompt();
 			const injected = await this.input.beforeAgentStart(input);
 			const message = this.userMessage(input.text, input.images);
@@ -368,6 +394,7 @@ export class AgentSession {
 			await this.recovery.settle();
 		} finally {
 			this.starting = false;
+			this.syncDeferredAfterRun();
 		}
 		this.userBash.flush(); // user commands that finished during the run
 		if (this.persistenceError) throw this.persistenceError;
@@ -380,11 +407,25 @@ export class AgentSession {
 		this.persistenceError = undefined;
 		this.userBash.flush();
 		await this.recovery.beforePrompt();
-		this.recordSystemPrompt();
-		await this.agent.prompt(messages);
-		await this.recovery.settle();
+		this.deferSync();
+		try {
+			this.recordSystemPrompt();
+			await this.agent.prompt(messages);
+			await this.recovery.settle();
+		} finally {
+			this.syncDeferredAfterRun();
+		}
 		this.userBash.flush();
 		if (this.persistenceError) throw this.persistenceError;
+	}
+
+	/** The hold's end when the run ended before recording a message: a failed sync is the run's persistence error. */
+	private syncDeferredAfterRun(): void {
+		try {
+			this.syncDeferred();
+		} catch (error) {
+			this.persistenceError ??= error as Error;
+		}
 	}
 
 	/** Appends a message to the session without a run (an extension's stored custom message). */

@@ -72,6 +72,8 @@ function writeAll(fd: number, buf: Buffer): void {
 
 export class SessionFile {
 	private closed = false;
+	/** Lines written but not yet fdatasync'ed (appends made under `SessionManager.deferSync`). */
+	private unsynced = false;
 
 	private constructor(
 		readonly path: string,
@@ -154,14 +156,25 @@ export class SessionFile {
 	 * text from memory, used when the file was deleted under us.
 	 * Returns the byte offset where the line starts.
 	 */
-	append(line: string, rebuild: () => string, warn: (w: SessionLoadWarning) => void): number {
+	append(
+		line: string,
+		rebuild: () => string,
+		warn: (w: SessionLoadWarning) => void,
+		/** False: write now (a killed process loses nothing), sync at the next `sync()` with what follows. */
+		syncNow = true,
+	): number {
 		if (!this.writable || this.closed) throw new Error(`Session ${this.path} is not open for writing`);
 		this.checkIdentity(rebuild, warn);
 		const prefix = this.needsNewline ? "\n" : "";
 		const buf = Buffer.from(`${prefix}${line}\n`);
 		try {
 			writeAll(this.fd, buf);
-			if (this.durability === "fsync") fdatasyncSync(this.fd);
+			if (this.durability === "fsync") {
+				if (syncNow) {
+					fdatasyncSync(this.fd);
+					this.unsynced = false;
+				} else this.unsynced = true;
+			}
 		} catch (e) {
 			// Some bytes may have landed: resync our view so the next append starts a fresh line.
 			try {
@@ -179,6 +192,22 @@ export class SessionFile {
 		this.size += buf.length;
 		this.needsNewline = false;
 		return start;
+	}
+
+	/** Lines were written without their fdatasync yet. */
+	get hasUnsynced(): boolean {
+		return this.unsynced;
+	}
+
+	/** fdatasync lines appended without a sync (one call for all of them). */
+	sync(): void {
+		if (!this.unsynced || this.closed) return;
+		try {
+			fdatasyncSync(this.fd);
+		} catch (e) {
+			throw new SessionWriteError(this.path, e);
+		}
+		this.unsynced = false;
 	}
 
 	private checkIdentity(rebuild: () => string, warn: (w: SessionLoadWarning) => void): void {
@@ -239,11 +268,17 @@ export class SessionFile {
 		this.fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND);
 		this.size = fstatSync(this.fd).size;
 		this.needsNewline = false;
+		this.unsynced = false; // the re-created file was synced whole
 		if (this.lock) this.lock = reacquireSessionLock(this.path, this.lock);
 	}
 
 	close(): void {
 		if (this.closed) return;
+		try {
+			this.sync();
+		} catch {
+			// Closing still releases the file; what was written stays written.
+		}
 		this.closed = true;
 		try {
 			closeSync(this.fd);

@@ -74,6 +74,8 @@ export class SessionManager {
 	private file: SessionFile | undefined;
 	private sessionFile: string | undefined;
 	private warnings: SessionLoadWarning[] = [];
+	/** Open `deferSync` holds: appends skip their own fdatasync while any is open. */
+	private syncHolds = 0;
 	private readOnlyReason: string | undefined;
 	private readonly durability: Durability;
 
@@ -215,6 +217,29 @@ export class SessionManager {
 	 */
 	reload(): void {
 		if (this.persist && this.sessionFile && this.file) this.openFile(this.sessionFile);
+	}
+
+	/**
+	 * Appends until the returned release are each written at once (a killed
+	 * process loses none of them) but fdatasync'ed together by the release: one
+	 * sync for entries appended together (the system prompt, extension entries
+	 * and the user message of a prompt). The caller releases before it
+	 * announces any of them. Releasing twice is harmless; a failed sync throws
+	 * `SessionWriteError`.
+	 */
+	deferSync(): () => void {
+		this.syncHolds++;
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			if (--this.syncHolds === 0) this.file?.sync();
+		};
+	}
+
+	/** Entries are written but wait for a `deferSync` release to be fdatasync'ed. */
+	get hasUnsyncedAppends(): boolean {
+		return this.file?.hasUnsynced ?? false;
 	}
 
 	/** Release the file and its lock. The manager stays readable from memory only for already-loaded entries. */
@@ -362,6 +387,7 @@ export class SessionManager {
 					serialize(entry),
 					() => this.fullText(entry.id),
 					(w) => this.warn(w),
+					this.syncHolds === 0,
 				);
 			} else if (this.persist && (isConversation(entry) || this.hasConversation())) {
 				this.flushNow();

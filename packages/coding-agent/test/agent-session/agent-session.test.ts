@@ -74,6 +74,45 @@ describe("AgentSession", () => {
 		}
 	});
 
+	it("a prompt's first appends (system prompt, user message) share one sync, done before any event announces them", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-as-sync-"));
+		try {
+			// A session file without a recorded system prompt: the next prompt records one.
+			const first = SessionManager.create("/work", dir);
+			first.appendMessage({ role: "user", content: [{ type: "text", text: "earlier" }], timestamp: 1 });
+			const file = first.getSessionFile() as string;
+			first.close();
+			const sessionManager = SessionManager.open(file);
+			const { session, fake } = await makeSession({ sessionManager });
+			fake.enqueue({ toolCalls: [{ name: "echo", args: { value: "x" } }] }, { text: "done" });
+			const seen: string[] = [];
+			session.subscribe((event: AgentSessionEvent) => {
+				const role = "message" in event ? `(${event.message.role})` : "";
+				seen.push(`${event.type}${role}:${sessionManager.hasUnsyncedAppends ? "unsynced" : "synced"}`);
+			});
+			await session.prompt("go");
+			// The system prompt's line waits for the user message's; nothing after the hold waits.
+			expect(seen.filter((s) => s.endsWith(":unsynced"))).toEqual([
+				"agent_start:unsynced",
+				"turn_start:unsynced",
+				"message_start(user):unsynced",
+			]);
+			expect(seen).toContain("message_end(user):synced");
+			const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+			expect(lines.map((l) => l.message?.role ?? l.type).slice(-5)).toEqual([
+				"system",
+				"user",
+				"assistant",
+				"toolResult",
+				"assistant",
+			]);
+			session.dispose();
+			sessionManager.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
 	it("the session tree, not the agent's cache, decides the next request's context", async () => {
 		const { session, fake, sessionManager } = await makeSession();
 		fake.enqueue({ text: "one" }, { text: "two" });
