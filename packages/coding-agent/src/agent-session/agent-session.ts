@@ -48,7 +48,12 @@ import { TranscriptSync } from "./transcript.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
 
 /** Agent events that announce no session entry: they may pass while a prompt's appends wait for their one sync. */
-const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set(["agent_start", "turn_start", "message_start", "message_update"]);
+const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set([
+	"agent_start",
+	"turn_start",
+	"message_start",
+	"message_update",
+]);
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
 type AnyTool = AgentTool<any>;

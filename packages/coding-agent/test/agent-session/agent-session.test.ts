@@ -98,7 +98,10 @@ describe("AgentSession", () => {
 				"message_start(user):unsynced",
 			]);
 			expect(seen).toContain("message_end(user):synced");
-			const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+			const lines = readFileSync(file, "utf8")
+				.trimEnd()
+				.split("\n")
+				.map((l) => JSON.parse(l));
 			expect(lines.map((l) => l.message?.role ?? l.type).slice(-5)).toEqual([
 				"system",
 				"user",

@@ -148,7 +148,8 @@ describe("context projection", () => {
 			const byId = new Map(sm.getEntries().map((e) => [e.id, e]));
 			const walk = (id: string | null) => {
 				const out: string[] = [];
-				for (let e = id ? byId.get(id) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e.id);
+				for (let e = id ? byId.get(id) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined)
+					out.push(e.id);
 				return out.reverse();
 			};
 			expect(sm.getBranch().map((e) => e.id)).toEqual(walk(sm.getLeafId()));
