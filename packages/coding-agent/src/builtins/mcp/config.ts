@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { documentListsCallback } from "./oauth-client.js";
 
 export type Exposure = "codemode" | "deferred" | "direct" | "hidden";
 export const EXPOSURES: readonly Exposure[] = ["codemode", "deferred", "direct", "hidden"];
@@ -128,6 +129,16 @@ function parseOAuth(v: unknown): OAuthSettings | undefined {
 		const u = new URL(callbackUrl);
 		if (u.protocol !== "http:" || !["localhost", "127.0.0.1", "[::1]"].includes(u.hostname)) {
 			throw new Error(`"oauth.callbackUrl" must use http on localhost, 127.0.0.1 or [::1]`);
+		}
+	}
+	if (reg === "cimd") {
+		if (v.clientId !== undefined || v.clientName !== undefined) {
+			throw new Error(`"oauth.clientRegistration" "cimd" cannot be combined with clientId or clientName`);
+		}
+		if (callbackUrl !== undefined && !documentListsCallback(callbackUrl)) {
+			throw new Error(
+				`"oauth.clientRegistration" "cimd" needs a callbackUrl on localhost or 127.0.0.1 with the path /callback`,
+			);
 		}
 	}
 	return {

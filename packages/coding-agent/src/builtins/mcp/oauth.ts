@@ -11,13 +11,20 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { dirname, join } from "node:path";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
 	OAuthClientInformationMixed,
 	OAuthClientMetadata,
 	OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ConfiguredServer, HttpServerConfig } from "./config.js";
+import {
+	type ChosenDocument,
+	chooseClientMetadataDocument,
+	clientMetadataBaseUrl,
+	type DocumentSupport,
+	offersClientMetadataDocument,
+} from "./oauth-client.js";
 import { resolveValue } from "./values.js";
 
 interface StoredCredentials {
@@ -88,6 +95,10 @@ interface ProviderOptions {
 	clientSecret?: string;
 	/** Called with the authorization page; absent for background connections (they never sign in). */
 	onRedirect?: (url: URL) => void;
+	/** The Client ID Metadata Document to identify with instead of registering (sign-in only). */
+	clientMetadataUrl?: string;
+	/** Discovery done before the sign-in started (it chose the document and the redirect path). */
+	discovery?: OAuthDiscoveryState;
 }
 
 class StoredAuthProvider implements OAuthClientProvider {
@@ -102,6 +113,15 @@ class StoredAuthProvider implements OAuthClientProvider {
 
 	get redirectUrl(): string | undefined {
 		return this.o.redirectUrl;
+	}
+
+	/** The SDK uses it as the client ID when the authorization server supports documents. */
+	get clientMetadataUrl(): string | undefined {
+		return this.o.clientMetadataUrl;
+	}
+
+	discoveryState(): OAuthDiscoveryState | undefined {
+		return this.o.discovery;
 	}
 
 	get clientMetadata(): OAuthClientMetadata {
@@ -134,6 +154,8 @@ class StoredAuthProvider implements OAuthClientProvider {
 	}
 
 	saveClientInformation(info: OAuthClientInformationMixed): void {
+		// A configured client is the config's, not ours to keep (its secret stays where the config says).
+		if (this.oauth.clientId) return;
 		update(this.o.agentDir, this.o.server, (c) => ({ ...c, clientInformation: info, redirectUri: this.o.redirectUrl }));
 	}
 
@@ -247,24 +269,33 @@ export interface LoginOptions {
 	 */
 	pastedRedirect?: (signal: AbortSignal) => Promise<string | undefined>;
 	/** Reads a pasted redirect (the public API's parsePastedAuthorization). */
-	parsePasted?: (text: string) => { code?: string; state?: string };
+	parsePasted?: (text: string) => { code?: string; state?: string; iss?: string };
+	/** Where pi's Client ID Metadata Documents live (default: clientMetadataBaseUrl()). */
+	clientMetadataBaseUrl?: string;
+}
+
+interface Redirected {
+	code: string;
+	state: string | null;
+	/** The authorization server's `iss` parameter (RFC 9207), when it sent one. */
+	iss: string | null;
 }
 
 interface Callback {
 	server: Server;
 	redirectUrl: string;
-	code: Promise<{ code: string; state: string | null }>;
+	code: Promise<Redirected>;
 }
 
-/** A loopback HTTP server that takes one redirect on the callback path. */
-async function startCallback(config: HttpServerConfig): Promise<Callback> {
+/** A loopback HTTP server that takes one redirect on the callback path (plus `suffix`, for a server-specific document). */
+async function startCallback(config: HttpServerConfig, suffix: string): Promise<Callback> {
 	const configured = config.oauth?.callbackUrl ? new URL(config.oauth.callbackUrl) : undefined;
 	const host = configured ? configured.hostname.replace(/^\[|\]$/g, "") : "127.0.0.1";
-	const path = configured?.pathname ?? "/callback";
+	const path = `${(configured?.pathname ?? "/callback").replace(/\/$/, "")}${suffix}`;
 	const wantPort = configured?.port ? Number(configured.port) : (config.oauth?.callbackPort ?? 0);
-	let settle: (v: { code: string; state: string | null }) => void = () => {};
+	let settle: (v: Redirected) => void = () => {};
 	let fail: (e: Error) => void = () => {};
-	const code = new Promise<{ code: string; state: string | null }>((res, rej) => {
+	const code = new Promise<Redirected>((res, rej) => {
 		settle = res;
 		fail = rej;
 	});
@@ -284,24 +315,67 @@ async function startCallback(config: HttpServerConfig): Promise<Callback> {
 		);
 		if (error)
 			fail(new Error(`the authorization server answered ${error}: ${url.searchParams.get("error_description") ?? ""}`));
-		else if (got) settle({ code: got, state: url.searchParams.get("state") });
+		else if (got) settle({ code: got, state: url.searchParams.get("state"), iss: url.searchParams.get("iss") });
 	});
 	await new Promise<void>((res, rej) => {
 		server.once("error", rej);
 		server.listen(wantPort, host, () => res());
 	});
 	const port = (server.address() as { port: number }).port;
-	const redirect = configured ? new URL(configured.href) : new URL(`http://127.0.0.1${path}`);
-	redirect.port = String(port);
-	return { server, redirectUrl: configured?.port ? configured.href : redirect.href, code };
+	let redirectUrl: string;
+	if (configured?.port) {
+		const exact = new URL(configured.href);
+		exact.pathname = path;
+		redirectUrl = suffix ? exact.href : configured.href;
+	} else {
+		const redirect = configured ? new URL(configured.href) : new URL("http://127.0.0.1/callback");
+		redirect.pathname = path;
+		redirect.port = String(port);
+		redirectUrl = redirect.href;
+	}
+	return { server, redirectUrl, code };
 }
 
-/** Signs in: discovery, registration, the authorization page, the loopback redirect, the token exchange. */
+/**
+ * Discovery before the sign-in (the SDK's own functions; the SDK's auth flow
+ * then reuses it): the authorization server's metadata decides between
+ * pi's document and registration, and the document decides the redirect path.
+ */
+async function discoverForSignIn(
+	server: ConfiguredServer,
+	fetchFn: FetchLike | undefined,
+): Promise<OAuthDiscoveryState | undefined> {
+	const config = server.config as HttpServerConfig;
+	const { discoverOAuthServerInfo } = await import("@modelcontextprotocol/sdk/client/auth.js");
+	const info = await discoverOAuthServerInfo(config.url, fetchFn ? { fetchFn } : undefined);
+	return { ...info, authorizationServerUrl: String(info.authorizationServerUrl) };
+}
+
+/** pi's document for this sign-in, undefined to register (or to use the configured client). */
+function documentFor(
+	server: ConfiguredServer,
+	discovery: OAuthDiscoveryState | undefined,
+	baseUrl: string,
+): ChosenDocument | undefined {
+	const config = server.config as HttpServerConfig;
+	if (!offersClientMetadataDocument(config.oauth)) return undefined;
+	const metadata = discovery?.authorizationServerMetadata as DocumentSupport | undefined;
+	const chosen = chooseClientMetadataDocument(config.url, metadata, baseUrl);
+	if (!chosen && config.oauth?.clientRegistration === "cimd") {
+		throw new Error(
+			`the authorization server of MCP server "${server.name}" does not accept Client ID Metadata Documents from public clients; remove oauth.clientRegistration "cimd" (or set "dcr")`,
+		);
+	}
+	return chosen;
+}
+
+type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Signs in: discovery, the client (configured, document or registration), the authorization page, the loopback redirect, the token exchange. */
 export async function login(agentDir: string, server: ConfiguredServer, o: LoginOptions): Promise<void> {
 	if (server.config.type !== "http") throw new Error(`"${server.name}" is a stdio server; only HTTP servers sign in`);
 	const config = server.config;
 	const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
-	const callback = await startCallback(config);
 	const timeoutMs = o.timeoutMs ?? 300_000;
 	const pasteAbort = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
@@ -311,12 +385,22 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 			timeoutMs,
 		);
 	});
+	timeout.catch(() => {});
+	const fetchFn = config.oauth?.authServerMetadataUrl
+		? metadataOverride(config.oauth.authServerMetadataUrl)
+		: undefined;
+	let callback: Callback | undefined;
 	try {
+		const discovery = await Promise.race([discoverForSignIn(server, fetchFn), timeout]);
+		const document = documentFor(server, discovery, o.clientMetadataBaseUrl ?? clientMetadataBaseUrl());
+		callback = await startCallback(config, document?.callbackSuffix ?? "");
 		const provider = new StoredAuthProvider({
 			agentDir,
 			server,
 			redirectUrl: callback.redirectUrl,
 			clientSecret: await clientSecretOf(server),
+			...(document ? { clientMetadataUrl: document.url } : {}),
+			...(discovery ? { discovery } : {}),
 			onRedirect: (url) => {
 				const opened = o.openUrl?.(url.href) ?? false;
 				o.notify(
@@ -324,9 +408,6 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 				);
 			},
 		});
-		const fetchFn = config.oauth?.authServerMetadataUrl
-			? metadataOverride(config.oauth.authServerMetadataUrl)
-			: undefined;
 		// A step-up the server asked for is added to the configured scope ("Later scope requests are added").
 		const requested = storedCredentials(agentDir, server)?.requestedScope;
 		const scope = mergeScopes(config.oauth?.scope, requested);
@@ -335,9 +416,10 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 			timeout,
 		]);
 		if (first === "AUTHORIZED") return;
-		const { code, state } = await Promise.race([callback.code, pasted(o, pasteAbort.signal), timeout]);
+		const { code, state, iss } = await Promise.race([callback.code, pasted(o, pasteAbort.signal), timeout]);
 		if (state !== provider.expectedState)
 			throw new Error("the redirect carried a state this sign-in did not send; ignored");
+		checkIssuer(discovery, iss);
 		const second = await Promise.race([
 			auth(provider, { serverUrl: config.url, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) }),
 			timeout,
@@ -347,21 +429,37 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 	} finally {
 		pasteAbort.abort();
 		clearTimeout(timer);
-		callback.server.close();
+		callback?.server.close();
+	}
+}
+
+/**
+ * RFC 9207: a server that promises the `iss` parameter must send its own
+ * issuer; one that does not promise it must not send a different one (a
+ * response from another authorization server, mixed up).
+ */
+function checkIssuer(discovery: OAuthDiscoveryState | undefined, iss: string | null): void {
+	const metadata = discovery?.authorizationServerMetadata as (DocumentSupport & { issuer?: string }) | undefined;
+	if (!metadata) return;
+	if (iss === null && metadata.authorization_response_iss_parameter_supported !== true) return;
+	if (iss !== metadata.issuer) {
+		throw new Error(
+			`the redirect came from issuer ${iss ?? "(none)"}, not from the authorization server that was asked (${metadata.issuer}); ignored`,
+		);
 	}
 }
 
 /** The code and state from a pasted redirect; never settles when nobody can be asked. */
-function pasted(o: LoginOptions, signal: AbortSignal): Promise<{ code: string; state: string | null }> {
+function pasted(o: LoginOptions, signal: AbortSignal): Promise<Redirected> {
 	const ask = o.pastedRedirect;
 	const parse = o.parsePasted;
 	if (!ask || !parse) return new Promise(() => {});
 	return ask(signal).then((text) => {
 		if (signal.aborted) return new Promise<never>(() => {});
 		if (text === undefined) throw new Error("sign-in cancelled");
-		const { code, state } = parse(text);
+		const { code, state, iss } = parse(text);
 		if (!code) throw new Error("the pasted text holds no authorization code");
-		return { code, state: state ?? null };
+		return { code, state: state ?? null, iss: iss ?? null };
 	});
 }
 

@@ -4,6 +4,10 @@
 // endpoint that approves at once (it redirects with a code, as a browser
 // would after the user clicks "allow"), and a token endpoint that checks
 // PKCE S256, the redirect URI and the client, and issues refresh tokens.
+// Optionally it accepts Client ID Metadata Documents (it fetches the client
+// ID URL and checks the redirect URI against the document's list, any port
+// on loopback), sends `iss` in redirects (RFC 9207), has no registration
+// endpoint, or knows a pre-registered confidential client.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type HttpFixture, startHttpFixture } from "./http.js";
@@ -12,8 +16,10 @@ export interface OAuthFixture extends HttpFixture {
 	issuer: string;
 	/** Access tokens issued so far (valid ones). */
 	tokens: Set<string>;
-	/** Every client registered through /register. */
-	clients: Map<string, { redirect_uris: string[]; client_name?: string }>;
+	/** Every client registered through /register (and the pre-registered one). */
+	clients: Map<string, { redirect_uris: string[]; client_name?: string; client_secret?: string }>;
+	/** Client ID Metadata Documents fetched (their URLs). */
+	documentsFetched: string[];
 	/** Authorization requests seen (query parameters). */
 	authorizations: URLSearchParams[];
 	tokenRequests: URLSearchParams[];
@@ -26,6 +32,25 @@ export interface OAuthFixtureOptions {
 	stepUp?: { tool: string; scope: string };
 	/** scopes_supported in the protected-resource metadata. */
 	scopesSupported?: string[];
+	/** Accept Client ID Metadata Documents, read with this (an HTTPS fetch the test trusts). */
+	fetchDocument?: (url: string) => Promise<unknown>;
+	/** Send `iss` in authorization responses and say so in the metadata (RFC 9207); a string sends that issuer instead. */
+	issParameter?: boolean | string;
+	/** No dynamic client registration. */
+	noRegistration?: boolean;
+	/** A confidential client known in advance (token requests must carry its secret). */
+	preRegistered?: { clientId: string; clientSecret: string; redirectUris: string[] };
+}
+
+/** Loopback redirect URIs match whatever the port (RFC 8252 section 7.3). */
+function sameLoopbackRedirect(listed: string, asked: string): boolean {
+	try {
+		const a = new URL(listed);
+		const b = new URL(asked);
+		return a.protocol === b.protocol && a.hostname === b.hostname && a.pathname === b.pathname;
+	} catch {
+		return false;
+	}
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -46,6 +71,13 @@ export async function startOAuthFixture(
 	let origin = "";
 	const tokens = new Set<string>();
 	const clients: OAuthFixture["clients"] = new Map();
+	const documentsFetched: string[] = [];
+	if (options.preRegistered) {
+		clients.set(options.preRegistered.clientId, {
+			redirect_uris: options.preRegistered.redirectUris,
+			client_secret: options.preRegistered.clientSecret,
+		});
+	}
 	const authorizations: URLSearchParams[] = [];
 	const tokenRequests: URLSearchParams[] = [];
 	const codes = new Map<string, { challenge: string; redirect: string; client: string; scope: string }>();
@@ -74,11 +106,17 @@ export async function startOAuthFixture(
 				issuer: origin,
 				authorization_endpoint: `${origin}/authorize`,
 				token_endpoint: `${origin}/token`,
-				registration_endpoint: `${origin}/register`,
+				...(options.noRegistration ? {} : { registration_endpoint: `${origin}/register` }),
 				response_types_supported: ["code"],
 				grant_types_supported: ["authorization_code", "refresh_token"],
 				code_challenge_methods_supported: ["S256"],
-				token_endpoint_auth_methods_supported: ["none"],
+				token_endpoint_auth_methods_supported: options.preRegistered
+					? ["client_secret_post", "client_secret_basic", "none"]
+					: ["none"],
+				...(options.fetchDocument ? { client_id_metadata_document_supported: true } : {}),
+				...(options.issParameter !== undefined
+					? { authorization_response_iss_parameter_supported: options.issParameter !== false }
+					: {}),
 			});
 			return true;
 		}
@@ -94,23 +132,39 @@ export async function startOAuthFixture(
 		if (url.pathname === "/authorize") {
 			const q = url.searchParams;
 			authorizations.push(q);
-			const client = clients.get(q.get("client_id") ?? "");
-			const redirect = q.get("redirect_uri") ?? "";
-			if (!client?.redirect_uris.includes(redirect) || q.get("code_challenge_method") !== "S256") {
-				res.writeHead(400).end("bad authorization request");
-				return true;
-			}
-			const code = `code-${randomBytes(6).toString("hex")}`;
-			codes.set(code, {
-				challenge: q.get("code_challenge") ?? "",
-				redirect,
-				client: q.get("client_id") ?? "",
-				scope: q.get("scope") ?? "",
-			});
-			const back = new URL(redirect);
-			back.searchParams.set("code", code);
-			if (q.get("state")) back.searchParams.set("state", q.get("state") as string);
-			res.writeHead(302, { location: back.href }).end();
+			void (async () => {
+				const clientId = q.get("client_id") ?? "";
+				let client = clients.get(clientId);
+				if (!client && options.fetchDocument && clientId.startsWith("https://")) {
+					documentsFetched.push(clientId);
+					const doc = (await options.fetchDocument(clientId).catch(() => undefined)) as
+						| { client_id?: string; redirect_uris?: string[]; client_name?: string }
+						| undefined;
+					if (doc?.client_id === clientId && Array.isArray(doc.redirect_uris)) {
+						client = { redirect_uris: doc.redirect_uris, client_name: doc.client_name };
+					}
+				}
+				const redirect = q.get("redirect_uri") ?? "";
+				const listed = client?.redirect_uris.some((r) => r === redirect || sameLoopbackRedirect(r, redirect));
+				if (!listed || q.get("code_challenge_method") !== "S256") {
+					res.writeHead(400).end("bad authorization request");
+					return;
+				}
+				const code = `code-${randomBytes(6).toString("hex")}`;
+				codes.set(code, {
+					challenge: q.get("code_challenge") ?? "",
+					redirect,
+					client: clientId,
+					scope: q.get("scope") ?? "",
+				});
+				const back = new URL(redirect);
+				back.searchParams.set("code", code);
+				if (q.get("state")) back.searchParams.set("state", q.get("state") as string);
+				if (options.issParameter) {
+					back.searchParams.set("iss", typeof options.issParameter === "string" ? options.issParameter : origin);
+				}
+				res.writeHead(302, { location: back.href }).end();
+			})();
 			return true;
 		}
 		if (url.pathname === "/token" && req.method === "POST") {
@@ -123,6 +177,16 @@ export async function startOAuthFixture(
 					if (scope === undefined) return json(res, 400, { error: "invalid_grant" });
 					refreshTokens.delete(rt);
 					return json(res, 200, issue(scope));
+				}
+				// A confidential client authenticates with its secret (post or basic).
+				const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+				const [basicId, basicSecret] = basic
+					? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent)
+					: [];
+				if (basicId && !form.get("client_id")) form.set("client_id", basicId);
+				const secret = clients.get(form.get("client_id") ?? "")?.client_secret;
+				if (secret !== undefined && (form.get("client_secret") ?? basicSecret) !== secret) {
+					return json(res, 401, { error: "invalid_client" });
 				}
 				const grant = codes.get(form.get("code") ?? "");
 				const verifier = form.get("code_verifier") ?? "";
@@ -163,5 +227,5 @@ export async function startOAuthFixture(
 		},
 	});
 	origin = new URL(fixture.url).origin;
-	return { ...fixture, issuer: origin, tokens, clients, authorizations, tokenRequests, scopes };
+	return { ...fixture, issuer: origin, tokens, clients, documentsFetched, authorizations, tokenRequests, scopes };
 }
