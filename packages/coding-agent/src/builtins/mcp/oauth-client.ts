@@ -7,7 +7,14 @@
 // this module decides whether to offer a document, which one, and the
 // redirect path that goes with it.
 import { createHash } from "node:crypto";
-import type { OAuthSettings } from "./config.js";
+
+/** The `oauth` keys of an mcp.json entry the choice reads (config.ts's OAuthSettings). */
+export interface ClientIdentitySettings {
+	clientId?: string;
+	clientName?: string;
+	callbackUrl?: string;
+	clientRegistration?: "auto" | "dcr" | "cimd";
+}
 
 /** Where pi's documents live: `<base>/client.json` and `<base>/<callback id>/client.json`. */
 export const DEFAULT_CLIENT_METADATA_BASE_URL = "https://pi.dev/oauth";
@@ -30,7 +37,7 @@ export function documentListsCallback(callbackUrl: string | undefined): boolean 
  * `cimd` always, `dcr` never, `auto` unless a client ID or a client name is
  * configured or the callback is one the documents do not list.
  */
-export function offersClientMetadataDocument(oauth: OAuthSettings = {}): boolean {
+export function offersClientMetadataDocument(oauth: ClientIdentitySettings = {}): boolean {
 	const registration = oauth.clientRegistration ?? "auto";
 	if (registration !== "auto") return registration === "cimd";
 	return !oauth.clientId && !oauth.clientName && documentListsCallback(oauth.callbackUrl);
