@@ -4,12 +4,11 @@
  * `@smithy/` package. `pi --version` and another provider's request resolve
  * none; a Bedrock request does (which shows the hook sees them).
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BedrockStream } from "../../../ai/test/support/fake-provider/bedrock.js";
-import { assertBuilt, CLI, createSandbox, type PiResult, type Sandbox, textReply } from "./support.js";
+import { assertBuilt, createSandbox, type PiResult, type Sandbox, textReply } from "./support.js";
 
 let sb: Sandbox;
 let hook: string;
@@ -41,23 +40,7 @@ afterAll(async () => {
 const AWS = { AWS_ACCESS_KEY_ID: "AKIDLAZY", AWS_SECRET_ACCESS_KEY: "lazy-secret", AWS_REGION: "us-east-1" };
 
 function runHooked(args: string[], env: NodeJS.ProcessEnv = {}): Promise<PiResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ["--import", hook, CLI, ...args], {
-			cwd: sb.cwd,
-			env: { ...sb.env, ...env },
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-		child.stdin.end();
-	});
+	return sb.run(args, { env, nodeArgs: ["--import", hook] });
 }
 
 describe("cloud SDKs load lazily", () => {

@@ -26,7 +26,8 @@ export interface Sandbox {
 	cwd: string;
 	fake: FakeProvider;
 	env: NodeJS.ProcessEnv;
-	run(args: string[], options?: { stdin?: string; env?: NodeJS.ProcessEnv }): Promise<PiResult>;
+	/** Runs the built CLI; `nodeArgs` go to node before it (e.g. `--import` of a resolution hook). */
+	run(args: string[], options?: { stdin?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] }): Promise<PiResult>;
 	writeModels(provider?: Record<string, unknown>): void;
 	close(): Promise<void>;
 }
@@ -76,7 +77,7 @@ export async function createSandbox(): Promise<Sandbox> {
 		},
 		run(args, options = {}) {
 			return new Promise((resolvePromise, reject) => {
-				const child = spawn(process.execPath, [CLI, ...args], {
+				const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
 					cwd,
 					env: { ...sandbox.env, ...options.env },
 					stdio: ["pipe", "pipe", "pipe"],

@@ -3,12 +3,11 @@
  * records every resolution of it and makes it look uninstalled. `pi --version` and a cloud
  * request never resolve it; a local model without it is a clear error saying how to install it.
  */
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlama } from "../../../ai/test/support/gguf/tiny-llama.js";
-import { assertBuilt, CLI, createSandbox, type PiResult, type Sandbox, textReply } from "../cli/support.js";
+import { assertBuilt, createSandbox, type PiResult, type Sandbox, textReply } from "../cli/support.js";
 
 let sb: Sandbox;
 let hook: string;
@@ -40,20 +39,7 @@ afterAll(async () => {
 });
 
 function runHooked(args: string[]): Promise<PiResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ["--import", hook, CLI, ...args], { cwd: sb.cwd, env: sb.env });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-		child.stdin.end();
-	});
+	return sb.run(args, { nodeArgs: ["--import", hook] });
 }
 
 describe("node-llama-cpp as an optional, lazily loaded dependency", () => {
