@@ -8,6 +8,8 @@ const ENV_KEYS: Record<string, string[]> = {
 	anthropic: ["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
 	openai: ["OPENAI_API_KEY"],
 	azure: ["AZURE_OPENAI_API_KEY"],
+	// azure's former id (0.73): a models.json provider still named so reads the same key. The CLI
+	// takes the old name for azure in --provider, --model and saved defaults (model-resolver.ts).
 	"azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
 	google: ["GEMINI_API_KEY"],
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],

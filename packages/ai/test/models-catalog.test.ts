@@ -71,7 +71,7 @@ describe("built-in catalog", () => {
 			expect(m.name, where).not.toBe("");
 			expect(KNOWN_APIS, where).toContain(m.api);
 			// Cloud APIs whose endpoint comes from the environment have none in the catalog.
-			if (m.api === "azure-openai-responses" || m.api === "google-vertex") expect(m.baseUrl, where).toBe("");
+			if (m.provider === "azure" || m.api === "google-vertex") expect(m.baseUrl, where).toBe("");
 			else expect(new URL(m.baseUrl).protocol, where).toBe("https:");
 			expect(Number.isInteger(m.contextWindow) && m.contextWindow > 0, where).toBe(true);
 			expect(Number.isInteger(m.maxTokens) && m.maxTokens > 0, where).toBe(true);
@@ -106,7 +106,7 @@ describe("built-in catalog", () => {
 			cerebras: ["openai-completions"],
 			"openai-codex": ["openai-codex-responses"],
 			"github-copilot": ["openai-completions", "openai-responses"],
-			azure: ["azure-openai-responses"],
+			azure: ["azure-openai-responses", "openai-completions"], // Foundry models speak Chat Completions
 		};
 		for (const p of getProviders()) {
 			expect(new Set(getModels(p).map((m) => m.api))).toEqual(new Set(expected[p]));
@@ -225,6 +225,11 @@ describe("built-in catalog", () => {
 		]);
 		expect(getSupportedThinkingLevels(getModel("deepseek", "deepseek-v4-pro"))).toEqual(["off", "high", "max"]);
 		expect(getSupportedThinkingLevels(getModel("openai", "gpt-4.1"))).toEqual(["off"]);
+		// Foundry's DeepSeek on Azure: low/medium/high by effort name, no minimal (1.6.0's map).
+		expect(getSupportedThinkingLevels(getModel("azure", "deepseek-v4-pro"))).toEqual(["off", "low", "medium", "high"]);
+		// OpenRouter's GPT-5.2 Chat is not a reasoning row (1.6.0 offers "off" only, its xhigh map unused).
+		expect(getModel("openrouter", "openai/gpt-5.2-chat")).toMatchObject({ reasoning: false });
+		expect(getSupportedThinkingLevels(getModel("openrouter", "openai/gpt-5.2-chat"))).toEqual(["off"]);
 	});
 
 	it("computes cost from usage with the catalog price", () => {

@@ -11,6 +11,7 @@ import { providerFetchFor } from "../provider-fetch.js";
 import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
+import { resolveAzureConfig } from "./azure-openai-config.js";
 import { resolveCompletionsCompat } from "./openai-completions-compat.js";
 import { buildChatRequest } from "./openai-completions-request.js";
 import { observeEvent } from "./sse-body.js";
@@ -51,12 +52,23 @@ export const adapter: ApiAdapter = {
 		return runAdapterStream(model, options, async ({ writer, signal, touch }) => {
 			const compat = resolveCompletionsCompat(model);
 			let request: unknown = buildChatRequest(model, context, options, compat);
+			let baseURL = model.baseUrl;
+			if (model.provider === "azure") {
+				// A Microsoft Foundry model on Azure: the resource's endpoint, the deployment as the model.
+				const azure = resolveAzureConfig(model);
+				if (!azure.ok) {
+					writer.fail(azure.message, { kind: "auth", code: "missing_azure_endpoint", retryable: false });
+					return;
+				}
+				baseURL = azure.baseUrl;
+				request = { ...(request as object), model: azure.deployment };
+			}
 			const replaced = await options.onPayload?.(request, model);
 			if (replaced !== undefined) request = replaced;
 
 			const client = new OpenAI({
 				apiKey: options.apiKey,
-				baseURL: model.baseUrl,
+				baseURL,
 				maxRetries: 0, // retrying is the application's decision
 				timeout: 24 * 60 * 60 * 1000, // idle timeouts are ours (options.timeoutMs)
 				defaultHeaders: { ...model.headers, ...options.headers },

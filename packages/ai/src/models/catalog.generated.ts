@@ -478,6 +478,7 @@ export interface KnownModels {
 		| "mai-code-2-flash";
 	"azure":
 		| "chat-latest"
+		| "deepseek-v4-pro"
 		| "gpt-4"
 		| "gpt-4-turbo"
 		| "gpt-4.1"
@@ -766,7 +767,7 @@ export interface KnownProviderApis {
 	"cerebras": "openai-completions";
 	"openai-codex": "openai-codex-responses";
 	"github-copilot": "openai-completions" | "openai-responses";
-	"azure": "azure-openai-responses";
+	"azure": "azure-openai-responses" | "openai-completions";
 	"amazon-bedrock": "bedrock-converse-stream";
 	"google-vertex": "google-vertex";
 }
@@ -1262,6 +1263,7 @@ export const CATALOG_JSON = `[
 ]},
 {"provider":"azure","api":"azure-openai-responses","baseUrl":"","models":[
 {"id":"chat-latest","name":"Chat Latest","reasoning":true,"input":["text","image"],"contextWindow":400000,"maxTokens":128000,"cost":[5,30,0.5,0]},
+{"id":"deepseek-v4-pro","name":"DeepSeek V4 Pro","reasoning":true,"input":["text"],"contextWindow":1000000,"maxTokens":384000,"cost":[1.925,3.828,0.165,0],"thinkingLevelMap":{"minimal":null,"low":"low","medium":"medium","high":"high"},"compat":{"supportsStrictMode":true,"requiresReasoningContentOnAssistantMessages":true,"thinkingFormat":"openai","supportsLongCacheRetention":false},"api":"openai-completions"},
 {"id":"gpt-4","name":"GPT-4","reasoning":false,"input":["text"],"contextWindow":8192,"maxTokens":8192,"cost":[30,60,0,0]},
 {"id":"gpt-4-turbo","name":"GPT-4 Turbo","reasoning":false,"input":["text","image"],"contextWindow":128000,"maxTokens":4096,"cost":[10,30,0,0]},
 {"id":"gpt-4.1","name":"GPT-4.1","reasoning":false,"input":["text","image"],"contextWindow":1047576,"maxTokens":32768,"cost":[2,8,0.5,0]},

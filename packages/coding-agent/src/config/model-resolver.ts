@@ -184,9 +184,19 @@ function unknownProvider(name: string): string {
 	return `Unknown provider "${name}". Use --list-models to see the available providers and models.`;
 }
 
+/**
+ * Provider ids that were renamed, by their old name: 1.6.0's "azure" was "azure-openai-responses"
+ * (0.73's id). Used only when no provider has the old name (a models.json provider may keep it).
+ */
+const FORMER_PROVIDER_IDS: Readonly<Record<string, string>> = { "azure-openai-responses": "azure" };
+
+/** The provider a typed or saved name means: its own spelling, else the provider it was renamed to. */
 function canonicalProvider(name: string, models: readonly Model[]): string | undefined {
 	const lower = name.toLowerCase();
-	return models.find((m) => m.provider.toLowerCase() === lower)?.provider;
+	const own = models.find((m) => m.provider.toLowerCase() === lower)?.provider;
+	if (own) return own;
+	const renamed = FORMER_PROVIDER_IDS[lower];
+	return renamed ? models.find((m) => m.provider === renamed)?.provider : undefined;
 }
 
 function defaultModelOf(provider: string, models: readonly Model[]): Model | undefined {
@@ -281,7 +291,11 @@ export function selectInitialModel(input: InitialModelInput): InitialModel {
 
 	const savedDefault =
 		input.defaultProvider && input.defaultModel
-			? input.all.find((m) => m.provider === input.defaultProvider && m.id === input.defaultModel)
+			? input.all.find(
+					(m) =>
+						m.provider === (canonicalProvider(input.defaultProvider ?? "", input.all) ?? input.defaultProvider) &&
+						m.id === input.defaultModel,
+				)
 			: undefined;
 
 	if (input.isNewSession && input.scoped && input.scoped.length > 0) {
@@ -293,7 +307,8 @@ export function selectInitialModel(input: InitialModelInput): InitialModel {
 	let fallbackMessage: string | undefined;
 	if (input.restored) {
 		const { provider, modelId } = input.restored;
-		const model = input.available.find((m) => m.provider === provider && m.id === modelId);
+		const current = canonicalProvider(provider, input.all) ?? provider;
+		const model = input.available.find((m) => m.provider === current && m.id === modelId);
 		if (model) return finish(model, input.restored.thinkingLevel);
 		fallbackMessage = `Could not restore the session's model ${provider}/${modelId} (unknown or no credentials).`;
 	}

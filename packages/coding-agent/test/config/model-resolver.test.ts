@@ -87,6 +87,44 @@ describe("resolveCliModel", () => {
 	});
 });
 
+describe("azure's former id, azure-openai-responses", () => {
+	const withAzure = [...models, m("azure", "gpt-5.4", { api: "azure-openai-responses" }), m("azure", "gpt-4o")];
+
+	it("--provider, --model and a saved default with the old id name azure", () => {
+		for (const input of [
+			{ provider: "azure-openai-responses" },
+			{ model: "azure-openai-responses/gpt-5.4" },
+			{ provider: "azure-openai-responses", model: "gpt-5.4" },
+		]) {
+			const r = resolveCliModel({ ...input, models: withAzure });
+			expect(r.error, JSON.stringify(input)).toBeUndefined();
+			expect(`${r.model?.provider}/${r.model?.id}`, JSON.stringify(input)).toBe("azure/gpt-5.4");
+		}
+		const saved = selectInitialModel({
+			isNewSession: true,
+			defaultProvider: "azure-openai-responses",
+			defaultModel: "gpt-4o",
+			all: withAzure,
+			available: withAzure,
+		});
+		expect(`${saved.model?.provider}/${saved.model?.id}`).toBe("azure/gpt-4o");
+		const restored = selectInitialModel({
+			isNewSession: false,
+			restored: { provider: "azure-openai-responses", modelId: "gpt-4o" },
+			all: withAzure,
+			available: withAzure,
+		});
+		expect(restored.fallbackMessage).toBeUndefined();
+		expect(`${restored.model?.provider}/${restored.model?.id}`).toBe("azure/gpt-4o");
+	});
+
+	it("a provider that still has the old name (models.json) is itself, not azure", () => {
+		const kept = [...withAzure, m("azure-openai-responses", "my-deployment")];
+		const r = resolveCliModel({ provider: "azure-openai-responses", models: kept });
+		expect(`${r.model?.provider}/${r.model?.id}`).toBe("azure-openai-responses/my-deployment");
+	});
+});
+
 describe("resolveModelScope", () => {
 	it("globs, fuzzy patterns and thinking suffixes, without duplicates", () => {
 		const r = resolveModelScope(["anthropic/*:high", "gpt-4o", "*sonnet*", "zzz"], models);
