@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveBedrockTarget } from "../../src/adapters/bedrock-converse-config.js";
 import { stream } from "../../src/stream.js";
-import type { AssistantMessage, Context } from "../../src/types.js";
+import type { Context } from "../../src/types.js";
 import { useFakeTarget } from "../support/adapter-setup.js";
 import { BedrockStream, bedrockError } from "../support/fake-provider/bedrock.js";
 import { everyBoundaryPlans, installMemoryFetch, projectEvents, splitBytes } from "../support/split-replay.js";
 import { describeCommonStreamFaults } from "../support/stream-faults.js";
-import { collect, eventTrace } from "../support/stream-helpers.js";
+import { assistantTurn, collect, eventTrace } from "../support/stream-helpers.js";
 
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 const ambient = { apiKey: "<authenticated>" };
@@ -150,25 +150,11 @@ describe("bedrock-converse-stream: content", () => {
 					],
 					timestamp: 1,
 				},
-				{
-					role: "assistant",
-					content: [
-						{ type: "thinking", thinking: "plan", thinkingSignature: "sig-1" },
-						{ type: "text", text: "Reading." },
-						{ type: "toolCall", id: "call|with*bad:chars", name: "read", arguments: { path: "x" } },
-					],
-					...origin,
-					usage: {
-						input: 0,
-						output: 0,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 0,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "toolUse",
-					timestamp: 2,
-				} satisfies AssistantMessage,
+				assistantTurn(origin, [
+					{ type: "thinking", thinking: "plan", thinkingSignature: "sig-1" },
+					{ type: "text", text: "Reading." },
+					{ type: "toolCall", id: "call|with*bad:chars", name: "read", arguments: { path: "x" } },
+				]),
 				{
 					role: "toolResult",
 					toolCallId: "call|with*bad:chars",
