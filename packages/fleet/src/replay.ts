@@ -28,6 +28,7 @@ interface MessageLike {
 	role?: string;
 	content?: unknown;
 	stopReason?: string;
+	errorMessage?: string;
 	toolCallId?: string;
 }
 
@@ -57,8 +58,8 @@ export async function applyReplayRule(sessionFile: string, cwd: string): Promise
 			(c: { type?: string }) => c.type === "toolCall",
 		) as ToolCallBlock[];
 		if (calls.length === 0) {
-			// A final answer after which nothing was asked: the run had ended.
-			return { ...outcome, finished: lastAssistant === messages.length - 1 };
+			// A final answer after which nothing was asked: the run had ended (a failed model call is asked again).
+			return { ...outcome, finished: lastAssistant === messages.length - 1 && assistant.stopReason !== "error" };
 		}
 		const answered = new Set(messages.slice(lastAssistant + 1).map((m) => m.toolCallId));
 		for (const call of calls) {
@@ -101,6 +102,22 @@ export async function applyReplayRule(sessionFile: string, cwd: string): Promise
 			}
 		}
 		return outcome;
+	} finally {
+		sm.close();
+	}
+}
+
+/** The error of the run's last model call when the run ended on it (the run failed), else undefined. */
+export function finalError(sessionFile: string, cwd: string): string | undefined {
+	const sm = SessionManager.open(sessionFile, undefined, cwd, { readOnly: true });
+	try {
+		const last = sm
+			.getBranch()
+			.filter((e) => e.type === "message")
+			.map((e) => (e as unknown as { message: MessageLike }).message)
+			.at(-1);
+		if (last?.role !== "assistant" || last.stopReason !== "error") return undefined;
+		return last.errorMessage || "the model call failed";
 	} finally {
 		sm.close();
 	}

@@ -70,7 +70,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 		summary: "Download a GGUF model for local use (local/<name>)",
 		load: () => import("./commands/models.js").then((m) => m.runModelsCommand),
 	},
-	fleet: { usage: "pi fleet <command>", summary: "Run and watch several agents" },
+	fleet: {
+		usage: "pi fleet <worker|submit|status|tail|steer|abort|export>",
+		summary: "Run agents across machines (BullMQ + Redis, PostgreSQL sessions)",
+		load: () => import("./commands/fleet.js").then((m) => m.runFleetCommand),
+	},
 };
 
 export const SUBCOMMAND_NAMES: readonly string[] = Object.keys(SUBCOMMANDS);

@@ -43,13 +43,19 @@ describe("subcommands", () => {
 		expect(sb.fake.requests.length).toBe(0);
 	});
 
-	it.each([["fleet", "status"]])("`pi %s` is not sent to the model and exits non-zero", async (...argv) => {
+	it("`pi fleet status` without server URLs is not sent to the model and says what to set", async () => {
 		sb.fake.enqueue(textReply("should not be asked"));
-		const r = await sb.run([...argv, "--model", "fake/fake-model"]);
-		expect(r.code).not.toBe(0);
-		expect(r.code).not.toBeNull();
-		expect(r.stderr).toContain(`pi ${argv[0]}`);
-		expect(r.stderr).toMatch(/not available/);
+		const r = await sb.run(["fleet", "status"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(/^Error: No Redis URL: set PI_FLEET_REDIS_URL/);
+		expect(sb.fake.requests.length).toBe(0);
+	});
+
+	it("`pi fleet --model x` is a usage error, never a prompt", async () => {
+		sb.fake.enqueue(textReply("should not be asked"));
+		const r = await sb.run(["fleet", "status", "--model", "fake/fake-model"]);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("unknown option --model");
 		expect(sb.fake.requests.length).toBe(0);
 	});
 

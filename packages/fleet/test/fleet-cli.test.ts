@@ -1,0 +1,190 @@
+// `pi fleet …` end to end with the built CLI: a worker process, real Redis and
+// PostgreSQL, the fake provider. Submit → run → status/tail/export; a fleet
+// session's JSONL equals a local run's file (ids and timestamps aside);
+// duplicate submissions; steering applied once; a poisoned job; abort; clear
+// errors when a server is down at start.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChatMessage, type Fleet, type Reply, startFleet, textOf, type WorkerProc } from "./support/fleet.js";
+import { freePort, missingServices, type Services, startServices } from "./support/services.js";
+
+const skip = missingServices();
+let services: Services;
+let f: Fleet;
+let worker: WorkerProc;
+
+/** Gates a test opens to let a held model answer go. */
+const gates = new Map<string, () => void>();
+const gate = (name: string) => new Promise<void>((r) => gates.set(name, r));
+
+function promptOf(messages: ChatMessage[]): string {
+	return textOf(messages.find((m) => m.role === "user")?.content);
+}
+
+async function brain(messages: ChatMessage[]): Promise<Reply> {
+	const prompt = promptOf(messages);
+	const toolResults = messages.filter((m) => m.role === "tool");
+	if (prompt === "say hello") return { text: "hello from the fleet" };
+	if (prompt === "steer me") {
+		if (toolResults.length === 0) {
+			await gate("steer");
+			return { tool: "ls", args: {} };
+		}
+		return { text: "steered" };
+	}
+	if (prompt === "hold on") return { hangAfter: "thinking about it" };
+	return { text: `unexpected prompt ${prompt}` };
+}
+
+beforeAll(async () => {
+	if (skip) return;
+	services = await startServices();
+	f = await startFleet(services, brain, {
+		PI_FLEET_LOCK_MS: "5000",
+		PI_FLEET_STALLED_MS: "2000",
+		PI_FLEET_ATTEMPTS: "2",
+		PI_FLEET_RETRY_MS: "200",
+	});
+	worker = f.spawnWorker(3);
+	await f.waitFor("the worker to start", () => worker.log().includes("slot(s) on queue"));
+}, 120_000);
+
+afterAll(async () => {
+	await f?.close();
+	await services?.stop();
+}, 60_000);
+
+interface Row {
+	status: string;
+	reason: string | null;
+	attempts: number;
+}
+
+async function submit(prompt: string, ...args: string[]): Promise<string> {
+	const r = await f.fleet(["submit", prompt, ...args]);
+	expect(r.stderr).not.toMatch(/^Error/m);
+	expect(r.code).toBe(0);
+	return r.stdout.trim();
+}
+
+function settled(id: string, status = "completed"): Promise<Row> {
+	return f.waitFor(`session ${id} to be ${status}`, async () => {
+		const [row] = await f.sql<Row>("SELECT status, reason, attempts FROM pi_fleet_sessions WHERE id = $1", [id]);
+		return row && row.status === status ? row : undefined;
+	});
+}
+
+/** A session's entries without what differs between any two runs (ids, times, the session file's own path). */
+function normalise(jsonl: string): unknown[] {
+	return jsonl
+		.trimEnd()
+		.split("\n")
+		.map((line) =>
+			JSON.parse(line, (key, value) =>
+				["id", "parentId", "timestamp", "cwd", "durationMs", "responseId", "commit"].includes(key) ? "<varies>" : value,
+			),
+		);
+}
+
+describe.skipIf(skip)("pi fleet (built CLI, real Redis + PostgreSQL)", () => {
+	it("says which server at which URL is down at start", async () => {
+		const dead = await freePort();
+		const noRedis = await f.fleet(["worker"], { PI_FLEET_REDIS_URL: `redis://127.0.0.1:${dead}` });
+		expect(noRedis.code).toBe(1);
+		expect(noRedis.stderr).toContain(`Error: Redis at redis://127.0.0.1:${dead} is not reachable: ECONNREFUSED`);
+		const noPg = await f.fleet(["submit", "x"], {
+			PI_FLEET_DATABASE_URL: `postgres://postgres:secret@127.0.0.1:${dead}/postgres`,
+		});
+		expect(noPg.code).toBe(1);
+		expect(noPg.stderr).toContain(
+			`Error: PostgreSQL at postgres://postgres:***@127.0.0.1:${dead}/postgres is not reachable`,
+		);
+		expect(noPg.stderr).not.toContain("secret");
+	}, 60_000);
+
+	it("runs a submitted prompt; status, tail and export agree; the JSONL equals a local run's", async () => {
+		const cwd = f.repo("hello");
+		const id = await submit("say hello", "--cwd", cwd, "--model", "fake/fake-model");
+		await settled(id);
+		const exported = await f.fleet(["export", id]);
+		expect(exported.code).toBe(0);
+		const tail = await f.fleet(["tail", id]);
+		expect(tail.code).toBe(0);
+		expect(tail.stdout).toBe(exported.stdout);
+		const status = JSON.parse((await f.fleet(["status", id, "--json"])).stdout) as {
+			sessions: { status: string; inputTokens: number; outputTokens: number; lines: number }[];
+		};
+		expect(status.sessions[0]).toMatchObject({ status: "completed", inputTokens: 100, outputTokens: 10 });
+		expect(status.sessions[0].lines).toBe(exported.stdout.trimEnd().split("\n").length);
+
+		// The same prompt run locally by `pi -p` in the same folder: the same entries, in the same order.
+		const local = await f.pi(
+			["-p", "--model", "fake/fake-model", "--session-dir", join(f.sb.root, "local"), "say hello"],
+			cwd,
+		);
+		expect(local.stdout).toContain("hello from the fleet");
+		const [file] = readdirSync(join(f.sb.root, "local"));
+		expect(normalise(exported.stdout)).toEqual(normalise(readFileSync(join(f.sb.root, "local", file), "utf8")));
+	}, 60_000);
+
+	it("a repeated request id is the same session, run once", async () => {
+		const first = await submit("say hello", "--request-id", "req-dup", "--model", "fake/fake-model");
+		const again = await f.fleet(["submit", "say hello", "--request-id", "req-dup", "--model", "fake/fake-model"]);
+		expect(again.code).toBe(0);
+		expect(again.stdout.trim()).toBe(first);
+		expect(again.stderr).toContain("was submitted before");
+		const row = await settled(first);
+		expect(row.attempts).toBe(1);
+		expect(await f.sql("SELECT id FROM pi_fleet_sessions WHERE request_id = 'req-dup'")).toHaveLength(1);
+	}, 60_000);
+
+	it("steering sent twice from two processes with one request id reaches the model once", async () => {
+		const id = await submit("steer me", "--model", "fake/fake-model");
+		await f.waitFor("the model call to be held", () => gates.has("steer"));
+		const [a, b] = await Promise.all([
+			f.fleet(["steer", id, "also read the README", "--request-id", "steer-1"]),
+			f.fleet(["steer", id, "also read the README", "--request-id", "steer-1"]),
+		]);
+		expect([a.code, b.code]).toEqual([0, 0]);
+		await f.waitFor("the steer request to be handed to the run", async () => {
+			const rows = await f.sql<{ applied_at: Date | null }>(
+				"SELECT applied_at FROM pi_fleet_inbox WHERE request_id = 'steer-1'",
+			);
+			return rows.length === 1 && rows[0].applied_at !== null;
+		});
+		gates.get("steer")?.();
+		await settled(id);
+		const lastRequest = f.sb.fake.requests
+			.map((r) => (r.body as { messages: ChatMessage[] }).messages)
+			.filter((m) => promptOf(m) === "steer me")
+			.at(-1) as ChatMessage[];
+		expect(lastRequest.filter((m) => m.role === "user" && textOf(m.content) === "also read the README")).toHaveLength(
+			1,
+		);
+		const exported = (await f.fleet(["export", id])).stdout;
+		expect(exported.split("also read the README").length - 1).toBe(1);
+	}, 60_000);
+
+	it("a poisoned job is tried a bounded number of times, then failed with its reason", async () => {
+		const id = await submit("say hello", "--model", "nowhere/no-such-model");
+		const row = await settled(id, "failed");
+		expect(row.attempts).toBe(2);
+		expect(row.reason).toContain("no-such-model");
+		const status = await f.fleet(["status", id]);
+		expect(status.stdout).toContain("failed");
+		expect(status.stdout).toContain("reason:");
+	}, 60_000);
+
+	it("abort stops a running session", async () => {
+		const id = await submit("hold on", "--model", "fake/fake-model");
+		await f.waitFor("the run to be streaming", () =>
+			f.sb.fake.requests.some((r) => promptOf((r.body as { messages: ChatMessage[] }).messages) === "hold on"),
+		);
+		const r = await f.fleet(["abort", id]);
+		expect(r.code).toBe(0);
+		expect(r.stdout.trim()).toBe(`${id} cancelled`);
+		await f.waitFor("the worker to end the run", () => worker.log().includes(`session ${id}: cancelled`));
+		expect((await settled(id, "cancelled")).reason).toBe("aborted by request");
+	}, 60_000);
+});
