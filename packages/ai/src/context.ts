@@ -51,8 +51,8 @@ export function normalizeContext(context: Context): NormalizedContext {
 /**
  * Replays system messages in order: `content` is appended, `sections` replace
  * (string) or remove (null) named sections, which render after all content in
- * the order they were first declared; tools are added (same name replaces) and
- * removed by name.
+ * the order they were first declared; tools are removed by name, then added
+ * (same name replaces), so one message can carry a changed definition.
  */
 export function replaySystemState(messages: readonly Message[]): SystemState {
 	const contents: string[] = [];
@@ -66,8 +66,9 @@ export function replaySystemState(messages: readonly Message[]): SystemState {
 			if (value === null) sections.delete(name);
 			else sections.set(name, value);
 		}
-		for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
+		// A changed definition is recorded as a removal and an addition in one message: removals go first.
 		for (const { name } of message.toolsRemoved ?? []) tools.delete(name);
+		for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
 	}
 	const parts = [...contents, ...[...sections.values()].filter((s) => s !== "")];
 	return { systemPrompt: parts.join("\n\n"), tools: [...tools.values()] };
@@ -95,8 +96,11 @@ export function renderSystemUpdate(message: SystemMessage): string {
 		if (value === null) parts.push(`(The "${name}" instructions no longer apply.)`);
 		else if (value !== "") parts.push(value);
 	}
-	if (message.toolsRemoved && message.toolsRemoved.length > 0) {
-		parts.push(`(Tools no longer available: ${message.toolsRemoved.map((t) => t.name).join(", ")}.)`);
+	// A tool removed and added again in one message changed its definition; it is still available.
+	const readded = new Set((message.toolsAdded ?? []).map((t) => t.name));
+	const gone = (message.toolsRemoved ?? []).filter((t) => !readded.has(t.name));
+	if (gone.length > 0) {
+		parts.push(`(Tools no longer available: ${gone.map((t) => t.name).join(", ")}.)`);
 	}
 	return parts.join("\n\n");
 }

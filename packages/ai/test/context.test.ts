@@ -82,6 +82,29 @@ describe("splitSystemMessages", () => {
 	});
 });
 
+describe("a changed tool definition (removed and added in one message)", () => {
+	it("replays as the new definition, not as a removal", () => {
+		const changed = { ...tool("x"), description: "new x" };
+		const state = replaySystemState([
+			{ role: "system", content: "S", toolsAdded: [tool("x"), tool("y")], timestamp: 1 },
+			{ role: "system", content: "", toolsRemoved: [{ name: "x" }], toolsAdded: [changed], timestamp: 2 },
+		]);
+		expect(state.tools.map((t) => [t.name, t.description])).toEqual([
+			["y", tool("y").description],
+			["x", "new x"],
+		]);
+		expect(
+			renderSystemUpdate({
+				role: "system",
+				content: "",
+				toolsRemoved: [{ name: "x" }, { name: "z" }],
+				toolsAdded: [changed],
+				timestamp: 3,
+			}),
+		).toBe("(Tools no longer available: z.)");
+	});
+});
+
 describe("renderSystemUpdate", () => {
 	it("states content, new sections, removed sections and removed tools", () => {
 		expect(

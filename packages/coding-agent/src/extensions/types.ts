@@ -287,6 +287,12 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	reachesTools?: ReachesTools;
 	/** While this tool is active: shapes what the model is declared (see ToolLoadoutChanges). */
 	prepareLoadout?: PrepareLoadout;
+	/**
+	 * What else `prepareLoadout` depends on (the settings it reads), as a
+	 * JSON-serialisable value. pi runs `prepareLoadout` again only when the
+	 * active tools, the registered tools or this value changed.
+	 */
+	loadoutKey?: () => unknown;
 	/** Default true: registering activates the tool. */
 	defaultActive?: boolean;
 	executionMode?: ToolExecutionMode;

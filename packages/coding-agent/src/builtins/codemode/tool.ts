@@ -134,9 +134,10 @@ function codemodeMode(pi: ExtensionAPI, options: CodemodeToolOptions): CodemodeM
  * How the other tools are presented while codemode is active. `on`: each
  * declared tool's description says it can be called from scripts too.
  * `only`: every declared tool but codemode (and model-only tools) is hidden
- * from the model and codemode lists the tools scripts can call instead —
- * except deferred and MCP tools, which scripts find with searchTools() (MCP
- * servers connect late; listing them would change the description).
+ * from the model — MCP tools with `direct` exposure too, as 1.6.0 does — and
+ * codemode lists the tools scripts can call instead, those direct MCP tools
+ * included; deferred tools and other MCP tools are left to searchTools()
+ * (their servers connect late; listing them would change the description).
  */
 export function prepareCodemodeLoadout(loadout: ToolLoadout, mode: CodemodeMode, budget: number): ToolLoadoutChanges {
 	const others = loadout.declared.filter((t) => t.name !== CODEMODE_TOOL_NAME && t.exposure !== "model-only");
@@ -157,8 +158,15 @@ export function prepareCodemodeLoadout(loadout: ToolLoadout, mode: CodemodeMode,
 			},
 		};
 	}
+	// MCP tools are left to searchTools() except those with `direct` exposure: their servers are
+	// waited for before the first request, so listing them does not change the description later.
 	const listed = loadout.callable
-		.filter((t) => t.name !== CODEMODE_TOOL_NAME && t.exposure !== "deferred" && !t.name.startsWith("mcp__"))
+		.filter(
+			(t) =>
+				t.name !== CODEMODE_TOOL_NAME &&
+				t.exposure !== "deferred" &&
+				(!t.name.startsWith("mcp__") || t.exposure === "direct"),
+		)
 		.map(toListed);
 	return {
 		hiddenDeclarations: others.map((t) => t.name),
@@ -195,6 +203,7 @@ export function createCodemodeTool(
 		defaultActive: false,
 		reachesTools,
 		prepareLoadout: (loadout) => prepareCodemodeLoadout(loadout, codemodeMode(pi, options), inlineBudget(pi, options)),
+		loadoutKey: () => [codemodeMode(pi, options), inlineBudget(pi, options)],
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
 			return runCodemode(pi, params.code, signal, onUpdate, ctx);
 		},

@@ -228,6 +228,11 @@ export class McpManager {
 			entry.tools = await connection.listTools();
 			this.registerTools(entry);
 		} catch (error) {
+			const { classify } = await loadConnection();
+			if (classify(error) === "needs-auth") {
+				this.needsSignInAgain(entry, "tools/list");
+				return;
+			}
 			this.o.log.write(entry.name, "error", "tools", `could not re-list tools: ${(error as Error).message}`);
 		}
 	}
@@ -311,22 +316,32 @@ export class McpManager {
 	async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal | undefined) {
 		const entry = this.servers.get(server);
 		if (!entry) throw new Error(`MCP server "${server}" is not configured`);
+		const result = await this.request(entry, `tools/call ${tool}`, (c) => c.callTool(tool, args, signal));
+		return toToolResult(entry.name, tool, result);
+	}
+
+	/**
+	 * One request of any kind (tools/call, resources/list, resources/read, …)
+	 * on a ready connection. Tokens that stopped being enough mid-session
+	 * (expired and not refreshable, or a 403 step-up asking for more scope)
+	 * put the server in "needs sign-in" whatever the request was.
+	 */
+	async request<T>(entry: ServerEntry, what: string, run: (connection: Connection) => Promise<T>): Promise<T> {
 		const connection = await this.ready(entry);
 		try {
-			const result = await connection.callTool(tool, args, signal);
-			return toToolResult(entry.name, tool, result);
+			return await run(connection);
 		} catch (error) {
 			const { classify } = await loadConnection();
-			if (classify(error) === "needs-auth") {
-				// Tokens that stopped being enough mid-session (expired and not refreshable, or a
-				// 403 step-up asking for more scope): the server needs a sign-in again.
-				this.setState(entry, "needs-auth", "needs sign-in");
-				const how = `run /mcp login ${entry.name} or pi mcp login ${entry.name}`;
-				this.o.report(`MCP server "${entry.name}" needs sign-in again: ${how}`, "warning");
-				throw new Error(`MCP server "${entry.name}" needs sign-in again for tools/call ${tool}: ${how}`);
-			}
-			throw new Error(await this.callFailure(entry, `tools/call ${tool}`, error));
+			if (classify(error) === "needs-auth") throw this.needsSignInAgain(entry, what);
+			throw new Error(await this.callFailure(entry, what, error));
 		}
+	}
+
+	private needsSignInAgain(entry: ServerEntry, what: string): Error {
+		this.setState(entry, "needs-auth", "needs sign-in");
+		const how = `run /mcp login ${entry.name} or pi mcp login ${entry.name}`;
+		this.o.report(`MCP server "${entry.name}" needs sign-in again: ${how}`, "warning");
+		return new Error(`MCP server "${entry.name}" needs sign-in again for ${what}: ${how}`);
 	}
 
 	/** A usable connection, or an error naming the server and why. */

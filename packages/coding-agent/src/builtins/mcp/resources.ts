@@ -24,10 +24,16 @@ function strip(r: Record<string, unknown>, server: string): Record<string, unkno
 	return { server, ...rest };
 }
 
+/** Retries once after a failure, but not after an authorization failure (a sign-in is needed, not a retry). */
 async function retryOnce<T>(run: () => Promise<T>): Promise<T> {
 	try {
 		return await run();
-	} catch {
+	} catch (error) {
+		if (
+			error instanceof Error &&
+			(error.name === "UnauthorizedError" || error.constructor.name === "UnauthorizedError")
+		)
+			throw error;
 		return run();
 	}
 }
@@ -56,20 +62,21 @@ export function registerResourceTools(pi: ExtensionAPI, manager: McpManager, exp
 	const serverFor = async (name: string) => {
 		const entry = manager.find(name);
 		if (!entry) throw new Error(`No MCP server named "${name}"`);
-		const connection = await manager.ready(entry);
+		await manager.ready(entry);
 		if (!entry.hasResources) throw new Error(`MCP server "${entry.name}" offers no resources`);
-		return { entry, connection };
+		return entry;
 	};
+	type Conn = Parameters<Parameters<McpManager["request"]>[2]>[0];
 	const listAll = async (
 		server: string | undefined,
 		cursor: string | undefined,
 		kind: "resources" | "resourceTemplates",
 	): Promise<Record<string, unknown>> => {
-		const page = (c: Awaited<ReturnType<typeof serverFor>>["connection"], at?: string) =>
-			kind === "resources" ? c.listResources(at) : c.listResourceTemplates(at);
+		const page = (c: Conn, at?: string) => (kind === "resources" ? c.listResources(at) : c.listResourceTemplates(at));
+		const method = kind === "resources" ? "resources/list" : "resources/templates/list";
 		if (server !== undefined) {
-			const { entry, connection } = await serverFor(server);
-			const r = await retryOnce(() => page(connection, cursor));
+			const entry = await serverFor(server);
+			const r = await manager.request(entry, method, (c) => retryOnce(() => page(c, cursor)));
 			return {
 				server: entry.name,
 				[kind]: r.items.filter((i) => !isAppResource(i)).map((i) => strip(i, entry.name)),
@@ -81,11 +88,10 @@ export function registerResourceTools(pi: ExtensionAPI, manager: McpManager, exp
 		const errors: string[] = [];
 		for (const entry of resourceServers(manager)) {
 			if (!entry.connection || !entry.hasResources) continue;
-			const connection = entry.connection;
 			try {
 				let at: string | undefined;
 				do {
-					const r = await retryOnce(() => page(connection, at));
+					const r = await manager.request(entry, method, (c) => retryOnce(() => page(c, at)));
 					items.push(...r.items.filter((i) => !isAppResource(i)).map((i) => strip(i, entry.name)));
 					at = r.nextCursor;
 				} while (at);
@@ -129,8 +135,10 @@ export function registerResourceTools(pi: ExtensionAPI, manager: McpManager, exp
 		exposure,
 		annotations,
 		execute: async (_id, p, signal) => {
-			const { entry, connection } = await serverFor(p.server);
-			const contents = await retryOnce(() => connection.readResource(p.uri, signal));
+			const entry = await serverFor(p.server);
+			const contents = await manager.request(entry, `resources/read ${p.uri}`, (c) =>
+				retryOnce(() => c.readResource(p.uri, signal)),
+			);
 			const out: (TextContent | ImageContent)[] = [];
 			for (const c of contents) {
 				if (typeof c.text === "string") out.push({ type: "text", text: shortenText(c.text).text });

@@ -164,4 +164,96 @@ describe("codemode.mode and prepareLoadout", () => {
 		expect(reports).toHaveLength(1);
 		expect(reports[0].event).toBe("prepareLoadout (broken)");
 	});
+
+	it("prepareLoadout runs when the active tools, the registered tools or its loadoutKey change, not per request", async () => {
+		let runs = 0;
+		let key = "a";
+		let api: ExtensionAPI | undefined;
+		const counted = (pi: ExtensionAPI) => {
+			api = pi;
+			pi.registerTool({
+				name: "orchestrate",
+				label: "Orchestrate",
+				description: "Runs plans.",
+				parameters: Type.Object({}),
+				prepareLoadout: () => {
+					runs++;
+					return { descriptions: { orchestrate: `Runs plans (${key}).` } };
+				},
+				loadoutKey: () => key,
+				async execute() {
+					return { content: [{ type: "text", text: "ran" }] };
+				},
+			});
+		};
+		const s = await sessionWithExtensions({ counted });
+		// One prompt, three requests (two tool calls, then the answer): one run.
+		s.fake.enqueue(
+			{ toolCalls: [{ name: "echo", args: { value: "1" } }] },
+			{ toolCalls: [{ name: "orchestrate", args: {} }] },
+			{ text: "done" },
+		);
+		await s.session.prompt("go");
+		expect(s.fake.calls).toHaveLength(3);
+		expect(runs).toBe(1);
+		for (const call of s.fake.calls) {
+			expect(requestTools(call).find((t) => t.name === "orchestrate")?.description).toBe("Runs plans (a).");
+		}
+
+		// The active tools change: one more run, then none while nothing changes.
+		s.session.setActiveToolsByName(s.session.getActiveToolNames().filter((n) => n !== "echo"));
+		s.fake.enqueue({ text: "x" }, { text: "y" });
+		await s.session.prompt("two");
+		await s.session.prompt("three");
+		expect(runs).toBe(2);
+
+		// A tool registered again (as MCP does after a tools/list_changed notice): one more.
+		api?.registerTool({
+			name: "late",
+			label: "Late",
+			description: "Arrived later.",
+			parameters: Type.Object({}),
+			exposure: "codemode",
+			async execute() {
+				return { content: [{ type: "text", text: "" }] };
+			},
+		});
+		s.fake.enqueue({ text: "z" });
+		await s.session.prompt("four");
+		expect(runs).toBe(3);
+
+		// What the hook reads besides the loadout (its key) changes: one more, and the request shows it.
+		key = "b";
+		s.fake.enqueue({ text: "w" });
+		await s.session.prompt("five");
+		expect(runs).toBe(4);
+		const last = s.fake.calls[s.fake.calls.length - 1];
+		expect(requestTools(last).find((t) => t.name === "orchestrate")?.description).toBe("Runs plans (b).");
+	});
+
+	it('"only" leaves out direct MCP tools too and lists them in the codemode description', async () => {
+		const s = await activeCodemode(
+			{ codemode: { mode: "only" } },
+			{
+				mcp: (pi) =>
+					pi.registerTool({
+						name: "mcp__docs__search",
+						label: "docs: search",
+						description: "Search the product documentation.",
+						parameters: Type.Object({ query: Type.String() }),
+						exposure: "direct",
+						namespace: { name: "mcp__docs", aliases: ["docs"] },
+						async execute() {
+							return { content: [{ type: "text", text: "found" }] };
+						},
+					}),
+			},
+		);
+		s.fake.enqueue({ text: "ok" });
+		await s.session.prompt("go");
+		const declared = requestTools(s.fake.calls[0]);
+		expect(declared.map((t) => t.name).sort()).toEqual(["ask_user", "codemode"]);
+		expect(declared.find((t) => t.name === "codemode")?.description).toContain("tools.mcp__docs__search(");
+		expect(s.session.getActiveToolNames()).toContain("mcp__docs__search");
+	});
 });

@@ -6,6 +6,7 @@
 // and the tool then works.
 import { afterEach, describe, expect, it } from "vitest";
 import { login, storedCredentials } from "../../../src/builtins/mcp/oauth.js";
+import { registerResourceTools } from "../../../src/builtins/mcp/resources.js";
 import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
 import { configured, createHarness, type Harness, run } from "./harness.js";
 
@@ -84,5 +85,65 @@ describe("MCP OAuth scope step-up", () => {
 		expect(oauth.authorizations[1].get("scope")).toBe("profile mcp:write");
 		await h.manager.reconnect("secure");
 		expect((await run(h, "mcp__secure__tool_1", { text: "y" })).isError).not.toBe(true);
+	}, 60_000);
+
+	it("a step-up on resources/read or resources/list is handled like one on tools/call", async () => {
+		oauth = await startOAuthFixture(
+			{ name: "secure", tools: 1, resources: true },
+			{ stepUp: { method: "resources/read", scope: "mcp:read-files" }, scopesSupported: ["mcp:read"] },
+		);
+		const server = configured("secure", { url: oauth.url, exposure: "direct" });
+		h = createHarness([server], { oauth: true });
+		const harness = h;
+		registerResourceTools(
+			{ registerTool: (t: never) => harness.tools.set((t as { name: string }).name, t) } as never,
+			harness.manager,
+			"direct",
+		);
+		h.manager.startAll();
+		await h.manager.waitFor("all");
+		await signIn(h, server);
+		await h.manager.reconnect("secure");
+		expect(h.manager.servers.get("secure")?.state).toBe("connected");
+		// Listing is allowed with the first scope; reading asks for more.
+		const listed = await run(h, "list_mcp_resources", { server: "secure" });
+		expect(JSON.stringify(listed.content)).toContain("file:///notes.txt");
+		const refreshesBefore = oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length;
+		await expect(run(h, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" })).rejects.toThrow(
+			/MCP server "secure" needs sign-in again for resources\/read file:\/\/\/notes\.txt/,
+		);
+		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
+		expect(storedCredentials(h.agentDir, server)?.requestedScope).toBe("mcp:read mcp:read-files");
+		expect(oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length).toBe(refreshesBefore);
+
+		await signIn(h, server);
+		expect(oauth.authorizations[1].get("scope")).toBe("mcp:read mcp:read-files");
+		await h.manager.reconnect("secure");
+		const read = await run(h, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" });
+		expect(JSON.stringify(read.content)).toContain("remember the milk");
+	}, 60_000);
+
+	it("a step-up on resources/list marks the server too (no retry, no refresh)", async () => {
+		oauth = await startOAuthFixture(
+			{ name: "secure", tools: 1, resources: true },
+			{ stepUp: { method: "resources/list", scope: "mcp:list" }, scopesSupported: ["mcp:read"] },
+		);
+		const server = configured("secure", { url: oauth.url, exposure: "direct" });
+		h = createHarness([server], { oauth: true });
+		const harness = h;
+		registerResourceTools(
+			{ registerTool: (t: never) => harness.tools.set((t as { name: string }).name, t) } as never,
+			harness.manager,
+			"direct",
+		);
+		h.manager.startAll();
+		await h.manager.waitFor("all");
+		await signIn(h, server);
+		await h.manager.reconnect("secure");
+		await expect(run(h, "list_mcp_resources", { server: "secure" })).rejects.toThrow(
+			/needs sign-in again for resources\/list/,
+		);
+		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
+		expect(h.reports.some((r) => /"secure" needs sign-in again/.test(r.message))).toBe(true);
 	}, 60_000);
 });

@@ -28,8 +28,12 @@ export interface OAuthFixture extends HttpFixture {
 }
 
 export interface OAuthFixtureOptions {
-	/** A tool whose calls need a scope the first sign-in does not grant: 403 insufficient_scope (step-up). */
-	stepUp?: { tool: string; scope: string };
+	/**
+	 * Requests that need a scope the first sign-in does not grant: 403
+	 * insufficient_scope (step-up). `tool`: calls of that tool; `method`:
+	 * every request of that JSON-RPC method (resources/read, resources/list, …).
+	 */
+	stepUp?: { tool?: string; method?: string; scope: string };
 	/** scopes_supported in the protected-resource metadata. */
 	scopesSupported?: string[];
 	/** Accept Client ID Metadata Documents, read with this (an HTTPS fetch the test trusts). */
@@ -214,7 +218,10 @@ export async function startOAuthFixture(
 		gate: (authorization, body) => {
 			const step = options.stepUp;
 			const call = body as { method?: string; params?: { name?: string } } | undefined;
-			if (!step || call?.method !== "tools/call" || call.params?.name !== step.tool) return undefined;
+			const gated = step?.method
+				? call?.method === step.method
+				: call?.method === "tools/call" && call.params?.name === step?.tool;
+			if (!step || !gated) return undefined;
 			const granted = (scopes.get((authorization ?? "").replace(/^Bearer /, "")) ?? "").split(" ");
 			if (granted.includes(step.scope)) return undefined;
 			const wanted = [...new Set([...granted.filter(Boolean), step.scope])].join(" ");
