@@ -88,7 +88,7 @@ describe("randomised differential rendering", () => {
 				const plain = tui.render(cols).map((l) => stripAnsi(truncateToWidth(l, cols, "")).replace(/\s+$/, ""));
 				// The terminal cannot scroll back: after content shrinks, the viewport stays where
 				// the tallest frame since the last full redraw (overlay rows included) left it.
-				const tallest = (tui as unknown as { screenLines: number }).screenLines;
+				const tallest = (tui as unknown as { writer: { screenLines: number } }).writer.screenLines;
 				expect(tallest).toBeGreaterThanOrEqual(plain.length);
 				const top = Math.max(0, tallest - rows);
 				const expected = plain.slice(top, top + rows);
