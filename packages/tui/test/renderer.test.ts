@@ -207,7 +207,10 @@ describe("TUI streaming, resize, cursor and scheduling", () => {
 		const c = new Lines(["a"]);
 		tui.addChild(c);
 		tui.start();
-		await new Promise((r) => setTimeout(r, 5));
+		await new Promise((r) => setImmediate(r));
+		// A frame drawn just now: the next request must wait out the interval. (Timed from here, not from a
+		// sleep, so a loaded machine cannot stretch the sleep past the interval.)
+		tui.renderNow();
 		term.takeWrites();
 		c.lines = ["b"];
 		tui.requestRender();

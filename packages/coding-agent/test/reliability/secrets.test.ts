@@ -126,7 +126,7 @@ describe("API keys never leak", () => {
 		expect(sent).toContain(KEYS.auth);
 		expect(sent).toContain(KEYS.cli);
 		expectNoKeyAnywhere(outputs);
-	});
+	}, 60_000); // five pi processes one after another
 
 	it("exports redact every configured secret the session text holds (--export and RPC export_html)", async () => {
 		const secrets = {
