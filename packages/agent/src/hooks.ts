@@ -7,6 +7,7 @@ import type {
 	TextContent,
 	ThinkingLevel,
 	ToolResultMessage,
+	Usage,
 } from "@pi/ai";
 import type {
 	AgentContext,
@@ -39,6 +40,7 @@ export interface AfterToolCallResult {
 	details?: unknown;
 	isError?: boolean;
 	terminate?: boolean;
+	usage?: Usage;
 }
 
 export interface BeforeToolCallContext {

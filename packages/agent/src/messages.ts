@@ -64,6 +64,7 @@ export function toolResultMessage(
 		details: result.details,
 		isError,
 		timestamp: Date.now(),
+		...(result.usage ? { usage: result.usage } : {}),
 	};
 }
 

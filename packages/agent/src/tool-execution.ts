@@ -272,6 +272,7 @@ async function afterCall(
 	if (patch.content !== undefined) result.content = patch.content;
 	if (patch.details !== undefined) result.details = patch.details;
 	if (patch.terminate !== undefined) result.terminate = patch.terminate;
+	if (patch.usage !== undefined) result.usage = patch.usage;
 	return { result, isError: patch.isError ?? executed.isError, durationMs: executed.durationMs };
 }
 

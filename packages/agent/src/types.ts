@@ -11,6 +11,7 @@ import type {
 	Tool,
 	ToolCall,
 	ToolResultMessage,
+	Usage,
 } from "@pi/ai";
 import type { Static, TSchema } from "typebox";
 
@@ -37,6 +38,8 @@ export interface AgentToolResult<TDetails = unknown> {
 	isError?: boolean;
 	/** When every result of a batch sets it, the loop stops instead of asking the model again. */
 	terminate?: boolean;
+	/** Usage of model calls the tool made (kept on the result message; counted in session totals). */
+	usage?: Usage;
 }
 
 /** Streams a partial result while a tool runs (shown live, never sent to the model). */

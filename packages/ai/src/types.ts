@@ -168,6 +168,11 @@ export interface ToolResultMessage<TDetails = unknown> {
 	timestamp: number;
 	/** Milliseconds the tool's execution took (monotonic clock); absent for old records. */
 	durationMs?: number;
+	/**
+	 * Model calls the tool made (its own and those of tools it called): counted
+	 * in the session's totals, never part of the main model's usage.
+	 */
+	usage?: Usage;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;

@@ -10,7 +10,7 @@
 // prompt + tools as session history), session-stats. Compaction and retry
 // will plug in through `runHooks` and the declared events.
 import type { Agent, AgentEvent, AgentMessage, AgentTool, AgentTurnContext, AgentTurnDecision } from "@pi/agent-core";
-import type { ImageContent, Model, ThinkingLevel, UserMessage } from "@pi/ai";
+import { type ImageContent, type Model, sumUsage, type ThinkingLevel, type UserMessage } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
 import type { AgentActivityOutcome, SessionBoundaryDraft } from "../extensions/events.js";
@@ -235,6 +235,8 @@ export class AgentSession {
 				// Calls this tool made to other tools are recorded on its result (never their results).
 				const nested = this.nestedTools.take(event.message.toolCallId);
 				if (nested) Object.assign(event.message, { nestedCalls: nested });
+				const nestedUsage = this.nestedTools.takeUsage(event.message.toolCallId);
+				if (nestedUsage) event.message.usage = sumUsage(event.message.usage, nestedUsage);
 			}
 			const original = event.message;
 			const message = (await this.lifecycleHooks.messageEnd?.(original)) ?? original;

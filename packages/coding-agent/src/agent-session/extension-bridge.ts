@@ -217,10 +217,11 @@ export class ExtensionBridge {
 					content: context.result.content,
 					details: context.result.details,
 					isError: context.isError,
+					...(context.result.usage ? { usage: context.result.usage } : {}),
 				} as ToolResultEvent;
 				const patch = await this.runner.emitToolResult(event);
 				if (!patch) return undefined;
-				return { content: patch.content, details: patch.details, isError: patch.isError };
+				return { content: patch.content, details: patch.details, isError: patch.isError, usage: patch.usage };
 			}),
 		);
 

@@ -19,7 +19,7 @@ import {
 	type AgentToolUpdateCallback,
 	executeToolBatch,
 } from "@pi/agent-core";
-import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
+import { type AssistantMessage, sumUsage, type ToolResultMessage, type Usage } from "@pi/ai";
 import type { ToolHooks } from "../extensions/tool-hooks.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
@@ -91,6 +91,8 @@ function textOf(result: AgentToolResult<unknown>): string {
 
 export class NestedToolRunner {
 	private readonly ledgers = new Map<string, Ledger>();
+	/** Usage of model calls made by nested calls, at every depth, by the tool call they count for. */
+	private readonly usages = new Map<string, Usage>();
 
 	constructor(private readonly host: NestedToolHost) {}
 
@@ -152,14 +154,26 @@ export class NestedToolRunner {
 			};
 		}
 		const durationMs = Math.round(performance.now() - started);
+		// Its own model calls and those of the calls it made count for the calling tool.
+		this.take(call.id);
+		const usage = sumUsage(result.usage, this.takeUsage(call.id));
+		if (usage) this.usages.set(parentId, sumUsage(this.usages.get(parentId), usage) as Usage);
 		const toolResult: AgentToolResult<unknown> = {
 			content: result.content,
 			details: (result as { details?: unknown }).details,
+			...(usage ? { usage } : {}),
 		};
 		record.status = result.isError ? "error" : "ok";
 		record.durationMs = durationMs;
 		if (result.isError) record.error = textOf(toolResult).slice(0, 2000);
 		return { toolCall: call, result: toolResult, isError: result.isError, durationMs };
+	}
+
+	/** Usage of the model calls `parentId`'s nested calls made (removed); undefined when none. */
+	takeUsage(parentId: string): Usage | undefined {
+		const usage = this.usages.get(parentId);
+		this.usages.delete(parentId);
+		return usage;
 	}
 
 	/** The record of calls made by `parentId` (removed from the session's memory); undefined when none. */

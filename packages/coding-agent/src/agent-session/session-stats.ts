@@ -55,6 +55,8 @@ export function computeStats(
 			stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
 			if (!entries) addUsage(stats, m.usage);
 		}
+		// Model calls a tool made (nested usage) are paid for too.
+		if (m.role === "toolResult" && !entries) addUsage(stats, m.usage);
 	}
 	if (entries) for (const usage of billedUsages(entries)) addUsage(stats, usage);
 	return stats;
@@ -73,8 +75,9 @@ function addUsage(stats: SessionStats, u: Usage | undefined): void {
 /** Every usage the session's file records as billed, on any branch. */
 function* billedUsages(entries: readonly SessionEntry[]): Generator<Usage | undefined> {
 	for (const e of entries) {
-		if (e.type === "message" && e.message.role === "assistant") yield e.message.usage;
-		else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") yield e.usage;
+		if (e.type === "message" && (e.message.role === "assistant" || e.message.role === "toolResult")) {
+			yield e.message.usage;
+		} else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") yield e.usage;
 	}
 }
 

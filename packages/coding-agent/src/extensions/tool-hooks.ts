@@ -80,6 +80,7 @@ export class ToolHooks {
 					...(result.content ? { content: result.content } : {}),
 					...(result.details !== undefined ? { details: result.details } : {}),
 					...(result.terminate !== undefined ? { terminate: result.terminate } : {}),
+					...(result.usage !== undefined ? { usage: result.usage } : {}),
 				},
 			};
 		}
