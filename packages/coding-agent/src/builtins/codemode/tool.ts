@@ -17,6 +17,7 @@ import type {
 import { matchesNamespace, rankTools } from "../tool-search/ranker.js";
 import { toIdentifier, toolDeclaration } from "./declarations.js";
 import { createCodemodeDescription, DEFAULT_INLINE_BUDGET, type ListedTool } from "./description.js";
+import { callModels } from "./models.js";
 import { parseScriptOptions } from "./options.js";
 import { formatOutcome } from "./output.js";
 import { renderCodemodeCall, renderCodemodeResult } from "./render.js";
@@ -301,6 +302,8 @@ async function runCodemode(
 						...(tool.namespace ? { namespace: tool.namespace.name } : {}),
 					};
 				}
+				case "models":
+					return callModels(ctx.modelRegistry, name, args);
 				case "describeNamespace": {
 					const members = callable.filter((t) => matchesNamespace(t.namespace, name));
 					const ns = members[0]?.namespace;

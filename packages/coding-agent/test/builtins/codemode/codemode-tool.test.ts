@@ -133,6 +133,33 @@ return { a, b, w, found: found.map((t) => t.name) };`,
 		expect(result.details.calls[0]).toMatchObject({ name: "echo", status: "error" });
 	});
 
+	it("models lists the catalog's chat models; classify and generateImages answer with an error result", async () => {
+		const s = await setup();
+		const code = `
+const chat = await models.getModelsOfType("chat");
+const one = await models.getModelOfType("chat", chat[0].provider, chat[0].id);
+const classifiers = await models.getModelsOfType("classifier");
+const images = await models.getAvailableOfType("image");
+const verdict = await models.classify(one, { state: {}, questions: {} });
+const painted = await models.generateImages({ provider: "nowhere", id: "paint" }, { input: [] });
+let bad;
+try { await models.getModelsOfType("video"); } catch (e) { bad = e.message; }
+return { chat: chat.length, type: one.type, same: one.id === chat[0].id, classifiers, images,
+  verdict: [verdict.stopReason, verdict.errorMessage], painted: [painted.stopReason, painted.errorMessage, painted.output], bad };`;
+		s.fake.enqueue({ toolCalls: [{ name: "codemode", args: { code } }] }, { text: "ok" });
+		await s.session.prompt("go");
+		const result = codemodeResults(s.session.messages)[0];
+		expect(result.isError).toBe(false);
+		const text = textOf(result);
+		const out = JSON.parse(text.slice(text.indexOf("\n") + 1));
+		expect(out.chat).toBeGreaterThan(0);
+		expect(out).toMatchObject({ type: "chat", same: true, classifiers: [], images: [] });
+		expect(out.verdict[0]).toBe("error");
+		expect(out.verdict[1]).toMatch(/chat models cannot be run from scripts/);
+		expect(out.painted).toEqual(["error", "no image model nowhere/paint: pi's model catalog has no image models", []]);
+		expect(out.bad).toMatch(/model type must be one of chat, image, classifier/);
+	});
+
 	it("store() values follow the branch", async () => {
 		const s = await setup();
 		s.fake.enqueue(

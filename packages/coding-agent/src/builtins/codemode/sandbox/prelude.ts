@@ -121,7 +121,15 @@ const searchTools = (query, options) => callHost("searchTools", "searchTools", {
 const describeTool = (name) => callHost("describeTool", String(name), {});
 const describeNamespace = (name) => callHost("describeNamespace", String(name), {});
 
-const globals = { tools, ALL_TOOLS, text, image, console, store, load, exit, searchTools, describeTool, describeNamespace };
+const models = Object.freeze({
+	getModelsOfType: (type, provider) => callHost("models", "getModelsOfType", { type, provider }),
+	getAvailableOfType: (type, provider) => callHost("models", "getAvailableOfType", { type, provider }),
+	getModelOfType: (type, provider, id) => callHost("models", "getModelOfType", { type, provider, id }),
+	classify: (model, context) => callHost("models", "classify", { model, context }),
+	generateImages: (model, context) => callHost("models", "generateImages", { model, context }),
+});
+
+const globals = { tools, ALL_TOOLS, text, image, console, store, load, exit, searchTools, describeTool, describeNamespace, models };
 for (const key of Object.keys(globals)) {
 	Object.defineProperty(globalThis, key, { value: globals[key], writable: true, configurable: true, enumerable: false });
 }

@@ -43,7 +43,7 @@ export interface RunMessage {
 }
 
 /** What a script asks of the host besides output. */
-export type HostOp = "tool" | "searchTools" | "describeTool" | "describeNamespace";
+export type HostOp = "tool" | "searchTools" | "describeTool" | "describeNamespace" | "models";
 
 export type ReplyMessage =
 	| { type: "reply"; id: number; ok: true; json: string }

@@ -15,7 +15,7 @@ import {
 	type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import { PRELUDE } from "./prelude.js";
-import type { DoneMessage, FromWorker, LimitKind, RunMessage, StoreChanges, ToWorker } from "./protocol.js";
+import type { DoneMessage, FromWorker, HostOp, LimitKind, RunMessage, StoreChanges, ToWorker } from "./protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("The codemode sandbox must run in a worker thread");
@@ -245,7 +245,7 @@ class ScriptRun {
 		json.dispose();
 
 		fn("call", (opHandle, nameHandle, argsHandle) => {
-			const op = vm.getString(opHandle) as "tool" | "searchTools" | "describeTool" | "describeNamespace";
+			const op = vm.getString(opHandle) as HostOp;
 			const name = this.readString(nameHandle, 1024, "a tool name");
 			if (this.stop) throw new Error("The script is stopping");
 			if (op === "tool") {
