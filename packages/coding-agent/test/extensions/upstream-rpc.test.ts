@@ -2,6 +2,7 @@
 // unmodified) driven through the BUILT `pi --mode rpc`: their dialogs arrive
 // as extension_ui_request records and this test answers them as a client
 // would. Each test asserts what the example does on 1.6.0. Build first.
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -135,4 +136,25 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		await notified(pi, "Editor prefilled");
 		expect(sb.fake.requests).toHaveLength(3);
 	}, 60_000);
+
+	it("reload-runtime: /reload-runtime (ctx.reload) reloads the extensions in rpc mode from their files", async () => {
+		// A second extension whose text changes on disk shows which instance answers.
+		const stamp = join(sb.root, "stamp.ts");
+		const write = (generation: string) =>
+			writeFileSync(
+				stamp,
+				`export default function (pi) {\n\tpi.registerCommand("stamp", { handler: async (_a, ctx) => ctx.ui.notify("stamp ${generation}") });\n\tpi.on("session_start", (e, ctx) => ctx.ui.notify("start ${generation} " + e.reason));\n}\n`,
+			);
+		write("one");
+		pi = spawnRaw(sb, ["--no-session", ...ext("reload-runtime.ts"), "-e", stamp]);
+		await notified(pi, "start one startup");
+		await call(pi, { type: "prompt", message: "/stamp" });
+		await notified(pi, "stamp one");
+		write("two");
+		await call(pi, { type: "prompt", message: "/reload-runtime" });
+		await notified(pi, "start two reload");
+		await call(pi, { type: "prompt", message: "/stamp" });
+		await notified(pi, "stamp two");
+		expect(sb.fake.requests).toHaveLength(0);
+	}, 90_000);
 });
