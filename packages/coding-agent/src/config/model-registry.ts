@@ -190,7 +190,17 @@ export class ModelRegistry {
 
 	/** Models whose provider has some credential configured (a virtual-only provider needs none). */
 	getAvailable(): Model[] {
-		return this.models.filter((m) => this.hasAuth(m));
+		// Asked once per provider: each answer scans the models (keyless local, embedded, virtual-only),
+		// so asking per model was quadratic in the catalog (~190 ms of a -p start-up at load 19).
+		const byProvider = new Map<string, boolean>();
+		return this.models.filter((m) => {
+			let ok = byProvider.get(m.provider);
+			if (ok === undefined) {
+				ok = this.hasAuth(m);
+				byProvider.set(m.provider, ok);
+			}
+			return ok;
+		});
 	}
 
 	find(provider: string, id: string): Model | undefined {
