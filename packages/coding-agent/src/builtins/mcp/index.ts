@@ -16,7 +16,6 @@ import { type ConfiguredServer, loadMcpConfig, type McpConfig, parseServerEntry,
 import { MCP_EVENTS, MCP_TOOL_PREFIX } from "./interface.js";
 import { McpLog } from "./log.js";
 import { McpManager, type ServerEntry } from "./manager.js";
-import { showMcpMenu } from "./menu.js";
 import { McpServersPrompt, mcpServersSection } from "./prompt-section.js";
 import { registerResourceTools, resourceExposure } from "./resources.js";
 import { formatStatus } from "./status.js";
@@ -185,6 +184,8 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 			const [action, name] = args.trim().split(/\s+/);
 			const m = manager;
 			if (!action && ctx.mode === "tui") {
+				// The menu draws with @pi/tui (~210 KB with marked): loaded only when shown, not by every -p run.
+				const { showMcpMenu } = await import("./menu.js");
 				await showMcpMenu(ctx, {
 					manager: m,
 					configErrors: config.errors,
