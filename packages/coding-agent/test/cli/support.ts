@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { type FakeProvider, type Script, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
 
-export const CLI = resolve(__dirname, "../../dist/cli.js");
+export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 
 export function assertBuilt(): void {
 	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);

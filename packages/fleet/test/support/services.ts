@@ -80,7 +80,8 @@ async function waitForPort(port: number, ms: number): Promise<void> {
 	}
 }
 
-export async function startServices(): Promise<Services> {
+/** `fsync`: PostgreSQL syncs its WAL (benchmarks); tests run without it, as a throwaway server may. */
+export async function startServices(options: { fsync?: boolean } = {}): Promise<Services> {
 	const pgBin = postgresBin();
 	const redis = redisBin();
 	if (!pgBin || !redis) throw new Error(missingServices());
@@ -139,7 +140,7 @@ export async function startServices(): Promise<Services> {
 			"-l",
 			join(data, "log"),
 			"-o",
-			`-p ${pgPort} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+			`-p ${pgPort} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200`,
 			"-w",
 			"start",
 		]);
