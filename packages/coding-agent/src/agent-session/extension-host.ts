@@ -78,18 +78,25 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			const text = textOfContent(content as string | { type: string; text?: string }[]);
 			const images =
 				typeof content === "string" ? undefined : (content.filter((c) => c.type === "image") as ImageContent[]);
-			// A run in progress takes the message only as a steer or follow-up.
-			if (session.isStreaming && !options.deliverAs)
-				throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
-			d.track(
+			const send = () =>
 				d.submit(text, {
 					images,
 					source: "extension",
 					streamingBehavior: options.deliverAs,
 					commands: options.expandPromptTemplates === true,
 					waitForExtensionRuns: false,
-				}),
-			);
+				});
+			if (session.isStreaming && !options.deliverAs) {
+				// From an agent_settled handler the run is over: the message starts the next run once the handlers
+				// have returned (as 1.6.0 does; the reload-runtime example relies on it).
+				if (session.recovery.isAnnouncingSettled) {
+					d.track(session.recovery.whenSettled().then(send));
+					return;
+				}
+				// A run in progress takes the message only as a steer or follow-up.
+				throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
+			}
+			d.track(send());
 		},
 		appendEntry: (customType, data) => {
 			session.sessionManager.appendCustomEntry(customType, data);

@@ -156,5 +156,15 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		await call(pi, { type: "prompt", message: "/stamp" });
 		await notified(pi, "stamp two");
 		expect(sb.fake.requests).toHaveLength(0);
+
+		// The model's reload_runtime tool: the agent_settled handler sends /reload-runtime, which runs once the
+		// run has settled (a sendUserMessage from agent_settled starts the next run, as in 1.6.0).
+		write("three");
+		sb.fake.enqueue(toolReply("reload_runtime", {}));
+		await call(pi, { type: "prompt", message: "reload yourself" });
+		await notified(pi, "start three reload");
+		await call(pi, { type: "prompt", message: "/stamp" });
+		await notified(pi, "stamp three");
+		expect(sb.fake.requests).toHaveLength(1);
 	}, 90_000);
 });

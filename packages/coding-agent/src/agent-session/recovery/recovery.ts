@@ -43,6 +43,7 @@ export class RunRecovery {
 	private abortRequested = false;
 	private overflowError: string | undefined;
 	private preparing = false;
+	private announcing = false;
 	private readonly abortController = { current: new AbortController() };
 
 	constructor(
@@ -54,6 +55,16 @@ export class RunRecovery {
 	/** True while a pre-prompt compaction runs, and from the end of a run until `agent_settled`. */
 	get isSettling(): boolean {
 		return this.preparing || this.settling !== undefined;
+	}
+
+	/** True while `agent_settled` handlers run: the run is over, only its announcement is not. */
+	get isAnnouncingSettled(): boolean {
+		return this.announcing;
+	}
+
+	/** Resolves once the current settling (if any) is over and `agent_settled` handlers have returned. */
+	whenSettled(): Promise<void> {
+		return this.settling ?? Promise.resolve();
 	}
 
 	/**
@@ -157,7 +168,12 @@ export class RunRecovery {
 			}
 			break;
 		}
-		await this.host.emit({ type: "agent_settled", aborted });
+		this.announcing = true;
+		try {
+			await this.host.emit({ type: "agent_settled", aborted });
+		} finally {
+			this.announcing = false;
+		}
 	}
 
 	/** Decides what follows a run that ended with `last`, doing the waiting/compacting it needs. */
