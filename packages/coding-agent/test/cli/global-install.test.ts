@@ -38,7 +38,8 @@ function npm(args: string[], cwd: string): string {
 	});
 }
 
-describe("global install", () => {
+// npm install/pack run synchronously and may take well over vitest's default 20 s on a loaded machine.
+describe("global install", { timeout: 180_000 }, () => {
 	it("declares `pi` as the package's executable", () => {
 		expect(pkg.bin).toEqual({ pi: "dist/cli.js" });
 		const cli = join(PACKAGE_DIR, "dist/cli.js");
