@@ -75,7 +75,13 @@ export {
 } from "./keys.js";
 export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeValue } from "./overlay.js";
 export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin-buffer.js";
-export { MemoryTerminal, ProcessTerminal, type ProcessTerminalOptions, type Terminal } from "./terminal.js";
+export {
+	AnsiTerminal,
+	MemoryTerminal,
+	ProcessTerminal,
+	type ProcessTerminalOptions,
+	type Terminal,
+} from "./terminal.js";
 export {
 	type Appearance,
 	appearanceFromColorFgBg,

@@ -39,6 +39,38 @@ export const ansi = {
 	clearScreen: "\x1b[2J\x1b[H",
 };
 
+/**
+ * The cursor and clearing helpers every terminal implements the same way:
+ * each writes its escape sequence through the subclass's `write`.
+ */
+export abstract class AnsiTerminal {
+	abstract write(data: string): void;
+
+	moveBy(lines: number): void {
+		this.write(ansi.moveBy(lines));
+	}
+
+	hideCursor(): void {
+		this.write(ansi.hideCursor);
+	}
+
+	showCursor(): void {
+		this.write(ansi.showCursor);
+	}
+
+	clearLine(): void {
+		this.write(ansi.clearLine);
+	}
+
+	clearFromCursor(): void {
+		this.write(ansi.clearFromCursor);
+	}
+
+	clearScreen(): void {
+		this.write(ansi.clearScreen);
+	}
+}
+
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const KITTY_QUERY = "\x1b[?u";
@@ -57,7 +89,7 @@ export interface ProcessTerminalOptions {
 }
 
 /** The process's own TTY: raw mode, bracketed paste, Kitty keyboard protocol. */
-export class ProcessTerminal implements Terminal {
+export class ProcessTerminal extends AnsiTerminal implements Terminal {
 	private readonly stdin: NodeJS.ReadStream;
 	private readonly stdout: NodeJS.WriteStream;
 	private readonly kittyTimeoutMs: number;
@@ -72,6 +104,7 @@ export class ProcessTerminal implements Terminal {
 	private readonly writeLog = process.env.PI_TUI_WRITE_LOG;
 
 	constructor(options: ProcessTerminalOptions = {}) {
+		super();
 		this.stdin = options.stdin ?? process.stdin;
 		this.stdout = options.stdout ?? process.stdout;
 		this.kittyTimeoutMs = options.kittyQueryTimeoutMs ?? 150;
@@ -196,30 +229,6 @@ export class ProcessTerminal implements Terminal {
 		return this.stdout.rows || 24;
 	}
 
-	moveBy(lines: number): void {
-		this.write(ansi.moveBy(lines));
-	}
-
-	hideCursor(): void {
-		this.write(ansi.hideCursor);
-	}
-
-	showCursor(): void {
-		this.write(ansi.showCursor);
-	}
-
-	clearLine(): void {
-		this.write(ansi.clearLine);
-	}
-
-	clearFromCursor(): void {
-		this.write(ansi.clearFromCursor);
-	}
-
-	clearScreen(): void {
-		this.write(ansi.clearScreen);
-	}
-
 	setTitle(title: string): void {
 		this.write(`\x1b]0;${title.replace(/[\x00-\x1f\x7f]/g, "")}\x07`);
 	}
@@ -240,7 +249,7 @@ export class ProcessTerminal implements Terminal {
  * A terminal that keeps what is written in memory: for tests, benchmarks and
  * off-screen rendering. Input and resizes are driven by the caller.
  */
-export class MemoryTerminal implements Terminal {
+export class MemoryTerminal extends AnsiTerminal implements Terminal {
 	columns: number;
 	rows: number;
 	/** Everything written since the last `takeOutput()`. */
@@ -253,6 +262,7 @@ export class MemoryTerminal implements Terminal {
 	private onResize: (() => void) | undefined;
 
 	constructor(columns = 80, rows = 24) {
+		super();
 		this.columns = columns;
 		this.rows = rows;
 	}
@@ -288,24 +298,5 @@ export class MemoryTerminal implements Terminal {
 		this.columns = columns;
 		this.rows = rows;
 		this.onResize?.();
-	}
-
-	moveBy(lines: number): void {
-		this.write(ansi.moveBy(lines));
-	}
-	hideCursor(): void {
-		this.write(ansi.hideCursor);
-	}
-	showCursor(): void {
-		this.write(ansi.showCursor);
-	}
-	clearLine(): void {
-		this.write(ansi.clearLine);
-	}
-	clearFromCursor(): void {
-		this.write(ansi.clearFromCursor);
-	}
-	clearScreen(): void {
-		this.write(ansi.clearScreen);
 	}
 }

@@ -5,7 +5,7 @@
 import xterm from "@xterm/headless";
 import { eastAsianWidth } from "get-east-asian-width";
 import { StdinBuffer } from "../../src/stdin-buffer.js";
-import { ansi, type Terminal } from "../../src/terminal.js";
+import { AnsiTerminal, type Terminal } from "../../src/terminal.js";
 
 const { Terminal: XTerm } = xterm;
 
@@ -51,7 +51,7 @@ function modernProvider() {
 	};
 }
 
-export class VirtualTerminal implements Terminal {
+export class VirtualTerminal extends AnsiTerminal implements Terminal {
 	readonly xterm: XTermInstance;
 	private onInput: ((data: string) => void) | undefined;
 	private onResize: (() => void) | undefined;
@@ -61,6 +61,7 @@ export class VirtualTerminal implements Terminal {
 	readonly writes: string[] = [];
 
 	constructor(columns = 40, rows = 10, scrollback = 1000) {
+		super();
 		this.xterm = new XTerm({ cols: columns, rows, scrollback, allowProposedApi: true });
 		this.xterm.unicode.register(modernProvider());
 		this.xterm.unicode.activeVersion = "modern";
@@ -141,24 +142,5 @@ export class VirtualTerminal implements Terminal {
 		const s = this.writes.join("");
 		this.writes.length = 0;
 		return s;
-	}
-
-	moveBy(lines: number): void {
-		this.write(ansi.moveBy(lines));
-	}
-	hideCursor(): void {
-		this.write(ansi.hideCursor);
-	}
-	showCursor(): void {
-		this.write(ansi.showCursor);
-	}
-	clearLine(): void {
-		this.write(ansi.clearLine);
-	}
-	clearFromCursor(): void {
-		this.write(ansi.clearFromCursor);
-	}
-	clearScreen(): void {
-		this.write(ansi.clearScreen);
 	}
 }
