@@ -1,0 +1,108 @@
+// The provider shapes of the extension API: `pi.registerProvider()`'s two
+// forms (name + config, provider object), a custom wire protocol, an OAuth
+// login, and `pi.registerVirtualModel()`'s model. Re-exported by types.ts;
+// provider-shape.ts checks them where the extension calls.
+import type { AssistantMessageEventStream, Model, NormalizedContext, StreamOptions } from "@pi/ai";
+import type { ModelRoute, ModelRouteRequest, VirtualModelDefinition } from "../config/virtual-models.js";
+import type { ExtensionContext } from "./context-types.js";
+
+export interface ProviderModelConfig {
+	id: string;
+	name: string;
+	api?: string;
+	baseUrl?: string;
+	reasoning?: boolean;
+	input: ("text" | "image")[];
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+	contextWindow?: number;
+	maxTokens?: number;
+	headers?: Record<string, string>;
+	compat?: Record<string, unknown>;
+}
+
+/** `pi.registerVirtualModel(model)`: a virtual model whose router also gets the extension context. */
+export interface ExtensionVirtualModel<TState = unknown> extends Omit<VirtualModelDefinition<TState>, "route"> {
+	route(request: ModelRouteRequest<TState>, ctx: ExtensionContext): ModelRoute<TState> | Promise<ModelRoute<TState>>;
+}
+
+/** `pi.registerProvider(name, config)`. */
+export interface ProviderConfig {
+	name?: string;
+	baseUrl?: string;
+	/** Literal, `$ENV`/`${ENV}`, or `!command`. */
+	apiKey?: string;
+	api?: string;
+	headers?: Record<string, string>;
+	authHeader?: boolean;
+	/** Replaces the provider's models. Without it, `baseUrl`/`headers` override the existing ones. */
+	models?: ProviderModelConfig[];
+	/** A login for `/login` (and `pi auth login` with `-e`): the provider then appears in the login list. */
+	oauth?: ProviderOAuthConfig;
+	/**
+	 * The provider's own wire protocol, registered as the adapter of `api`
+	 * (default `"<provider>-api"`). Gets the normalized transcript: the prompt
+	 * and tools are in its system messages (`getCurrentSystemPrompt`,
+	 * `getCurrentTools`), the resolved key in `options.apiKey`. Must end with one
+	 * `done` or `error` event; a throw becomes an error reply.
+	 */
+	streamSimple?: ProviderStreamFunction;
+}
+
+/** A custom wire protocol (`ProviderConfig.streamSimple`). */
+export type ProviderStreamFunction = (
+	model: Model,
+	context: NormalizedContext,
+	options: StreamOptions & { apiKey: string },
+) => AssistantMessageEventStream;
+
+/** Stored OAuth tokens as an extension sees them (auth.json's entry without its `type`). */
+export interface OAuthCredentials {
+	access: string;
+	refresh: string;
+	/** Unix ms after which `access` is refreshed. */
+	expires: number;
+	[extra: string]: unknown;
+}
+
+/** What an extension's OAuth `login()` can ask of whoever runs it (the app's /login, `pi auth login`). */
+export interface OAuthLoginCallbacks {
+	/** Open this URL in a browser. */
+	onAuth(info: { url: string; instructions?: string }): void;
+	onDeviceCode(info: { userCode: string; verificationUri: string; expiresInSeconds?: number }): void;
+	/** Free text; rejects when the login is cancelled. */
+	onPrompt(prompt: { message: string; placeholder?: string; allowEmpty?: boolean }): Promise<string>;
+	onProgress?(message: string): void;
+	/** A pasted code or redirect URL. */
+	onManualCodeInput?(): Promise<string>;
+	onSelect(prompt: { message: string; options: { id: string; label: string }[] }): Promise<string | undefined>;
+	signal?: AbortSignal;
+}
+
+/** `ProviderConfig.oauth`: the provider's account login. */
+export interface ProviderOAuthConfig {
+	/** Shown in the login list. */
+	name: string;
+	isSubscription?: boolean;
+	/** Ignored (kept for source compatibility with 1.6.0). */
+	usesCallbackServer?: boolean;
+	/** Runs the login; resolves with the tokens pi stores in auth.json. */
+	login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;
+	/** New tokens for expired ones (called under auth.json's lock, once across processes). */
+	refreshToken(credentials: OAuthCredentials, signal: AbortSignal): Promise<OAuthCredentials>;
+	/** The key requests send for these tokens. */
+	getApiKey(credentials: OAuthCredentials): string;
+}
+
+/**
+ * `pi.registerProvider(provider)`: the object form. Its `id` is the provider
+ * name; `api` may be an API name or an implementation with `streamSimple`;
+ * `getModels()` may stand in for `models`. Other pi-ai `Provider` members
+ * (native `auth`, `refreshModels`, image and classifier operations) are not
+ * supported by this build and are reported as an error naming the extension.
+ */
+export interface ProviderDefinition extends Omit<ProviderConfig, "api"> {
+	id: string;
+	api?: string | { streamSimple?: ProviderStreamFunction; stream?: ProviderStreamFunction };
+	getModels?(): ProviderModelConfig[];
+	stream?: ProviderStreamFunction;
+}
