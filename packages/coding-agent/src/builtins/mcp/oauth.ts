@@ -2,15 +2,13 @@
 // @modelcontextprotocol/sdk/client/auth.js: protected-resource and
 // authorization-server discovery, dynamic client registration, PKCE,
 // refresh). We supply the OAuthClientProvider: credentials live in
-// `<agentDir>/mcp-auth.json` (0600, written atomically), keyed by server
-// name and URL, and never reach logs or sessions. A background connection
+// `<agentDir>/mcp-auth.json` (credential-store.ts) and never reach logs or
+// sessions. A background connection
 // only uses and refreshes stored tokens; signing in (opening the
 // authorization page and taking the redirect on a loopback port) happens
 // only on `/mcp login` or `pi mcp login`.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { dirname, join } from "node:path";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
 	OAuthClientInformationMixed,
@@ -18,6 +16,7 @@ import type {
 	OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ConfiguredServer, HttpServerConfig } from "./config.js";
+import { storedCredentials, updateCredentials } from "./credential-store.js";
 import {
 	type ChosenDocument,
 	chooseClientMetadataDocument,
@@ -26,62 +25,6 @@ import {
 	offersClientMetadataDocument,
 } from "./oauth-client.js";
 import { resolveValue } from "./values.js";
-
-interface StoredCredentials {
-	tokens?: OAuthTokens;
-	clientInformation?: OAuthClientInformationMixed;
-	/** The redirect URI the stored client was registered with. */
-	redirectUri?: string;
-	/**
-	 * Scope the server asked for in a 403 `insufficient_scope` (step-up) that
-	 * the stored tokens lack: until a sign-in grants it, refreshing is
-	 * pointless, so the tokens are offered without their refresh token and
-	 * the SDK's auth flow goes to a new authorization (the next sign-in asks
-	 * for it, added to the configured scope).
-	 */
-	requestedScope?: string;
-	savedAt?: number;
-}
-
-type Store = Record<string, StoredCredentials>;
-
-export const authFilePath = (agentDir: string) => join(agentDir, "mcp-auth.json");
-const keyOf = (server: ConfiguredServer) => `${server.name}|${(server.config as HttpServerConfig).url}`;
-
-function readStore(file: string): Store {
-	if (!existsSync(file)) return {};
-	try {
-		const doc = JSON.parse(readFileSync(file, "utf8")) as unknown;
-		return typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as Store) : {};
-	} catch {
-		return {};
-	}
-}
-
-function writeStore(file: string, store: Store): void {
-	mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-	const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-	writeFileSync(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-	chmodSync(tmp, 0o600);
-	renameSync(tmp, file);
-}
-
-function update(
-	agentDir: string,
-	server: ConfiguredServer,
-	change: (c: StoredCredentials) => StoredCredentials | undefined,
-) {
-	const file = authFilePath(agentDir);
-	const store = readStore(file);
-	const next = change(store[keyOf(server)] ?? {});
-	if (next === undefined) delete store[keyOf(server)];
-	else store[keyOf(server)] = { ...next, savedAt: Date.now() };
-	writeStore(file, store);
-}
-
-export function storedCredentials(agentDir: string, server: ConfiguredServer): StoredCredentials | undefined {
-	return readStore(authFilePath(agentDir))[keyOf(server)];
-}
 
 /** Raised by a background connection that would have to sign in; classified as "needs-auth". */
 function needsSignIn(): Error {
@@ -103,6 +46,8 @@ interface ProviderOptions {
 
 class StoredAuthProvider implements OAuthClientProvider {
 	private verifier: string | undefined;
+	/** The stored tokens as `tokens()` last read them: what the SDK's verdict on them is about. */
+	private handedOut: OAuthTokens | undefined;
 	readonly expectedState = randomBytes(16).toString("hex");
 
 	constructor(private readonly o: ProviderOptions) {}
@@ -153,14 +98,19 @@ class StoredAuthProvider implements OAuthClientProvider {
 		return undefined;
 	}
 
-	saveClientInformation(info: OAuthClientInformationMixed): void {
+	async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
 		// A configured client is the config's, not ours to keep (its secret stays where the config says).
 		if (this.oauth.clientId) return;
-		update(this.o.agentDir, this.o.server, (c) => ({ ...c, clientInformation: info, redirectUri: this.o.redirectUrl }));
+		await updateCredentials(this.o.agentDir, this.o.server, (c) => ({
+			...c,
+			clientInformation: info,
+			redirectUri: this.o.redirectUrl,
+		}));
 	}
 
 	tokens(): OAuthTokens | undefined {
 		const stored = storedCredentials(this.o.agentDir, this.o.server);
+		this.handedOut = stored?.tokens;
 		if (!stored?.tokens || !stored.requestedScope) return stored?.tokens;
 		const { refresh_token: _dropped, ...tokens } = stored.tokens;
 		return tokens;
@@ -176,7 +126,7 @@ class StoredAuthProvider implements OAuthClientProvider {
 		if (response.status !== 403) return response;
 		const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
 		if (challenge.error === "insufficient_scope") {
-			update(this.o.agentDir, this.o.server, (c) => ({
+			await updateCredentials(this.o.agentDir, this.o.server, (c) => ({
 				...c,
 				requestedScope: mergeScopes(c.requestedScope, challenge.scope) ?? "",
 			}));
@@ -184,8 +134,9 @@ class StoredAuthProvider implements OAuthClientProvider {
 		return response;
 	};
 
-	saveTokens(tokens: OAuthTokens): void {
-		update(this.o.agentDir, this.o.server, (c) => ({ ...c, tokens }));
+	async saveTokens(tokens: OAuthTokens): Promise<void> {
+		this.handedOut = tokens;
+		await updateCredentials(this.o.agentDir, this.o.server, (c) => ({ ...c, tokens }));
 	}
 
 	redirectToAuthorization(url: URL): void {
@@ -202,17 +153,26 @@ class StoredAuthProvider implements OAuthClientProvider {
 		return this.verifier;
 	}
 
-	invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+	async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
 		if (scope === "verifier" || scope === "discovery") {
 			if (scope === "verifier") this.verifier = undefined;
 			return;
 		}
-		update(this.o.agentDir, this.o.server, (c) => {
+		const judged = this.handedOut;
+		await updateCredentials(this.o.agentDir, this.o.server, (c) => {
+			// Another pi process refreshed (or signed in) since these tokens were read: the SDK's verdict is
+			// about the old ones (typically a refresh token the other process already rotated), so the newer
+			// credentials stay.
+			if (scope !== "client" && c.tokens && !sameTokens(c.tokens, judged)) return c;
 			if (scope === "all") return undefined;
 			if (scope === "client") return { ...c, clientInformation: undefined, redirectUri: undefined };
 			return { ...c, tokens: undefined };
 		});
 	}
+}
+
+function sameTokens(a: OAuthTokens, b: OAuthTokens | undefined): boolean {
+	return b !== undefined && a.access_token === b.access_token && a.refresh_token === b.refresh_token;
 }
 
 /** `error` and `scope` of a `Bearer` WWW-Authenticate challenge. */
@@ -425,7 +385,8 @@ export async function login(agentDir: string, server: ConfiguredServer, o: Login
 			timeout,
 		]);
 		if (second !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
-		if (requested !== undefined) update(agentDir, server, (c) => ({ ...c, requestedScope: undefined }));
+		if (requested !== undefined)
+			await updateCredentials(agentDir, server, (c) => ({ ...c, requestedScope: undefined }));
 	} finally {
 		pasteAbort.abort();
 		clearTimeout(timer);
@@ -485,6 +446,6 @@ function metadataOverride(metadataUrl: string) {
 /** Deletes the stored credentials of a server. */
 export async function logout(agentDir: string, server: ConfiguredServer): Promise<boolean> {
 	const had = storedCredentials(agentDir, server) !== undefined;
-	if (had) update(agentDir, server, () => undefined);
+	if (had) await updateCredentials(agentDir, server, () => undefined);
 	return had;
 }

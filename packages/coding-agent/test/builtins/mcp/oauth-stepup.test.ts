@@ -5,7 +5,8 @@
 // the next sign-in asks for the larger scope through the SDK's auth flow,
 // and the tool then works.
 import { afterEach, describe, expect, it } from "vitest";
-import { login, storedCredentials } from "../../../src/builtins/mcp/oauth.js";
+import { storedCredentials } from "../../../src/builtins/mcp/credential-store.js";
+import { login } from "../../../src/builtins/mcp/oauth.js";
 import { registerResourceTools } from "../../../src/builtins/mcp/resources.js";
 import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
 import { configured, createHarness, type Harness, run } from "./harness.js";
