@@ -4,7 +4,9 @@
 // tool call (status, name, arguments, duration) under a count, then the
 // script's output — its first lines while collapsed. The inner calls are not
 // drawn as items of their own; this is where they show.
-import { type Component, truncateToWidth, wrapTextWithAnsi } from "@pi/tui";
+import type { Component } from "@pi/tui";
+// Only the text utilities: the renderers are defined in every mode, the TUI is loaded when something draws.
+import { truncateToWidth, wrapTextWithAnsi } from "@pi/tui/text";
 import type { ExtensionTheme, ToolRenderContext, ToolRenderResultOptions } from "../../extensions/types.js";
 
 // The shapes of tool.ts's CodemodeCall / CodemodeDetails that drawing reads (declared here: tool.ts imports this file).
