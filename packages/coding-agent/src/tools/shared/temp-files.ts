@@ -8,7 +8,7 @@
  * paths that the journal names and that have our temp-name shape are ever
  * deleted, so a user's own files are never touched.
  */
-import { promises as fs, unlinkSync } from "node:fs";
+import { promises as fs, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 
 const TEMP_NAME = /^\..+\.([0-9a-f]{12})\.tmp$/;
@@ -90,7 +90,9 @@ export async function sweepStaleTempFiles(dir: string | undefined = journalDir):
 	if (!dir) return [];
 	let names: string[];
 	try {
-		names = await fs.readdir(dir);
+		// Listed synchronously: it runs at every start, where the directory is almost always empty
+		// or missing, and one readdir(2) costs less than a round trip through the thread pool.
+		names = readdirSync(dir);
 	} catch {
 		return [];
 	}

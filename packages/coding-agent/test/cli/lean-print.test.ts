@@ -1,0 +1,62 @@
+/**
+ * A `pi -p` run loads only what it uses (issue 25): a module-resolution hook
+ * records every module the built CLI resolves during a 3-request tool loop
+ * (write → read → answer) against the fake provider. The TUI's markdown
+ * (marked) and highlighter, and the config-file lock (proper-lockfile, with
+ * graceful-fs), are never resolved: nothing draws, and nothing writes a config
+ * file. The hook itself is shown to see the run's own chunks and npm packages.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
+
+let sb: Sandbox;
+let hook: string;
+let record: string;
+beforeAll(async () => {
+	assertBuilt();
+	sb = await createSandbox();
+	record = join(sb.root, "resolved-modules");
+	hook = join(sb.root, "record-modules.mjs");
+	const hooks = `
+import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+	const resolved = await next(specifier, context);
+	appendFileSync(${JSON.stringify(record)}, specifier + " " + resolved.url + "\\n");
+	return resolved;
+}`;
+	writeFileSync(
+		hook,
+		`import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`,
+	);
+}, 60_000);
+afterAll(async () => {
+	await sb?.close();
+});
+
+describe("a -p run loads only what it uses", () => {
+	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock", async () => {
+		sb.fake.enqueue(toolReply("write", { path: "notes.txt", content: "lean\n" }));
+		sb.fake.enqueue(toolReply("read", { path: "notes.txt" }));
+		sb.fake.enqueue(textReply("Done."));
+		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "Write notes.txt, read it back."], {
+			nodeArgs: ["--import", hook],
+		});
+		expect(r.stderr).toBe("");
+		expect(r.code).toBe(0);
+		expect(r.stdout.trim()).toBe("Done.");
+		expect(sb.fake.requests).toHaveLength(3);
+		expect(readFileSync(join(sb.cwd, "notes.txt"), "utf8")).toBe("lean\n");
+
+		const lines = readFileSync(record, "utf8").trim().split("\n");
+		const specifiers = lines.map((l) => l.split(" ")[0]);
+		// The hook sees the run: the CLI's chunks (relative specifiers) and bare npm specifiers alike.
+		expect(lines.some((l) => /\/dist\/chunks\/main-[^/]+\.js$/.test(l))).toBe(true);
+		expect(specifiers.some((s) => /^[a-z@]/.test(s) && !s.startsWith("node:"))).toBe(true);
+		const unwanted = specifiers.filter((s) =>
+			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk)(\/|$)/.test(s),
+		);
+		expect(unwanted).toEqual([]);
+	}, 60_000);
+});
