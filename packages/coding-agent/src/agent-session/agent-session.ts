@@ -6,33 +6,37 @@
 //   - message_end: each message is appended to the session (durably) before
 //     any listener of the session hears of it;
 //   - beforeToolCall/afterToolCall: the seams extensions use (ToolHooks).
-// Collaborators: ModelRuntime (model, level, keys), PromptRecorder (system
-// prompt + tools as session history), session-stats. Compaction and retry
-// will plug in through `runHooks` and the declared events.
-import type { Agent, AgentEvent, AgentMessage, AgentTool, AgentTurnContext, AgentTurnDecision } from "@pi/agent-core";
-import { type ImageContent, type Model, sumUsage, type ThinkingLevel, type UserMessage } from "@pi/ai";
+// Collaborators, one job each: PromptRunner (prompt -> input pipeline ->
+// settled run), MessageRecorder (message_end -> session entry), DeferredSync
+// (the prompt's one fdatasync), RunBoundaries (turn_end, agent_before_settle),
+// SessionTools (registered, active and declared tools), ModelRuntime (model,
+// level, keys), PromptRecorder (system prompt + tools as session history),
+// recovery/ (retry, compaction, queues), session-switch, user-bash.
+import type { Agent, AgentEvent, AgentMessage } from "@pi/agent-core";
+import type { ImageContent, Model, ThinkingLevel } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
-import type { AgentActivityOutcome, SessionBoundaryDraft } from "../extensions/events.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import { ToolHooks } from "../extensions/tool-hooks.js";
 import { InputPipeline } from "../input/pipeline.js";
-import type { InputSource, PromptInput } from "../input/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
 import type { Timers } from "./backoff/timers.js";
-import { commitDrafts, previewBoundary, validateDrafts } from "./boundary.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
+import { DeferredSync } from "./deferred-sync.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import { SessionListeners } from "./listeners.js";
+import { MessageRecorder } from "./message-recorder.js";
 import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
 import { type ExecuteToolOptions, type NestedToolOutcome, NestedToolRunner } from "./nested-tools.js";
 import type { PromptRecorder } from "./prompt-recorder.js";
+import { AgentSessionBusyError, type PromptOptions, PromptRunner } from "./prompt-runner.js";
 import { messageText, QueueReport } from "./queue-report.js";
 import { createRecovery } from "./recovery/create-recovery.js";
 import type { RunRecovery } from "./recovery/recovery.js";
+import { RunBoundaries } from "./run-boundaries.js";
 import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	type ForkableMessage,
@@ -44,41 +48,11 @@ import {
 	type SessionSwitchHost,
 	type SwitchObserver,
 } from "./session-switch.js";
+import { type AnyTool, SessionTools } from "./session-tools.js";
 import { TranscriptSync } from "./transcript.js";
 import { UserBash, type UserBashOptions } from "./user-bash.js";
 
-/** Agent events that announce no session entry: they may pass while a prompt's appends wait for their one sync. */
-const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set([
-	"agent_start",
-	"turn_start",
-	"message_start",
-	"message_update",
-]);
-
-// biome-ignore lint/suspicious/noExplicitAny: tools of any schema live side by side
-type AnyTool = AgentTool<any>;
-
-export interface PromptOptions {
-	images?: ImageContent[];
-	/** Required while a run is active: queue as a steering message or as a follow-up. */
-	streamingBehavior?: "steer" | "followUp";
-	/** Where the prompt came from (the `input` event's source). Default "interactive". */
-	source?: InputSource;
-	/**
-	 * false: `/name` is not a command (extension command, skill, template); the
-	 * text is sent as typed after the `input` event. Default true.
-	 */
-	expandPromptTemplates?: boolean;
-}
-
-export class AgentSessionBusyError extends Error {
-	constructor() {
-		super(
-			'A run is in progress. Pass streamingBehavior "steer" or "followUp" to queue this message, or wait for the run to end.',
-		);
-		this.name = "AgentSessionBusyError";
-	}
-}
+export { AgentSessionBusyError, type PromptOptions } from "./prompt-runner.js";
 
 export interface AgentSessionOptions {
 	agent: Agent;
@@ -104,15 +78,16 @@ export class AgentSession {
 	private switchObserver: SwitchObserver | undefined;
 	private readonly models: ModelRuntime;
 	private readonly promptRecorder: PromptRecorder;
-	private readonly allTools: Map<string, AnyTool>;
-	private activeTools: AnyTool[] = [];
-	/** Shapes the declared tools from the active ones (the extension bridge installs `prepareLoadout` here). */
-	private declarationShaper: ((active: readonly AnyTool[]) => AnyTool[]) | undefined;
+	/** Every tool by name, the active ones, the declaration shaper (the extension bridge installs `prepareLoadout`). */
+	private readonly tools: SessionTools;
 	private readonly listeners = new SessionListeners();
 	private unsubscribeAgent: () => void;
-	private persistenceError: Error | undefined;
-	/** Open while a prompt's first entries are appended (see `deferSync`). */
-	private releaseDeferredSync: (() => void) | undefined;
+	/** Records each ended message before it is announced; keeps the run's first failed write. */
+	private readonly recorder: MessageRecorder;
+	/** Typed prompts and extension messages to settled runs (prompt-runner.ts). */
+	private readonly runner: PromptRunner;
+	/** The prompt's sync hold: its first entries are fdatasync'ed once (deferred-sync.ts). */
+	private readonly deferredSync: DeferredSync;
 	private readonly queue: QueueReport;
 	/** Keeps the Agent's message cache in step with the session projection. */
 	private readonly transcript: TranscriptSync;
@@ -126,12 +101,8 @@ export class AgentSession {
 	private readonly userBash: UserBash;
 	/** The prompt path: commands, `input` event, skills, templates, `before_agent_start` (src/input/). */
 	readonly input = new InputPipeline();
-	/** A prompt is on its way through the input pipeline to the run. */
-	private starting = false;
-	/** Session entry of each recorded message (turn_end names the entries of its turn). */
-	private readonly entryIds = new WeakMap<object, string>();
-	/** How the last low-level turn ended (agent_before_settle reports it). */
-	private lastOutcome: AgentActivityOutcome = "completed";
+	/** The `turn_end` and `agent_before_settle` boundaries (run-boundaries.ts). */
+	private readonly boundaries: RunBoundaries;
 	/** Tools calling tools (`ctx.executeTool`); their records become `nestedCalls` on the caller's result. */
 	private readonly nestedTools = new NestedToolRunner({
 		getTools: () => this.getAllTools(),
@@ -154,10 +125,16 @@ export class AgentSession {
 		this.models = o.models;
 		this.promptRecorder = o.prompt;
 		this._cwd = o.cwd;
-		this.allTools = new Map(o.tools.map((t) => [t.name, t]));
-		this.setActiveToolsByName(o.activeToolNames);
+		this.tools = new SessionTools(this.agent, o.tools, o.activeToolNames);
+		this.deferredSync = new DeferredSync(this.sessionManager);
 
 		this.transcript = new TranscriptSync(this.agent, this.sessionManager);
+		this.boundaries = new RunBoundaries({
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			transcript: this.transcript,
+			getHooks: () => this.lifecycleHooks,
+		});
 		this.queue = new QueueReport(this.agent, (event) => this.emit(event));
 		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
 		this.agent.beforeToolCall = this.toolHooks.runBefore;
@@ -172,13 +149,13 @@ export class AgentSession {
 			timers: o.timers,
 			getHooks: () => this.lifecycleHooks,
 			transcript: this.transcript,
-			beforeSettle: (aborted) => this.beforeSettle(aborted),
+			beforeSettle: this.boundaries.beforeSettle,
 			getDirectStreamFn: () => this.models.directStreamFn,
 		});
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
 		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
-		this.agent.finishTurn = (turn) => this.finishTurn(turn);
+		this.agent.finishTurn = this.boundaries.finishTurn;
 		const session = this;
 		this.userBash = new UserBash({
 			agent: this.agent,
@@ -188,6 +165,27 @@ export class AgentSession {
 			},
 			shellPath: this.settings.getShellPath(),
 			isStreaming: () => this.isStreaming,
+		});
+		this.recorder = new MessageRecorder({
+			agent: this.agent,
+			sessionManager: this.sessionManager,
+			nestedTools: this.nestedTools,
+			transcript: this.transcript,
+			deferredSync: this.deferredSync,
+			boundaries: this.boundaries,
+			getHooks: () => this.lifecycleHooks,
+			emit: (event) => this.emit(event),
+		});
+		this.runner = new PromptRunner({
+			agent: this.agent,
+			input: this.input,
+			models: this.models,
+			recovery: this.recovery,
+			userBash: this.userBash,
+			deferredSync: this.deferredSync,
+			recorder: this.recorder,
+			queue: this.queue,
+			recordSystemPrompt: () => this.recordSystemPrompt(),
 		});
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
@@ -208,63 +206,18 @@ export class AgentSession {
 
 	protected emit(event: AgentSessionEvent): Promise<void> {
 		// Entries appended under the prompt's deferSync are synced before any event that could announce one.
-		if (this.releaseDeferredSync && !ANNOUNCES_NO_ENTRY.has(event.type)) this.syncDeferred();
+		this.deferredSync.beforeEvent(event.type);
 		return this.listeners.emit(event);
-	}
-
-	/**
-	 * Opens the prompt's sync hold: the system prompt, entries extensions append
-	 * before the run and the first message are written as they come and
-	 * fdatasync'ed once, when that message is recorded (or before any other event).
-	 */
-	private deferSync(): void {
-		this.syncDeferred();
-		this.releaseDeferredSync = this.sessionManager.deferSync();
-	}
-
-	/** Closes the hold: one fdatasync for what was appended under it (throws SessionWriteError). */
-	private syncDeferred(): void {
-		const release = this.releaseDeferredSync;
-		this.releaseDeferredSync = undefined;
-		release?.();
 	}
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {
 		if (event.type === "message_end") {
-			if (event.message.role === "toolResult") {
-				// Calls this tool made to other tools are recorded on its result (never their results).
-				const nested = this.nestedTools.take(event.message.toolCallId);
-				if (nested) Object.assign(event.message, { nestedCalls: nested });
-				const nestedUsage = this.nestedTools.takeUsage(event.message.toolCallId);
-				if (nestedUsage) event.message.usage = sumUsage(event.message.usage, nestedUsage);
-			}
-			const original = event.message;
-			const message = (await this.lifecycleHooks.messageEnd?.(original)) ?? original;
-			try {
-				const id = this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
-				this.syncDeferred();
-				this.entryIds.set(original, id);
-				this.entryIds.set(message, id);
-			} catch (error) {
-				// Nothing may be announced that is not recorded: stop the run, and say why first, so
-				// json/rpc clients see the cause (file, errno) and not only an aborted run.
-				if (!this.persistenceError) {
-					this.persistenceError = error as Error;
-					await this.emit(sessionWriteFailed(error, this.sessionManager.getSessionFile()));
-				}
-				this.agent.abort();
-				return;
-			}
-			if (message !== original) {
-				// The recorded message is the replacement: the Agent's copy follows, listeners hear of it.
-				this.transcript.refresh();
-				event = { ...event, message };
-			}
+			const recorded = await this.recorder.record(event);
+			if (!recorded) return;
+			event = recorded;
 		}
-		if (event.type === "message_end" && event.message.role === "assistant") {
-			const stop = (event.message as { stopReason?: string }).stopReason;
-			this.lastOutcome = stop === "aborted" ? "aborted" : stop === "error" ? "error" : "completed";
-		}
+		if (event.type === "message_end" && event.message.role === "assistant")
+			this.boundaries.replyEnded((event.message as { stopReason?: string }).stopReason);
 		await this.emit(event);
 		if (event.type === "message_end" && event.message.role === "assistant")
 			await this.recovery.onReplyEnd(event.message);
@@ -278,78 +231,10 @@ export class AgentSession {
 		return { systemPrompt: "", messages: this.transcript.project(), tools: this.getDeclaredTools() };
 	}
 
-	// -- boundaries (turn_end, agent_before_settle) ---------------------------------
-
-	private pendingMessages(): AgentMessage[] {
-		const q = this.agent.getQueuedMessages();
-		return [...q.steering, ...q.followUp] as AgentMessage[];
-	}
-
-	private preview = (entries: SessionBoundaryDraft[]) =>
-		previewBoundary(this.sessionManager, entries, this.pendingMessages());
-
-	/** Validates and appends a boundary's drafts; returns false when the proposal was rejected. */
-	private commitBoundary(event: string, entries: SessionBoundaryDraft[]): boolean {
-		if (entries.length === 0) return true;
-		const problem = validateDrafts(this.sessionManager, entries);
-		if (problem) {
-			this.lifecycleHooks.reportError?.(event, `rejected the proposed entries: ${problem}`);
-			return false;
-		}
-		commitDrafts(this.sessionManager, entries);
-		this.transcript.refresh();
-		return true;
-	}
-
-	/** agent-core's finishTurn: the `turn_end` boundary, after the turn's messages are recorded. */
-	private async finishTurn(turn: AgentTurnContext): Promise<AgentTurnDecision | undefined> {
-		const hook = this.lifecycleHooks.turnEnd;
-		if (!hook) return undefined;
-		const messageEntryId = this.entryIds.get(turn.message);
-		if (!messageEntryId) return undefined;
-		const stop = turn.message.stopReason;
-		const decision = await hook(
-			{
-				message: turn.message,
-				toolResults: turn.toolResults,
-				messageEntryId,
-				toolResultEntryIds: turn.toolResults.flatMap((r) => this.entryIds.get(r) ?? []),
-				outcome: stop === "aborted" ? "aborted" : stop === "error" ? "error" : "completed",
-			},
-			{ entries: [], continue: false },
-			this.preview,
-		);
-		const committed = this.commitBoundary("turn_end", decision.entries);
-		// Error and aborted responses end the run whatever was asked; a continuation needs something to answer.
-		if (!committed || !decision.continue || stop === "error" || stop === "aborted") return undefined;
-		if (!this.preview([]).canContinue) {
-			this.lifecycleHooks.reportError?.("turn_end", "asked to continue, but the context ends with an answer");
-			return undefined;
-		}
-		return { action: "continue" };
-	}
-
-	/** The `agent_before_settle` boundary; true when one more run was asked for and can start. */
-	private async beforeSettle(aborted: boolean): Promise<boolean> {
-		const hook = this.lifecycleHooks.beforeSettle;
-		if (!hook || aborted) return false;
-		const decision = await hook(this.lastOutcome, { entries: [], continue: false }, this.preview);
-		const committed = this.commitBoundary("agent_before_settle", decision.entries);
-		if (!committed || !decision.continue) return false;
-		if (!this.preview([]).canContinue) {
-			this.lifecycleHooks.reportError?.(
-				"agent_before_settle",
-				"asked to continue, but the context ends with an answer",
-			);
-			return false;
-		}
-		return true;
-	}
-
 	// -- prompting ---------------------------------------------------------------
 
 	get isStreaming(): boolean {
-		return this.starting || this.agent.state.isStreaming || this.recovery.isSettling;
+		return this.runner.isStreaming;
 	}
 
 	/**
@@ -358,81 +243,13 @@ export class AgentSession {
 	 * whether to steer or follow up; without it the call rejects with
 	 * AgentSessionBusyError. Input a pipeline stage handled sends nothing.
 	 */
-	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		const source = options.source ?? "interactive";
-		const expandPromptTemplates = options.expandPromptTemplates !== false;
-		const behavior = options.streamingBehavior;
-		// Extension command and `input` event first, while the session is not
-		// yet marked busy: a command may start runs of its own (sendUserMessage).
-		// Without extension stages nothing is awaited here, so the session is busy in the same tick.
-		const early = !this.input.has("extensionCommand", "inputEvent")
-			? { handled: false as const, input: { text, images: options.images } }
-			: await this.input.process(
-					{ text, images: options.images },
-					{ source, expandPromptTemplates, ...(this.isStreaming && behavior ? { streamingBehavior: behavior } : {}) },
-					"extensionCommand",
-					"inputEvent",
-				);
-		if (early.handled) return;
-		if (this.isStreaming) {
-			if (!behavior) throw new AgentSessionBusyError();
-			const queued = await this.input.process(
-				early.input,
-				{ source, expandPromptTemplates, streamingBehavior: behavior },
-				"skillCommand",
-			);
-			return queued.handled ? undefined : this.enqueue(behavior, queued.input);
-		}
-		// Running from here on (a second prompt in the same tick is refused or queued).
-		this.starting = true;
-		try {
-			const outcome = await this.input.process(early.input, { source, expandPromptTemplates }, "skillCommand");
-			if (outcome.handled) return;
-			const input = outcome.input;
-			this.models.assertUsable();
-			this.persistenceError = undefined;
-			this.userBash.flush();
-			await this.recovery.beforePrompt();
-			this.deferSync();
-			this.recordSystemPrompt();
-			const injected = await this.input.beforeAgentStart(input);
-			const message = this.userMessage(input.text, input.images);
-			await this.agent.prompt(injected.length > 0 ? [message, ...injected] : message);
-			await this.recovery.settle();
-		} finally {
-			this.starting = false;
-			this.syncDeferredAfterRun();
-		}
-		this.userBash.flush(); // user commands that finished during the run
-		if (this.persistenceError) throw this.persistenceError;
+	prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		return this.runner.prompt(text, options);
 	}
 
 	/** Starts a run from messages other than a typed prompt (an extension's custom message); resolves when it settled. */
-	async promptMessages(messages: AgentMessage[]): Promise<void> {
-		if (this.isStreaming) throw new AgentSessionBusyError();
-		this.models.assertUsable();
-		this.persistenceError = undefined;
-		this.userBash.flush();
-		await this.recovery.beforePrompt();
-		this.deferSync();
-		try {
-			this.recordSystemPrompt();
-			await this.agent.prompt(messages);
-			await this.recovery.settle();
-		} finally {
-			this.syncDeferredAfterRun();
-		}
-		this.userBash.flush();
-		if (this.persistenceError) throw this.persistenceError;
-	}
-
-	/** The hold's end when the run ended before recording a message: a failed sync is the run's persistence error. */
-	private syncDeferredAfterRun(): void {
-		try {
-			this.syncDeferred();
-		} catch (error) {
-			this.persistenceError ??= error as Error;
-		}
+	promptMessages(messages: AgentMessage[]): Promise<void> {
+		return this.runner.promptMessages(messages);
 	}
 
 	/** Appends a message to the session without a run (an extension's stored custom message). */
@@ -442,28 +259,13 @@ export class AgentSession {
 	}
 
 	/** Queues a message delivered after the current tool batch, before the next request. */
-	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		const outcome = await this.input.process(
-			{ text, images },
-			{ source: "interactive", streamingBehavior: "steer" },
-			"skillCommand",
-		);
-		if (!outcome.handled) await this.enqueue("steer", outcome.input);
+	steer(text: string, images?: ImageContent[]): Promise<void> {
+		return this.runner.queueInput("steer", text, images);
 	}
 
 	/** Queues a message delivered when the agent would otherwise stop. */
-	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		const outcome = await this.input.process(
-			{ text, images },
-			{ source: "interactive", streamingBehavior: "followUp" },
-			"skillCommand",
-		);
-		if (!outcome.handled) await this.enqueue("followUp", outcome.input);
-	}
-
-	private async enqueue(kind: "steer" | "followUp", input: PromptInput): Promise<void> {
-		this.agent[kind](this.userMessage(input.text, input.images));
-		await this.queue.emitIfChanged();
+	followUp(text: string, images?: ImageContent[]): Promise<void> {
+		return this.runner.queueInput("followUp", text, images);
 	}
 
 	/** Empties both queues and returns what was in them. */
@@ -547,17 +349,11 @@ export class AgentSession {
 		};
 	}
 
-	private userMessage(text: string, images?: ImageContent[]): UserMessage {
-		const content: UserMessage["content"] = [{ type: "text", text }];
-		for (const image of images ?? []) content.push(image);
-		return { role: "user", content, timestamp: Date.now() };
-	}
-
 	/** Records the system prompt and tool declarations if they changed (append-only). */
 	private recordSystemPrompt(): void {
 		const declared = this.getDeclaredTools();
-		this.agent.setSystemPrompt(this.promptRecorder.render(declared, this.activeTools));
-		this.promptRecorder.sync(this.sessionManager, declared, this.activeTools);
+		this.agent.setSystemPrompt(this.promptRecorder.render(declared, this.tools.active));
+		this.promptRecorder.sync(this.sessionManager, declared, this.tools.active);
 	}
 
 	// -- model and thinking --------------------------------------------------------
@@ -615,11 +411,11 @@ export class AgentSession {
 	// -- tools -------------------------------------------------------------------
 
 	getActiveToolNames(): string[] {
-		return this.activeTools.map((t) => t.name);
+		return this.tools.activeNames();
 	}
 
 	getAllTools(): AnyTool[] {
-		return [...this.allTools.values()];
+		return this.tools.allTools();
 	}
 
 	/**
@@ -628,15 +424,12 @@ export class AgentSession {
 	 * active and callable through `ctx.executeTool`.
 	 */
 	getDeclaredTools(): AnyTool[] {
-		return this.declarationShaper ? this.declarationShaper(this.activeTools) : this.activeTools;
+		return this.tools.declared();
 	}
 
 	/** Installs the declaration shaper; returns the function that removes it. */
 	setDeclarationShaper(shaper: (active: readonly AnyTool[]) => AnyTool[]): () => void {
-		this.declarationShaper = shaper;
-		return () => {
-			if (this.declarationShaper === shaper) this.declarationShaper = undefined;
-		};
+		return this.tools.setDeclarationShaper(shaper);
 	}
 
 	/**
@@ -644,15 +437,17 @@ export class AgentSession {
 	 * extension's `read`); those in `activate` become active too.
 	 */
 	addTools(tools: AnyTool[], activate: readonly string[] = []): void {
-		for (const tool of tools) this.allTools.set(tool.name, tool);
-		const names = [...new Set([...this.getActiveToolNames(), ...activate])];
-		this.setActiveToolsByName(names);
+		this.tools.add(tools, activate);
 	}
 
 	/** Activates the named tools (unknown names are ignored); recorded with the next prompt. */
 	setActiveToolsByName(names: readonly string[]): void {
-		this.activeTools = names.map((n) => this.allTools.get(n)).filter((t): t is AnyTool => t !== undefined);
-		this.agent.setTools(this.activeTools);
+		this.tools.setActiveByName(names);
+	}
+
+	/** Drops tools by name (an extension that is gone after a reload); active ones are deactivated. */
+	removeTools(names: readonly string[]): void {
+		this.tools.remove(names);
 	}
 
 	// -- session -----------------------------------------------------------------
@@ -773,12 +568,6 @@ export class AgentSession {
 		this.addTools(builtinTools);
 	}
 
-	/** Drops tools by name (an extension that is gone after a reload); active ones are deactivated. */
-	removeTools(names: readonly string[]): void {
-		for (const name of names) this.allTools.delete(name);
-		this.setActiveToolsByName(this.getActiveToolNames().filter((n) => this.allTools.has(n)));
-	}
-
 	/** User messages that can be forked from. */
 	getForkMessages(): ForkableMessage[] {
 		return getForkMessages(this.sessionManager);
@@ -834,15 +623,4 @@ export class AgentSession {
 		this.listeners.clear();
 		this.sessionManager.close();
 	}
-}
-
-function sessionWriteFailed(error: unknown, fallbackFile: string | undefined): AgentSessionEvent {
-	const fault = error as { sessionFile?: string; cause?: { code?: unknown }; message?: string };
-	const code = typeof fault.cause?.code === "string" ? fault.cause.code : undefined;
-	return {
-		type: "session_write_failed",
-		file: fault.sessionFile ?? fallbackFile,
-		...(code ? { code } : {}),
-		errorMessage: fault.message ?? String(error),
-	};
 }

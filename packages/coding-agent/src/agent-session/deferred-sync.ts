@@ -1,0 +1,49 @@
+// The prompt's sync hold. A prompt appends several entries before its run
+// (the system prompt, entries extensions append in `before_agent_start`, the
+// user message); each is written at once, but they are fdatasync'ed together,
+// once, when the first message is recorded. Nothing may be announced that is
+// not durable, so the hold also closes before any event that could announce
+// an entry; the events listed below announce none and may pass while it is open.
+import type { SessionManager } from "../session/session-manager.js";
+
+/** Agent events that announce no session entry: they may pass while a prompt's appends wait for their one sync. */
+const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set([
+	"agent_start",
+	"turn_start",
+	"message_start",
+	"message_update",
+]);
+
+export class DeferredSync {
+	private release: (() => void) | undefined;
+
+	constructor(private readonly sessionManager: Pick<SessionManager, "deferSync">) {}
+
+	/** Opens the hold (closing an earlier one first). */
+	open(): void {
+		this.close();
+		this.release = this.sessionManager.deferSync();
+	}
+
+	/** Closes the hold: one fdatasync for what was appended under it (throws SessionWriteError). */
+	close(): void {
+		const release = this.release;
+		this.release = undefined;
+		release?.();
+	}
+
+	/** Called before an event is announced: one that could announce an entry closes the hold first. */
+	beforeEvent(type: string): void {
+		if (this.release && !ANNOUNCES_NO_ENTRY.has(type)) this.close();
+	}
+
+	/** The hold's end when a run ended before recording a message: a failed sync is returned, not thrown. */
+	closeAfterRun(): Error | undefined {
+		try {
+			this.close();
+			return undefined;
+		} catch (error) {
+			return error as Error;
+		}
+	}
+}
