@@ -1,5 +1,5 @@
 // The fleet's PostgreSQL schema and connection. Tables:
-//   pi_fleet_sessions  one row per session: status, writer epoch, owner, workspace snapshot, cost
+//   pi_fleet_sessions  one row per session: status, writer epoch, owner (and its heartbeat), workspace snapshot, cost
 //   pi_fleet_lines     the session's JSONL lines, append-only: (session_id, seq, epoch, line bytes)
 //   pi_fleet_inbox     steer / follow-up / abort requests, one per request id, applied once
 //   pi_fleet_intents   tool calls recorded before they run (the replay rule after a crash)
@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS pi_fleet_sessions (
 	created_at timestamptz NOT NULL DEFAULT now(),
 	updated_at timestamptz NOT NULL DEFAULT now()
 );
+-- When the owning worker last said it is running the session (reconcile.ts: a
+-- running session whose job vanished from Redis is queued again only once its
+-- owner has been quiet for longer than a lock lasts).
+ALTER TABLE pi_fleet_sessions ADD COLUMN IF NOT EXISTS heartbeat_at timestamptz;
 CREATE TABLE IF NOT EXISTS pi_fleet_lines (
 	session_id text NOT NULL,
 	seq integer NOT NULL,

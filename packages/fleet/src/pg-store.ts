@@ -112,7 +112,21 @@ class PgWriter implements SessionStoreWriter {
 			if (current !== this.epoch) {
 				throw new StaleWriterError(this.sessionId, `writer epoch ${this.epoch}, session epoch ${current ?? "gone"}`);
 			}
-			await insertLines(client, this.sessionId, this.epoch, lines);
+			// An earlier try of this append may have committed although its answer was lost (the
+			// connection dropped): only this writer writes at this epoch, so lines already there
+			// must be the start of these; they are not inserted twice.
+			const { rows: stored } = await client.query<{ seq: number; line: Buffer }>(
+				"SELECT seq, line FROM pi_fleet_lines WHERE session_id = $1 AND seq >= $2 ORDER BY seq",
+				[this.sessionId, this.next],
+			);
+			for (const [i, row] of stored.entries()) {
+				if (row.seq !== lines[i]?.seq || !row.line.equals(lines[i].bytes)) {
+					throw new Error(
+						`Session ${this.sessionId}: line ${row.seq} in the store differs from the line this writer appends there`,
+					);
+				}
+			}
+			await insertLines(client, this.sessionId, this.epoch, lines.slice(stored.length));
 		});
 		this.next += lines.length;
 	}

@@ -18,9 +18,11 @@ export interface LockSettings {
 	attempts: number;
 	/** Wait before a failed run is tried again. */
 	retryDelay: number;
+	/** How often a worker re-queues sessions whose job is missing from Redis (reconcile.ts). */
+	reconcileInterval: number;
 }
 
-/** Defaults: a dead worker's run moves on within lockDuration + stalledInterval (≤ 45 s). Env overrides: PI_FLEET_LOCK_MS, PI_FLEET_STALLED_MS, PI_FLEET_ATTEMPTS, PI_FLEET_RETRY_MS. */
+/** Defaults: a dead worker's run moves on within lockDuration + stalledInterval (≤ 45 s). Env overrides: PI_FLEET_LOCK_MS, PI_FLEET_STALLED_MS, PI_FLEET_ATTEMPTS, PI_FLEET_RETRY_MS, PI_FLEET_RECONCILE_MS. */
 export function lockSettings(env: NodeJS.ProcessEnv = process.env): LockSettings {
 	const num = (name: string, fallback: number) => {
 		const v = Number(env[name]);
@@ -31,6 +33,7 @@ export function lockSettings(env: NodeJS.ProcessEnv = process.env): LockSettings
 		stalledInterval: num("PI_FLEET_STALLED_MS", 15_000),
 		attempts: num("PI_FLEET_ATTEMPTS", 3),
 		retryDelay: num("PI_FLEET_RETRY_MS", 5_000),
+		reconcileInterval: num("PI_FLEET_RECONCILE_MS", 30_000),
 	};
 }
 
@@ -43,6 +46,8 @@ export function redisConnection(url: string): QueueOptions["connection"] {
 		...(u.password ? { password: decodeURIComponent(u.password) } : {}),
 		db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
 		maxRetriesPerRequest: null,
+		// BullMQ's own reconnect waits grow to 20 s; a fleet wants its queue back soon after Redis is.
+		retryStrategy: (times: number) => Math.min(250 * times, 2000),
 	};
 }
 
@@ -68,6 +73,24 @@ export async function checkRedis(url: string): Promise<void> {
 	} finally {
 		client.disconnect();
 	}
+}
+
+/**
+ * Adds the job of a session's run (job id = session id: adding it again while it exists,
+ * in any state, does nothing, so submit, a repeated submit and reconcile never make two).
+ */
+export async function enqueueRun(queue: Queue<RunJobData>, sessionId: string, settings: LockSettings): Promise<void> {
+	await queue.add(
+		"run",
+		{ sessionId },
+		{
+			jobId: sessionId,
+			attempts: settings.attempts,
+			backoff: { type: "fixed", delay: settings.retryDelay },
+			removeOnComplete: { age: 7 * 24 * 3600 },
+			removeOnFail: { age: 30 * 24 * 3600 },
+		},
+	);
 }
 
 export function openQueue(url: string, name: string): Queue<RunJobData> {

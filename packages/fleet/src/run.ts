@@ -12,6 +12,7 @@ import type { IntentAck, IntentMessage } from "./child-extension.js";
 import type { Pool } from "./db.js";
 import { applyInbox } from "./inbox.js";
 import { Mirror } from "./mirror.js";
+import { isUnreachable, type Outage } from "./outage.js";
 import type { PgSessionStore } from "./pg-store.js";
 import { applyReplayRule, finalError, REPLAY_SAFE_TOOLS } from "./replay.js";
 import { restoreWorkspace, snapshotWorkspace } from "./workspace.js";
@@ -27,6 +28,10 @@ export interface RunEnvironment {
 	/** The fleet child extension file (`-e`). */
 	childExtension: string;
 	env: NodeJS.ProcessEnv;
+	/** PostgreSQL's state on this worker: steps that need it wait while it is down. */
+	pg: Outage;
+	/** How often the run tells PostgreSQL its owner is alive (heartbeat_at). */
+	heartbeatMs: number;
 	log(message: string): void;
 	/** Makes the run reachable for inbox notifications; returns the unregister function. */
 	register(sessionId: string, poll: () => void): () => void;
@@ -51,39 +56,70 @@ interface SessionRow {
 const TERMINAL = new Set(["completed", "cancelled", "failed"]);
 
 export async function runSession(env: RunEnvironment, sessionId: string): Promise<RunEnd> {
-	const { rows } = await env.pool.query<SessionRow>(
-		"SELECT id, status, prompt, cwd, model, snapshot FROM pi_fleet_sessions WHERE id = $1",
-		[sessionId],
+	const pg = <T>(what: string, fn: () => Promise<T>) => env.pg.retry(`session ${sessionId}: ${what}`, fn);
+	const { rows } = await pg("reading the session", () =>
+		env.pool.query<SessionRow>("SELECT id, status, prompt, cwd, model, snapshot FROM pi_fleet_sessions WHERE id = $1", [
+			sessionId,
+		]),
 	);
 	const row = rows[0];
 	if (!row) throw new Error(`Session ${sessionId} has no row in pi_fleet_sessions`);
 	if (TERMINAL.has(row.status)) return "skipped";
 	const cwd = row.cwd ?? process.cwd();
 
-	const writer = await env.store.claim(sessionId);
+	const writer = await pg("claiming the session", () => env.store.claim(sessionId));
 	const epoch = writer.epoch;
-	await env.pool.query(
-		"UPDATE pi_fleet_sessions SET status = 'running', attempts = attempts + 1, updated_at = now() WHERE id = $1 AND epoch = $2",
-		[sessionId, epoch],
+	await pg("claiming the session", () =>
+		env.pool.query(
+			`UPDATE pi_fleet_sessions SET status = 'running', attempts = attempts + 1, heartbeat_at = now(), updated_at = now()
+			 WHERE id = $1 AND epoch = $2`,
+			[sessionId, epoch],
+		),
 	);
+	// The owner's heartbeat, from the claim on (reconcile.ts leaves a running session alone while it beats).
+	const heartbeat = setInterval(() => {
+		env.pool
+			.query("UPDATE pi_fleet_sessions SET heartbeat_at = now() WHERE id = $1 AND epoch = $2", [sessionId, epoch])
+			.then(
+				() => env.pg.up(),
+				(e) => (isUnreachable(e) ? env.pg.down(e, `session ${sessionId}`) : undefined),
+			);
+	}, env.heartbeatMs);
+	try {
+		return await drive(env, sessionId, row, cwd, writer);
+	} finally {
+		clearInterval(heartbeat);
+	}
+}
+
+async function drive(
+	env: RunEnvironment,
+	sessionId: string,
+	row: SessionRow,
+	cwd: string,
+	writer: Awaited<ReturnType<PgSessionStore["claim"]>>,
+): Promise<RunEnd> {
+	const pg = <T>(what: string, fn: () => Promise<T>) => env.pg.retry(`session ${sessionId}: ${what}`, fn);
+	const epoch = writer.epoch;
 	const file = join(env.workDir, `${sessionId}.jsonl`);
 	rmSync(file, { force: true });
 	rmSync(`${file}.lock`, { force: true });
-	const stored = await env.store.exportJsonl(sessionId);
+	const stored = await pg("reading the session", () => env.store.exportJsonl(sessionId));
 	writeFileSync(file, stored);
 	const mirror = new Mirror(env.pool, writer, file, stored.length);
 
 	let prompt: string;
 	if (stored.length === 0) {
 		const snapshot = await snapshotWorkspace(cwd, sessionId);
-		if (snapshot) await recordSnapshot(env.pool, sessionId, epoch, snapshot);
+		if (snapshot)
+			await pg("recording the workspace snapshot", () => recordSnapshot(env.pool, sessionId, epoch, snapshot));
 		prompt = row.prompt ?? "";
 	} else {
 		if (row.snapshot) await restoreWorkspace(cwd, row.snapshot);
 		const replay = await applyReplayRule(file, cwd);
-		await mirror.flush();
+		await pg("storing its lines", () => mirror.flush());
 		if (replay.finished) {
-			await finish(env.pool, sessionId, epoch, "completed");
+			await pg("recording the end of the run", () => finish(env.pool, sessionId, epoch, "completed"));
 			return "completed";
 		}
 		if (replay.fresh) prompt = row.prompt ?? "";
@@ -126,25 +162,32 @@ export async function runSession(env: RunEnvironment, sessionId: string): Promis
 		aborted = true;
 		send({ type: "abort" });
 	};
+	// A hard cancel (`pi fleet abort` marks the row) or a newer owner ends this run even without an inbox row.
+	const pollOnce = async () => {
+		const { rows: now } = await env.pool.query<{ status: string; epoch: number }>(
+			"SELECT status, epoch FROM pi_fleet_sessions WHERE id = $1",
+			[sessionId],
+		);
+		if (now[0] && now[0].epoch !== epoch) {
+			lostTo = now[0].epoch;
+			child.kill("SIGKILL");
+			return;
+		}
+		if (now[0]?.status === "cancelled") abort();
+		await applyInbox(env.pool, sessionId, epoch, (item) => {
+			if (item.kind === "abort") abort();
+			else send({ type: item.kind === "follow_up" ? "follow_up" : "steer", message: item.text });
+		});
+	};
 	const poll = () => {
 		if (!accepting) return;
-		void (async () => {
-			// A hard cancel (`pi fleet abort` marks the row) or a newer owner ends this run even without an inbox row.
-			const { rows: now } = await env.pool.query<{ status: string; epoch: number }>(
-				"SELECT status, epoch FROM pi_fleet_sessions WHERE id = $1",
-				[sessionId],
-			);
-			if (now[0] && now[0].epoch !== epoch) {
-				lostTo = now[0].epoch;
-				child.kill("SIGKILL");
-				return;
-			}
-			if (now[0]?.status === "cancelled") abort();
-			await applyInbox(env.pool, sessionId, epoch, (item) => {
-				if (item.kind === "abort") abort();
-				else send({ type: item.kind === "follow_up" ? "follow_up" : "steer", message: item.text });
-			});
-		})().catch((e) => env.log(`session ${sessionId}: inbox: ${(e as Error).message}`));
+		pollOnce().then(
+			() => env.pg.up(),
+			(e) => {
+				if (isUnreachable(e)) env.pg.down(e, `session ${sessionId}`);
+				else env.log(`session ${sessionId}: inbox: ${(e as Error).message}`);
+			},
+		);
 	};
 	const unregister = env.register(sessionId, poll);
 	const timer = setInterval(poll, 1000);
@@ -164,6 +207,7 @@ export async function runSession(env: RunEnvironment, sessionId: string): Promis
 				poll();
 				return;
 			}
+			// Copied now if PostgreSQL answers; otherwise by a later flush (the line stays in the file).
 			mirror.flush().catch((e) => {
 				if (fenced(e)) reject(new FencedError(String(e)));
 			});
@@ -192,13 +236,19 @@ export async function runSession(env: RunEnvironment, sessionId: string): Promis
 	child.on("message", (raw: unknown) => {
 		const m = raw as IntentMessage;
 		if (m?.fleet !== "intent" && m?.fleet !== "done") return;
-		void onIntent(env, sessionId, epoch, cwd, mirror, m).then(
-			(ack) => child.connected && child.send(ack),
-			(e) => {
-				if (!fenced(e)) env.log(`session ${sessionId}: intent ${m.toolCallId}: ${(e as Error).message}`);
-				if (child.connected) child.send({ fleet: "ack", id: m.id, block: "the fleet could not record this call" });
-			},
-		);
+		void env.pg
+			.retry(
+				`session ${sessionId}: recording tool call ${m.toolCallId} before it runs (the tool waits)`,
+				() => onIntent(env, sessionId, epoch, cwd, mirror, m),
+				() => child.connected,
+			)
+			.then(
+				(ack) => child.connected && child.send(ack),
+				(e) => {
+					if (!fenced(e)) env.log(`session ${sessionId}: intent ${m.toolCallId}: ${(e as Error).message}`);
+					if (child.connected) child.send({ fleet: "ack", id: m.id, block: "the fleet could not record this call" });
+				},
+			);
 	});
 
 	send({ id: "run", type: "prompt", message: prompt });
@@ -209,14 +259,15 @@ export async function runSession(env: RunEnvironment, sessionId: string): Promis
 		child.stdin?.end();
 		if (child.connected) child.disconnect();
 		await exited(child);
-		await mirror.flush();
+		await pg("storing its lines", () => mirror.flush());
 		const snapshot = await snapshotWorkspace(cwd, sessionId);
-		if (snapshot) await recordSnapshot(env.pool, sessionId, epoch, snapshot);
+		if (snapshot)
+			await pg("recording the workspace snapshot", () => recordSnapshot(env.pool, sessionId, epoch, snapshot));
 		const failure = aborted ? undefined : finalError(file, cwd);
 		// Tried again (BullMQ attempts): the next start re-issues the failed call.
 		if (failure) throw new Error(`the run ended on a failed model call: ${failure}`);
 		const end = aborted ? "cancelled" : "completed";
-		await finish(env.pool, sessionId, epoch, end);
+		await pg("recording the end of the run", () => finish(env.pool, sessionId, epoch, end));
 		return end;
 	} catch (e) {
 		if (e instanceof FencedError || e instanceof StaleWriterError) {

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Pool } from "./db.js";
 import { sendToInbox } from "./inbox.js";
-import { lockSettings, type RunJobData } from "./queue.js";
+import { enqueueRun, lockSettings, type RunJobData } from "./queue.js";
 
 export interface SubmitRequest {
 	prompt: string;
@@ -37,18 +37,7 @@ export async function submitRun(
 		sessionId = existing[0].id;
 	}
 	// Also for a duplicate: the first submission may have stored its row and then failed to reach Redis.
-	const settings = lockSettings(env);
-	await queue.add(
-		"run",
-		{ sessionId },
-		{
-			jobId: sessionId,
-			attempts: settings.attempts,
-			backoff: { type: "fixed", delay: settings.retryDelay },
-			removeOnComplete: { age: 7 * 24 * 3600 },
-			removeOnFail: { age: 30 * 24 * 3600 },
-		},
-	);
+	await enqueueRun(queue, sessionId, lockSettings(env));
 	return { sessionId, duplicate };
 }
 

@@ -86,6 +86,29 @@ describe.skipIf(skip)("session store contract", () => {
 			{ seq: 1, epoch: next.epoch },
 		]);
 	});
+
+	it("postgres: an append tried again after its commit's answer was lost stores its lines once", async () => {
+		const db = pool as Pool;
+		const writer = await new PgSessionStore(db, "w1").claim("lost-answer");
+		await writer.append(Buffer.from('{"n":0}\n'));
+		// What the first try committed before its connection dropped: lines 1 and 2 at the writer's epoch.
+		await db.query(
+			"INSERT INTO pi_fleet_lines (session_id, seq, epoch, line) VALUES ('lost-answer', 1, $1, $2), ('lost-answer', 2, $1, $3)",
+			[writer.epoch, Buffer.from('{"n":1}\n'), Buffer.from('{"n":2}\n')],
+		);
+		await writer.append(Buffer.from('{"n":1}\n{"n":2}\n{"n":3}\n'));
+		await writer.append(Buffer.from('{"n":4}\n'));
+		const text = (await new PgSessionStore(db).exportJsonl("lost-answer")).toString();
+		expect(text).toBe('{"n":0}\n{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n');
+		// Lines that are not this append's start are an error, not silently kept or overwritten.
+		await db.query("INSERT INTO pi_fleet_lines (session_id, seq, epoch, line) VALUES ('lost-answer', 5, $1, $2)", [
+			writer.epoch,
+			Buffer.from('{"other":true}\n'),
+		]);
+		await expect(writer.append(Buffer.from('{"n":5}\n'))).rejects.toThrow(
+			/line 5 in the store differs from the line this writer appends there/,
+		);
+	});
 });
 
 describe.skipIf(!skip)("session store contract (skipped)", () => {

@@ -1,5 +1,8 @@
 // Starts throwaway PostgreSQL and Redis servers on random loopback ports for one
-// test file, and stops them (even when a test failed). PostgreSQL runs as the
+// test file, and stops them (even when a test failed). Either can be stopped
+// and started again on the same port with its data (Redis keeps an append-only
+// file synced on every write), or Redis started again without its data, as a
+// server without persistence comes back. PostgreSQL runs as the
 // `postgres` user when the tests run as root (initdb refuses root). When a
 // binary is missing, `missingServices()` says which, for describe.skipIf.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -48,9 +51,12 @@ export interface Services {
 	databaseUrl: string;
 	redisUrl: string;
 	root: string;
-	/** Stops Redis (to test it being down) and starts it again on the same port. */
+	/** Stops Redis (SIGKILL, to test it being down); `startRedis` starts it again on the same port, with its data unless `empty`. */
 	stopRedis(): Promise<void>;
-	startRedis(): Promise<void>;
+	startRedis(options?: { empty?: boolean }): Promise<void>;
+	/** Stops PostgreSQL at once (`pg_ctl -m immediate`: connections cut, as a crash) and starts it again with its data. */
+	stopPostgres(): void;
+	startPostgres(): void;
 	stop(): Promise<void>;
 }
 
@@ -111,10 +117,40 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 			// already gone
 		}
 	};
-	const startRedis = async () => {
+	const startPg = () => {
+		asPostgres(join(pgBin, "pg_ctl"), [
+			"-D",
+			data,
+			"-l",
+			join(data, "log"),
+			"-o",
+			`-p ${pgPort} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200`,
+			"-w",
+			"start",
+		]);
+		pgStarted = true;
+	};
+	const redisDir = join(root, "redis");
+	mkdirSync(redisDir);
+	const startRedis = async ({ empty = false } = {}) => {
+		if (empty) rmSync(redisDir, { recursive: true, force: true });
+		mkdirSync(redisDir, { recursive: true });
 		redisChild = spawn(
 			redis,
-			["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", root],
+			[
+				"--port",
+				String(redisPort),
+				"--bind",
+				"127.0.0.1",
+				"--save",
+				"",
+				"--appendonly",
+				"yes",
+				"--appendfsync",
+				"always",
+				"--dir",
+				redisDir,
+			],
 			{ stdio: "ignore" },
 		);
 		await waitForPort(redisPort, 10_000);
@@ -134,17 +170,7 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 	};
 	try {
 		asPostgres(join(pgBin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-		asPostgres(join(pgBin, "pg_ctl"), [
-			"-D",
-			data,
-			"-l",
-			join(data, "log"),
-			"-o",
-			`-p ${pgPort} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200`,
-			"-w",
-			"start",
-		]);
-		pgStarted = true;
+		startPg();
 		await startRedis();
 	} catch (e) {
 		await stop();
@@ -156,6 +182,8 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 		root,
 		stopRedis,
 		startRedis,
+		stopPostgres: stopPg,
+		startPostgres: startPg,
 		stop,
 	};
 }
