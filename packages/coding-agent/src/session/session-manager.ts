@@ -7,7 +7,7 @@
 // written at once, and from there every append is one synced line before the
 // method returns, so an event emitted afterwards announces an entry that is
 // already durable. One process writes a file at a time (see lock.ts).
-import { accessSync, existsSync, constants as fsConstants, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Message, Usage } from "@pi/ai";
 import type { BashExecutionMessage, CustomMessage } from "../messages.js";
@@ -26,7 +26,7 @@ import {
 	usageInit,
 	withEnvelope,
 } from "./entries.js";
-import { type Durability, SessionFile, SessionWriteError } from "./file.js";
+import { type Durability, SessionFile } from "./file.js";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.js";
 import {
 	findMostRecentSession,
@@ -36,8 +36,8 @@ import {
 	listSessionsAsync,
 	type SessionInfo,
 } from "./listing.js";
-import { loadFromText, loadSessionFile, newLoadState } from "./load.js";
-import { acquireSessionLock, SessionLockedError } from "./lock.js";
+import { loadFromText, newLoadState } from "./load.js";
+import { createSessionFile, openSessionFile } from "./open-file.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
 import { getCurrentSystemMessage } from "./system-state.js";
@@ -276,12 +276,15 @@ export class SessionManager {
 			if (this.options.readOnly) this.readOnlyReason = "opened read-only";
 			return;
 		}
-		const lock = this.options.readOnly ? undefined : acquireSessionLock(file);
-		try {
-			const { state, summary } = loadSessionFile(file, this.tree);
-			for (const w of state.warnings) this.warn(w);
-			if (summary.size === 0) {
-				// An empty file given as a session: the header goes in before anything else.
+		const opened = openSessionFile(file, this.tree, {
+			readOnly: this.options.readOnly,
+			durability: this.durability,
+			warn: (w) => this.warn(w),
+		});
+		if (opened.kind === "empty") {
+			// An empty file given as a session: the header goes in before anything else.
+			const lock = opened.lock;
+			try {
 				this.newSession();
 				this.sessionFile = file;
 				if (lock) {
@@ -292,30 +295,25 @@ export class SessionManager {
 						(w) => this.warn(w),
 					);
 				}
-				return;
-			}
-			this.header = state.header
-				? { ...state.header, version: CURRENT_SESSION_VERSION }
-				: newHeader(createSessionId(), new Date().toISOString(), resolve(cwdOverride ?? process.cwd()));
-			if (state.header && !cwdOverride && typeof state.header.cwd === "string" && state.header.cwd) {
-				this.cwd = state.header.cwd;
-			}
-			this.readOnlyReason = state.headerProblem;
-			if (lock && !state.headerProblem) {
-				this.file = SessionFile.openForAppend(file, lock, summary.size, summary.endsWithNewline, this.durability);
-			} else {
+			} catch (e) {
 				lock?.release();
-				this.file = SessionFile.openForRead(file);
-				if (this.options.readOnly && !this.readOnlyReason) this.readOnlyReason = "opened read-only";
+				throw e;
 			}
-			const reader = this.file;
-			this.tree.setReader((offset, length) => reader.readAt(offset, length));
-			this.tree.onUnreadable = (rec, message) =>
-				this.warn({ file, line: rec.line ?? 0, byteOffset: rec.offset, message });
-		} catch (e) {
-			lock?.release();
-			throw e;
+			return;
 		}
+		this.header = opened.header
+			? { ...opened.header, version: CURRENT_SESSION_VERSION }
+			: newHeader(createSessionId(), new Date().toISOString(), resolve(cwdOverride ?? process.cwd()));
+		if (opened.header && !cwdOverride && typeof opened.header.cwd === "string" && opened.header.cwd) {
+			this.cwd = opened.header.cwd;
+		}
+		this.readOnlyReason = opened.headerProblem;
+		if (this.options.readOnly && !this.readOnlyReason) this.readOnlyReason = "opened read-only";
+		const reader = opened.file;
+		this.file = reader;
+		this.tree.setReader((offset, length) => reader.readAt(offset, length));
+		this.tree.onUnreadable = (rec, message) =>
+			this.warn({ file, line: rec.line ?? 0, byteOffset: rec.offset, message });
 	}
 
 	private loadText(text: string, label: string): void {
@@ -340,25 +338,7 @@ export class SessionManager {
 	/** Write header + buffered entries now (the lazy creation point). */
 	private flushNow(): void {
 		if (!this.persist || !this.sessionFile || this.file) return;
-		try {
-			mkdirSync(dirname(this.sessionFile), { recursive: true });
-		} catch (e) {
-			throw new SessionWriteError(this.sessionFile, explainMkdirFailure(dirname(this.sessionFile), e));
-		}
-		let lock: ReturnType<typeof acquireSessionLock>;
-		try {
-			lock = acquireSessionLock(this.sessionFile);
-		} catch (e) {
-			// Taking the lock is the first write (disk full, read-only): name the session, not just errno.
-			if (e instanceof SessionLockedError) throw e;
-			throw new SessionWriteError(this.sessionFile, e);
-		}
-		try {
-			this.file = SessionFile.createExclusive(this.sessionFile, this.fullText(), lock, this.durability);
-		} catch (e) {
-			lock.release();
-			throw e;
-		}
+		this.file = createSessionFile(this.sessionFile, this.fullText(), this.durability);
 		const file = this.file;
 		this.tree.setReader((offset, length) => file.readAt(offset, length));
 	}
@@ -639,30 +619,5 @@ export class SessionManager {
 	/** The compaction-aware entries selected from the active branch. */
 	buildContextEntries(): SessionEntry[] {
 		return this.projector.contextEntries(this.tree.leafId);
-	}
-}
-
-/**
- * A recursive mkdir under a read-only or unwritable directory fails with
- * ENOENT (the first missing level), which hides the cause. The nearest
- * existing ancestor says what is wrong: read-only (EROFS) or not writable
- * (EACCES); that error is returned, naming the ancestor.
- */
-function explainMkdirFailure(dir: string, error: unknown): unknown {
-	if ((error as NodeJS.ErrnoException)?.code !== "ENOENT") return error;
-	let at = dir;
-	while (!existsSync(at)) {
-		const up = dirname(at);
-		if (up === at) return error;
-		at = up;
-	}
-	try {
-		accessSync(at, fsConstants.W_OK);
-		return error;
-	} catch (cause) {
-		const code = (cause as NodeJS.ErrnoException).code;
-		if (code !== "EROFS" && code !== "EACCES" && code !== "EPERM") return error;
-		const what = code === "EROFS" ? "is on a read-only file system" : "is not writable";
-		return Object.assign(new Error(`${at} ${what}, so ${dir} cannot be created`), { code });
 	}
 }
