@@ -105,8 +105,27 @@ export function createCustomMessage(
 	return { role: "custom", customType, content, display, details, timestamp: isoToMs(timestamp) };
 }
 
+/**
+ * User-role provider messages that stand for an app message (an extension's
+ * custom message, a `!` command's output, a summary) rather than one the
+ * user wrote: a virtual model's router is told `continuation`, not `user`,
+ * for a request that ends with one. Kept by identity, so nothing is added to
+ * what providers receive.
+ */
+const standIns = new WeakSet<Message>();
+
+/** True for a user-role provider message that convertToLlm made from an app message (see `standIns`). */
+export function isStandInUserMessage(message: Message): boolean {
+	return standIns.has(message);
+}
+
+function standIn(message: Message): Message {
+	standIns.add(message);
+	return message;
+}
+
 function userText(text: string, timestamp: number): Message {
-	return { role: "user", content: [{ type: "text", text }], timestamp };
+	return standIn({ role: "user", content: [{ type: "text", text }], timestamp });
 }
 
 /**
@@ -136,11 +155,13 @@ export function convertToLlm(messages: AgentMessage[]): Message[] {
 				if (!m.excludeFromContext) out.push(userText(bashExecutionToText(m), m.timestamp));
 				break;
 			case "custom":
-				out.push({
-					role: "user",
-					content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content,
-					timestamp: m.timestamp,
-				});
+				out.push(
+					standIn({
+						role: "user",
+						content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content,
+						timestamp: m.timestamp,
+					}),
+				);
 				break;
 			case "branchSummary":
 				out.push(userText(BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX, m.timestamp));

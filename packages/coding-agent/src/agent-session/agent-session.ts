@@ -12,7 +12,7 @@
 // SessionTools (registered, active and declared tools), ModelRuntime (model,
 // level, keys), PromptRecorder (system prompt + tools as session history),
 // recovery/ (retry, compaction, queues), session-switch, user-bash.
-import type { Agent, AgentEvent, AgentMessage } from "@pi/agent-core";
+import type { Agent, AgentEvent, AgentMessage, StreamFn } from "@pi/agent-core";
 import type { ImageContent, Model, ThinkingLevel } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
@@ -36,6 +36,7 @@ import { AgentSessionBusyError, type PromptOptions, PromptRunner } from "./promp
 import { messageText, QueueReport } from "./queue-report.js";
 import { createRecovery } from "./recovery/create-recovery.js";
 import type { RunRecovery } from "./recovery/recovery.js";
+import { createRouteFit } from "./route-fit.js";
 import { RunBoundaries } from "./run-boundaries.js";
 import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
@@ -144,6 +145,8 @@ export class AgentSession {
 			sessionManager: this.sessionManager,
 			settings: this.settings,
 			getModel: () => this.models.model,
+			getContextWindow: () => this.models.contextWindowFor(this.agent.state.messages),
+			replyModel: (reply) => this.models.replyModel(reply),
 			getThinkingLevel: () => this.models.thinkingLevel,
 			emit: (event) => this.emit(event),
 			timers: o.timers,
@@ -155,6 +158,9 @@ export class AgentSession {
 		this.compactor = recovery.compactor;
 		this.recovery = recovery.recovery;
 		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
+		this.models.setRouteFit(
+			createRouteFit({ agent: this.agent, compactor: this.compactor, project: () => this.transcript.project() }),
+		);
 		this.agent.finishTurn = this.boundaries.finishTurn;
 		const session = this;
 		this.userBash = new UserBash({
@@ -481,7 +487,7 @@ export class AgentSession {
 	getContextUsage(): ContextUsage {
 		// Reported usage counts only until a compaction or context edit changes what it measured.
 		const tokens = this.compactor.estimate().tokens;
-		const contextWindow = this.model?.contextWindow ?? 0;
+		const contextWindow = this.models.contextWindowFor(this.agent.state.messages);
 		const percent = contextWindow > 0 ? Math.min(100, (tokens / contextWindow) * 100) : undefined;
 		return { tokens, contextWindow, percent };
 	}
@@ -615,6 +621,11 @@ export class AgentSession {
 	/** The registry of models the session can switch to. */
 	get modelRegistry() {
 		return this.models.registry;
+	}
+
+	/** The stream function of requests outside the loop (virtual models routed with reason `direct`). */
+	get directStreamFn(): StreamFn {
+		return this.models.directStreamFn;
 	}
 
 	/** Stops listening to the agent and releases the session file. */

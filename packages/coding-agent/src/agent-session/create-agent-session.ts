@@ -13,6 +13,7 @@ import { type ScopedModel, selectInitialModel } from "../config/model-resolver.j
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import { hasTrustRequiringProjectResources, resolveProjectTrust } from "../config/project-trust.js";
 import { SettingsManager } from "../config/settings.js";
+import { lastAnsweredBy, restoredSelection } from "../config/virtual-models.js";
 import type { ExtensionError, ExtensionFactory, ExtensionMode } from "../extensions/types.js";
 import { type ResourceCommandSource, useResourceCommands } from "../input/resource-commands.js";
 import { convertToLlm } from "../messages.js";
@@ -196,8 +197,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	if (!options.modelRegistry) warnings.push(...registry.getErrors());
 	const loadedRunner = services?.extensions.runner;
 	if (loadedRunner) {
-		const { applyLoadedProviders } = await import("./extension-providers.js");
-		await applyLoadedProviders(loadedRunner.runtime, registry, (e) =>
+		const { applyLoadedRegistrations } = await import("./extension-virtual-models.js");
+		await applyLoadedRegistrations(loadedRunner, registry, (e) =>
 			options.extensions?.onError
 				? options.extensions.onError(e)
 				: warnings.push(`Error: ${e.error} (${e.extensionPath})`),
@@ -222,11 +223,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	// -- model ------------------------------------------------------------------
 	const existing = sessionManager.buildSessionContext();
 	const isNewSession = !existing.messages.some((m) => m.role === "user" || m.role === "assistant");
-	const restored = existing.model
+	const answeredBy = lastAnsweredBy(existing.messages);
+	const selection = restoredSelection(sessionManager.getBranch(), existing.model, (p, id) => registry.find(p, id));
+	const restored = selection
 		? {
-				provider: existing.model.provider,
-				modelId: existing.model.modelId,
+				provider: selection.provider,
+				modelId: selection.modelId,
 				thinkingLevel: existing.thinkingLevel as ThinkingLevel,
+				...(answeredBy ? { answeredBy } : {}),
 			}
 		: undefined;
 	const initial = selectInitialModel({

@@ -1,7 +1,7 @@
 // The extension bridge's `ctx` builders: what a handler, a tool and a command
 // see of the session. Each call makes a fresh object over the live session
 // (model, thinking level and signal are getters, so they stay current).
-import { type AssistantMessage, complete } from "@pi/ai";
+import { isVirtualModel } from "../config/virtual-models.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	ExtensionCommandContext,
@@ -42,11 +42,14 @@ export function createExtensionContext(d: ExtensionContextDeps): ExtensionContex
 			find: (provider, id) => registry.find(provider, id),
 			hasAuth: (model) => registry.hasAuth(model),
 			getApiKey: (model) => registry.getApiKey(model),
-			complete: async (model, context, options) =>
-				complete(model, context, {
-					...options,
-					apiKey: await registry.getApiKey(model),
-				}) as Promise<AssistantMessage>,
+			// The session's direct path: a virtual model is routed (reason `direct`), a stored login
+			// supplies its key and models.json headers apply, as for the session's own requests.
+			complete: async (model, context, options) => {
+				const keyed = !isVirtualModel(model) && !registry.auth.usesOAuth(model.provider);
+				const apiKey = keyed ? await registry.getApiKey(model) : undefined;
+				const stream = await session.directStreamFn(model, context, { ...options, apiKey });
+				return stream.result();
+			},
 		},
 		get model() {
 			return session.model;

@@ -14,6 +14,7 @@ import type {
 import type { AgentSession } from "./agent-session.js";
 import { createProviderRegistrar } from "./extension-providers.js";
 import { customMessage, type ExtensionRequestShaper } from "./extension-request.js";
+import { createVirtualModelRegistrar } from "./extension-virtual-models.js";
 import { describeTools } from "./tool-loadout.js";
 
 export interface ExtensionHostDeps {
@@ -131,12 +132,6 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 		},
 		registerProvider: (name, config, extensionPath) => providers.register(name, config, extensionPath),
 		unregisterProvider: (name) => providers.unregister(name),
-		// The router gets a fresh extension context per request, like a handler.
-		registerVirtualModel: (model) =>
-			void registry.registerVirtualModel({
-				...model,
-				route: (request) => model.route(request, runner.createContext()),
-			}),
-		unregisterVirtualModel: (provider, id) => registry.unregisterVirtualModel(provider, id),
+		...createVirtualModelRegistrar(registry, runner),
 	};
 }

@@ -9,9 +9,10 @@ import { formatNoApiKeyMessage, formatNoModelsMessage } from "../config/auth-gui
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SettingsManager } from "../config/settings.js";
+import { isVirtualModel, lastAnsweredBy } from "../config/virtual-models.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { withLoginCredentials } from "./login-requests.js";
-import { VirtualRouter } from "./virtual-routing.js";
+import { type RouteFitter, VirtualRouter } from "./virtual-routing.js";
 
 export interface ModelCycleResult {
 	model: Model;
@@ -53,6 +54,11 @@ export class ModelRuntime {
 		o.agent.streamFn = this.router.loopStreamFn;
 	}
 
+	/** How a loop request routed to a model too small for the conversation is compacted first (the session sets it). */
+	setRouteFit(fit: RouteFitter): void {
+		this.router.fit = fit;
+	}
+
 	/** The stream function for requests outside the loop (compaction, extensions' complete()). */
 	get directStreamFn(): StreamFn {
 		return this.router.directStreamFn;
@@ -74,6 +80,29 @@ export class ModelRuntime {
 		this.o.agent.setThinkingLevel(this.level);
 	}
 
+	/**
+	 * The context window in force (docs/virtual-models.md): the model's own;
+	 * for a virtual selection the window of the physical model that produced
+	 * the latest response in `messages` (even one from before the switch),
+	 * else the window the virtual model declares (0: unknown).
+	 */
+	contextWindowFor(messages: readonly { role: string }[]): number {
+		const model = this.current;
+		if (!model) return 0;
+		if (!isVirtualModel(model)) return model.contextWindow;
+		const answered = lastAnsweredBy(messages);
+		const physical = answered && this.o.registry.find(answered.provider, answered.modelId);
+		return physical && !isVirtualModel(physical) ? physical.contextWindow : model.contextWindow;
+	}
+
+	/** The model whose limits judge `reply`: for a virtual selection, the physical model that sent it. */
+	replyModel(reply: { provider: string; model: string }): Model | undefined {
+		const model = this.current;
+		if (!model || !isVirtualModel(model)) return model;
+		const physical = this.o.registry.find(reply.provider, reply.model);
+		return physical && !isVirtualModel(physical) ? physical : model;
+	}
+
 	/** The registry models are looked up in (RPC set_model, model lists). */
 	get registry(): ModelRegistry {
 		return this.o.registry;
@@ -82,11 +111,19 @@ export class ModelRuntime {
 	/**
 	 * After switching to another session: take the model and level it recorded,
 	 * without recording anything. An unknown model, or one without credentials,
-	 * leaves the current model in place (the level is still clamped to it).
+	 * falls back to `answeredBy` (the physical model of the latest response),
+	 * else leaves the current model in place (the level is still clamped to it).
 	 */
-	restore(provider: string, modelId: string, level: string): void {
-		const model = this.o.registry.find(provider, modelId);
-		const usable = model && this.o.registry.hasAuth(model) ? model : this.current;
+	restore(provider: string, modelId: string, level: string, answeredBy?: { provider: string; modelId: string }): void {
+		const usableModel = (p: string, id: string) => {
+			const model = this.o.registry.find(p, id);
+			return model && this.o.registry.hasAuth(model) ? model : undefined;
+		};
+		// A virtual model that is no longer registered: the physical model that answered last (1.6.0).
+		const usable =
+			usableModel(provider, modelId) ??
+			(answeredBy ? usableModel(answeredBy.provider, answeredBy.modelId) : undefined) ??
+			this.current;
 		this.initialize(usable, (level as ThinkingLevel) || this.level);
 	}
 

@@ -5,6 +5,7 @@
 // Agent (transcript cache, queues, session id) and the model runtime (the
 // model and thinking level recorded in the session we arrive in).
 import type { Agent, AgentMessage } from "@pi/agent-core";
+import { lastAnsweredBy, restoredSelection } from "../config/virtual-models.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { ModelRuntime } from "./model-runtime.js";
@@ -93,7 +94,12 @@ export async function switchToSession(host: SessionSwitchHost, sessionPath: stri
 	host.sessionManager.setSessionFile(sessionPath);
 	followSession(host);
 	const context = host.sessionManager.buildSessionContext();
-	if (context.model) host.models.restore(context.model.provider, context.model.modelId, context.thinkingLevel);
+	const registry = host.models.registry;
+	const selection = restoredSelection(host.sessionManager.getBranch(), context.model, (p, id) => registry.find(p, id));
+	if (selection) {
+		const { provider, modelId } = selection;
+		host.models.restore(provider, modelId, context.thinkingLevel, lastAnsweredBy(context.messages));
+	}
 }
 
 /**

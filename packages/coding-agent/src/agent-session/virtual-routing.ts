@@ -21,6 +21,7 @@ import {
 	VIRTUAL_MODEL_STATE_ENTRY,
 	type VirtualModelStateData,
 } from "../config/virtual-models.js";
+import { isStandInUserMessage } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
 
 export interface VirtualRouterDeps {
@@ -29,6 +30,9 @@ export interface VirtualRouterDeps {
 	/** The stream function below routing (login credentials, configured headers). */
 	inner: StreamFn;
 }
+
+/** Compacts when the routed model's window is too small; the compacted provider messages, or undefined. */
+export type RouteFitter = (target: Model, signal?: AbortSignal) => Promise<Message[] | undefined>;
 
 interface FailedRequest {
 	model: Model;
@@ -49,6 +53,8 @@ function anchorOf(messages: readonly Message[]): string {
 
 export class VirtualRouter {
 	private failed: FailedRequest | undefined;
+	/** Set by the session (it owns compaction); loop requests only — a summary request is never fitted. */
+	fit: RouteFitter | undefined;
 
 	constructor(private readonly d: VirtualRouterDeps) {}
 
@@ -82,7 +88,12 @@ export class VirtualRouter {
 			if (this.failed?.anchor === anchor) {
 				reason = "retry";
 				failed = this.failed;
-			} else reason = messages[messages.length - 1]?.role === "user" ? "user" : "continuation";
+			} else {
+				// A custom message (sendMessage with triggerTurn), a `!` command's output or a summary ends
+				// the context as a user-role message too, but nobody wrote it: that request is a continuation.
+				const last = messages[messages.length - 1];
+				reason = last?.role === "user" && !isStandInUserMessage(last) ? "user" : "continuation";
+			}
 			this.failed = undefined;
 		}
 		const state = mode === "loop" ? this.readState(model) : undefined;
@@ -131,7 +142,10 @@ export class VirtualRouter {
 			? undefined
 			: await this.d.registry.getApiKey(target);
 		const routedOptions = { ...options, apiKey, reasoning: level === "off" ? undefined : level };
-		const inner = await this.d.inner(target, context, routedOptions);
+		// The conversation must fit the model the router chose: compact first if it does not.
+		const fitted = mode === "loop" && this.fit ? await this.fit(target, options?.signal) : undefined;
+		const routedContext = fitted ? { ...context, messages: fitted } : context;
+		const inner = await this.d.inner(target, routedContext, routedOptions);
 		return this.relay(inner, level, (final) => {
 			if (mode === "loop" && final.stopReason === "error")
 				this.failed = { model: target, thinkingLevel: level, message: final, anchor };

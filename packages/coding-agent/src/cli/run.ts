@@ -164,10 +164,10 @@ async function run(
 		// Outside the interactive app a file that cannot load stops the run before any request.
 		if (ext.errors.length > 0) return 1;
 	}
-	// Providers registered by the factories count for --model and --list-models.
+	// Providers and virtual models registered by the factories count for --model and --list-models.
 	if (ext.runner) {
-		const { applyLoadedProviders } = await import("../agent-session/extension-providers.js");
-		await applyLoadedProviders(ext.runner.runtime, registry, (e) => err(formatExtensionError(e)));
+		const { applyLoadedRegistrations } = await import("../agent-session/extension-virtual-models.js");
+		await applyLoadedRegistrations(ext.runner, registry, (e) => err(formatExtensionError(e)));
 	}
 	const extensionFlags = ext.runner?.getFlags() ?? [];
 	if (extensionFlags.length > 0 && argv) {

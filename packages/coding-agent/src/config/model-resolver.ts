@@ -257,8 +257,17 @@ export interface InitialModelInput {
 	scoped?: readonly ScopedModel[];
 	/** True for a fresh session (scoped models apply), false when continuing one. */
 	isNewSession: boolean;
-	/** Model and level recorded in a continued session. */
-	restored?: { provider: string; modelId: string; thinkingLevel?: ThinkingLevel };
+	/**
+	 * Model and level recorded in a continued session; `answeredBy` is the
+	 * physical model of its latest successful response (the fallback when the
+	 * recorded model is a virtual one that is no longer registered).
+	 */
+	restored?: {
+		provider: string;
+		modelId: string;
+		thinkingLevel?: ThinkingLevel;
+		answeredBy?: { provider: string; modelId: string };
+	};
 	defaultProvider?: string;
 	defaultModel?: string;
 	defaultThinkingLevel?: ThinkingLevel;
@@ -311,6 +320,16 @@ export function selectInitialModel(input: InitialModelInput): InitialModel {
 		const model = input.available.find((m) => m.provider === current && m.id === modelId);
 		if (model) return finish(model, input.restored.thinkingLevel);
 		fallbackMessage = `Could not restore the session's model ${provider}/${modelId} (unknown or no credentials).`;
+		// A virtual model whose extension is gone: the physical model that answered last takes over (1.6.0).
+		const answered = input.restored.answeredBy;
+		const physical =
+			answered && input.available.find((m) => m.provider === answered.provider && m.id === answered.modelId);
+		if (physical)
+			return finish(
+				physical,
+				input.restored.thinkingLevel,
+				`${fallbackMessage} Using ${key(physical)}, which answered last.`,
+			);
 	}
 
 	if (savedDefault) return finish(savedDefault, input.restored?.thinkingLevel, fallbackMessage);

@@ -107,3 +107,41 @@ export function validateVirtualModel(definition: unknown, where: string): Virtua
 	const v = d as VirtualModelDefinition;
 	return { ...v, name: typeof v.name === "string" && v.name ? v.name : v.id };
 }
+
+/**
+ * The physical model of the latest successful response among `messages`: a
+ * resumed session whose virtual model is no longer registered falls back to it.
+ */
+export function lastAnsweredBy(
+	messages: readonly { role: string }[],
+): { provider: string; modelId: string } | undefined {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i] as { role: string; stopReason?: string; provider?: string; model?: string; api?: string };
+		if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
+		if (!m.provider || !m.model || m.api === VIRTUAL_MODEL_API) continue;
+		return { provider: m.provider, modelId: m.model };
+	}
+	return undefined;
+}
+
+/**
+ * The model a resumed session selects. The projection names the latest of
+ * `model_change` and assistant message; but assistant messages name the
+ * physical model a router picked, so when the latest `model_change` names a
+ * virtual model that is registered, that selection is restored instead
+ * (1.6.0). When it is not registered the projection's model — the physical
+ * model that answered last — stays.
+ */
+export function restoredSelection(
+	branch: readonly { type: string; provider?: string; modelId?: string }[],
+	projected: { provider: string; modelId: string } | null | undefined,
+	find: (provider: string, id: string) => { api: string } | undefined,
+): { provider: string; modelId: string } | undefined {
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const e = branch[i];
+		if (e.type !== "model_change" || !e.provider || !e.modelId) continue;
+		if (isVirtualModel(find(e.provider, e.modelId))) return { provider: e.provider, modelId: e.modelId };
+		break;
+	}
+	return projected ?? undefined;
+}

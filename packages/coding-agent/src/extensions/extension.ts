@@ -162,13 +162,21 @@ export class ExtensionRuntime {
 		}
 	}
 
-	/** Binds the session side and applies the registrations still queued. */
-	bind(host: ExtensionHost): void {
-		this.host = host;
-		this.flushProviders(host);
+	/**
+	 * Applies the virtual model registrations queued during loading (the CLI
+	 * and the SDK do it with the providers, before the starting model is chosen).
+	 */
+	flushVirtualModels(host: Pick<ExtensionHost, "registerVirtualModel" | "unregisterVirtualModel">): void {
 		for (const v of this.pendingVirtualModels.splice(0)) {
 			if ("model" in v) host.registerVirtualModel(v.model, v.extensionPath);
 			else host.unregisterVirtualModel(v.provider, v.id, v.extensionPath);
 		}
+	}
+
+	/** Binds the session side and applies the registrations still queued. */
+	bind(host: ExtensionHost): void {
+		this.host = host;
+		this.flushProviders(host);
+		this.flushVirtualModels(host);
 	}
 }

@@ -22,6 +22,11 @@ import {
 export interface CompactorHost {
 	readonly sessionManager: SessionManager;
 	getModel(): Model | undefined;
+	/**
+	 * The window the threshold is checked against; default the model's. A
+	 * virtual selection's is the window of the model that answered last.
+	 */
+	getContextWindow?(): number;
 	getThinkingLevel(): ThinkingLevel;
 	getStreamFn(): StreamFn;
 	getApiKey(provider: string): Promise<string | undefined> | string | undefined;
@@ -70,6 +75,16 @@ export class Compactor {
 	needsCompaction(): boolean {
 		const model = this.host.getModel();
 		if (!model) return false;
+		const settings = this.host.getCompactionSettings();
+		if (!settings.enabled) return false;
+		return shouldCompact(this.estimate().tokens, this.host.getContextWindow?.() ?? model.contextWindow, settings);
+	}
+
+	/**
+	 * True when auto-compaction is on and the context does not fit `model`
+	 * (a virtual model's router picked it for the next request).
+	 */
+	tooLargeFor(model: Model): boolean {
 		const settings = this.host.getCompactionSettings();
 		if (!settings.enabled) return false;
 		return shouldCompact(this.estimate().tokens, model.contextWindow, settings);

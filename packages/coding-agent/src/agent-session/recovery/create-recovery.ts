@@ -17,6 +17,10 @@ export interface RecoveryParts {
 	sessionManager: SessionManager;
 	settings: SettingsManager;
 	getModel(): Model | undefined;
+	/** See CompactorHost.getContextWindow. */
+	getContextWindow?(): number;
+	/** See RecoveryHost.replyModel. */
+	replyModel?: RecoveryHost["replyModel"];
 	getThinkingLevel(): ThinkingLevel;
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** Backoff timers (tests); default the real ones. */
@@ -51,6 +55,7 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 	const compactor = new Compactor({
 		sessionManager,
 		getModel: p.getModel,
+		getContextWindow: p.getContextWindow,
 		getThinkingLevel: p.getThinkingLevel,
 		getStreamFn: () => p.getDirectStreamFn?.() ?? agent.streamFn ?? getDefaultStreamFn(),
 		getApiKey: (provider) => agent.getApiKey?.(provider),
@@ -68,6 +73,7 @@ export function createRecovery(p: RecoveryParts): { compactor: Compactor; retry:
 			agent,
 			sessionManager,
 			getModel: p.getModel,
+			replyModel: p.replyModel,
 			emit: p.emit,
 			refreshTranscript: p.transcript.refresh,
 			beforeSettle: p.beforeSettle,

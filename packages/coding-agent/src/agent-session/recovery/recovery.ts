@@ -23,6 +23,11 @@ export interface RecoveryHost {
 	readonly agent: Agent;
 	readonly sessionManager: SessionManager;
 	getModel(): Model | undefined;
+	/**
+	 * The model whose limits judge a reply: the selected one, or for a virtual
+	 * selection the physical model the request was routed to. Default getModel().
+	 */
+	replyModel?(reply: AssistantMessage): Model | undefined;
 	emit(event: AgentSessionEvent): Promise<void> | void;
 	/** The Agent's transcript is a cache of the projection; realigns it after the session changed. */
 	refreshTranscript(): void;
@@ -186,7 +191,7 @@ export class RunRecovery {
 			await this.retry.finish(false, last.errorMessage ?? "Request was aborted");
 			return "aborted";
 		}
-		const model = this.host.getModel();
+		const model = this.host.replyModel?.(last) ?? this.host.getModel();
 		const window = model?.contextWindow;
 		const sameModel = model !== undefined && last.provider === model.provider && last.model === model.id;
 		if (sameModel && isContextOverflow(last, window)) {

@@ -146,9 +146,9 @@ async function loadExtensionProviders(
 	if (p.extensionsLoaded) return;
 	if (p.extensions.length === 0 && (provider === undefined || findLoginFlow(provider))) return;
 	p.extensionsLoaded = true;
-	const [{ createSessionServices }, { applyLoadedProviders }, { formatExtensionError }] = await Promise.all([
+	const [{ createSessionServices }, { applyLoadedRegistrations }, { formatExtensionError }] = await Promise.all([
 		import("../../runtime/services.js"),
-		import("../../agent-session/extension-providers.js"),
+		import("../../agent-session/extension-virtual-models.js"),
 		import("../../runtime/extension-setup.js"),
 	]);
 	const services = await createSessionServices({
@@ -161,7 +161,7 @@ async function loadExtensionProviders(
 	for (const e of loaded.errors) io.stderr.write(`Error: ${e.message}\n`);
 	if (loaded.errors.length > 0 && p.extensions.length > 0) throw new Error("an extension could not load");
 	if (loaded.runner) {
-		await applyLoadedProviders(loaded.runner.runtime, registry, (e) => io.stderr.write(`${formatExtensionError(e)}\n`));
+		await applyLoadedRegistrations(loaded.runner, registry, (e) => io.stderr.write(`${formatExtensionError(e)}\n`));
 	}
 }
 
