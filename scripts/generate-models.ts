@@ -58,6 +58,7 @@ export interface CompactModel {
 	cost: [number, number, number, number];
 	thinkingLevelMap?: Record<string, string | null>;
 	compat?: Record<string, unknown>;
+	promptCache?: { short?: number; long?: number };
 	api?: string;
 	baseUrl?: string;
 }
@@ -107,6 +108,22 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 		}
 		return v;
 	};
+	// Prompt cache lifetimes in seconds per retention tier (`short`, `long`).
+	const checkPromptCache = (path: string, v: unknown): { short?: number; long?: number } | undefined => {
+		if (v === undefined) return undefined;
+		if (!isObj(v)) {
+			fail(path, "expected a mapping of short/long to seconds");
+			return undefined;
+		}
+		const out: { short?: number; long?: number } = {};
+		for (const [tier, seconds] of Object.entries(v)) {
+			if (tier !== "short" && tier !== "long") fail(`${path}.${tier}`, "expected short or long");
+			else if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds <= 0)
+				fail(`${path}.${tier}`, "expected a positive whole number of seconds");
+			else out[tier] = seconds;
+		}
+		return out;
+	};
 
 	for (const [provider, p] of Object.entries(data.providers)) {
 		const pp = `providers.${provider}`;
@@ -118,6 +135,7 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 		if (!(ENDPOINT_FROM_ENV.includes(p.api as string) && p.baseUrl === "")) checkUrl(`${pp}.baseUrl`, p.baseUrl);
 		const compat = checkCompat(`${pp}.compat`, p.compat);
 		const defaults = isObj(p.defaults) ? p.defaults : {};
+		const defaultPromptCache = checkPromptCache(`${pp}.defaults.promptCache`, defaults.promptCache);
 		if (!Array.isArray(p.models) || p.models.length === 0) {
 			fail(`${pp}.models`, "expected a non-empty list");
 			continue;
@@ -140,6 +158,7 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 				"cost",
 				"thinking",
 				"compat",
+				"promptCache",
 				"api",
 				"baseUrl",
 			];
@@ -182,6 +201,7 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 				fail(`${mp}.api`, `expected one of ${APIS.join(", ")}`);
 			if (m.baseUrl !== undefined) checkUrl(`${mp}.baseUrl`, m.baseUrl);
 			const modelCompat = checkCompat(`${mp}.compat`, m.compat);
+			const promptCache = checkPromptCache(`${mp}.promptCache`, m.promptCache) ?? defaultPromptCache;
 			const row: CompactModel = {
 				id,
 				name: m.name as string,
@@ -193,6 +213,7 @@ export function normalizeCatalog(data: unknown): CompactProvider[] {
 			};
 			if (thinking) row.thinkingLevelMap = thinking;
 			if (modelCompat) row.compat = modelCompat;
+			if (promptCache) row.promptCache = promptCache;
 			if (m.api !== undefined) row.api = m.api as string;
 			if (m.baseUrl !== undefined) row.baseUrl = m.baseUrl as string;
 			models.push(row);

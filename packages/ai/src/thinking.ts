@@ -88,3 +88,18 @@ export function reasoningEffort(
 	if (typeof mapped === "string") return mapped;
 	return effective;
 }
+
+/**
+ * Claude 4.6+ and 5.x think adaptively (an effort level) instead of with a
+ * token budget. Catalog entries for those models carry effort names in their
+ * `thinkingLevelMap`, which also marks custom models as adaptive.
+ */
+export function supportsAdaptiveThinking(model: Pick<Model, "id" | "thinkingLevelMap">): boolean {
+	if (Object.values(model.thinkingLevelMap ?? {}).some((value) => typeof value === "string")) return true;
+	const match = /(?:opus|sonnet|haiku|fable)-(\d+)(?:[.-](\d+))?/.exec(model.id);
+	if (!match) return false;
+	const major = Number(match[1]);
+	const minor = Number(match[2] ?? 0);
+	// Bounds skip date suffixes (claude-3-7-sonnet-20250219, claude-opus-4-20250514).
+	return (major >= 5 && major < 100) || (major === 4 && minor >= 6 && minor < 100);
+}

@@ -239,6 +239,16 @@ export interface OpenAIResponsesCompat {
 
 export type ModelCompat = OpenAICompletionsCompat & AnthropicMessagesCompat & OpenAIResponsesCompat;
 
+/**
+ * How long (seconds) the provider keeps a prompt cache entry, best effort, per
+ * retention tier (`cacheRetention` "short" / "long"). A tier left out has no
+ * known lifetime: pi does not keep that tier's cache warm.
+ */
+export interface ModelPromptCache {
+	short?: number;
+	long?: number;
+}
+
 export interface Model<TApi extends Api = Api> {
 	id: string;
 	name: string;
@@ -258,6 +268,8 @@ export interface Model<TApi extends Api = Api> {
 	maxTokens: number;
 	headers?: Record<string, string>;
 	compat?: ModelCompat;
+	/** Prompt cache lifetimes; unset when the provider's cache behaviour is unknown. */
+	promptCache?: ModelPromptCache;
 	/** `llama-cpp` models: the GGUF file the model runs from (in this process, no server). */
 	path?: string;
 	/** `llama-cpp` models: layers offloaded to a GPU when one is found; default "auto". */

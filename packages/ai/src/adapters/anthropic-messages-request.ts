@@ -10,9 +10,11 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { AdapterOptions } from "../adapter.js";
 import { type NonSystemMessage, type NormalizedContext, splitSystemMessages } from "../context.js";
-import { clampThinkingLevel, thinkingBudget } from "../thinking.js";
+import { clampThinkingLevel, supportsAdaptiveThinking, thinkingBudget } from "../thinking.js";
 import { safeToolCallId, transformMessagesForModel } from "../transform-messages.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Tool, ToolResultMessage } from "../types.js";
+
+export { supportsAdaptiveThinking };
 
 /** OAuth (Claude Pro/Max) tokens look like `sk-ant-oat01-…` and need Bearer auth plus Claude Code's identity. */
 export function isAnthropicOAuthToken(key: string): boolean {
@@ -152,21 +154,6 @@ function openTurnLacksThinking(messages: MessageParam[]): boolean {
 	if (turn?.role !== "assistant" || typeof turn.content === "string") return false;
 	const first = turn.content[0];
 	return first?.type !== "thinking" && first?.type !== "redacted_thinking";
-}
-
-/**
- * Claude 4.6+ and 5.x think adaptively (an effort level) instead of with a
- * token budget. Catalog entries for those models carry effort names in their
- * `thinkingLevelMap`, which also marks custom models as adaptive.
- */
-export function supportsAdaptiveThinking(model: Pick<Model, "id" | "thinkingLevelMap">): boolean {
-	if (Object.values(model.thinkingLevelMap ?? {}).some((value) => typeof value === "string")) return true;
-	const match = /(?:opus|sonnet|haiku|fable)-(\d+)(?:[.-](\d+))?/.exec(model.id);
-	if (!match) return false;
-	const major = Number(match[1]);
-	const minor = Number(match[2] ?? 0);
-	// Bounds skip date suffixes (claude-3-7-sonnet-20250219, claude-opus-4-20250514).
-	return (major >= 5 && major < 100) || (major === 4 && minor >= 6 && minor < 100);
 }
 
 /** `level` is already clamped, so xhigh and max arrive only where the model's map names their API value. */

@@ -1,7 +1,7 @@
 // The built-in model catalog: lookups over the generated data module. The data
 // stays a JSON string until the first lookup, so importing pi-ai does not pay
 // for building several hundred model objects nobody may ask for.
-import type { Api, Model, ModelCompat, ThinkingLevel } from "../types.js";
+import type { Api, Model, ModelCompat, ModelPromptCache, ThinkingLevel } from "../types.js";
 import { CATALOG_JSON, type KnownModels, type KnownProviderApis } from "./catalog.generated.js";
 
 export type { KnownModels, KnownProviderApis };
@@ -21,6 +21,7 @@ interface CatalogRow {
 	cost: [number, number, number, number];
 	thinkingLevelMap?: Partial<Record<ThinkingLevel, string | null>>;
 	compat?: ModelCompat;
+	promptCache?: ModelPromptCache;
 	api?: Api;
 	baseUrl?: string;
 }
@@ -57,6 +58,7 @@ function load(): Map<string, Map<string, Model>> {
 			if (row.thinkingLevelMap) model.thinkingLevelMap = row.thinkingLevelMap;
 			// Provider-wide dialect flags first, the model's own flags over them.
 			if (p.compat || row.compat) model.compat = { ...p.compat, ...row.compat };
+			if (row.promptCache) model.promptCache = row.promptCache;
 			models.set(row.id, model);
 		}
 		byProvider.set(p.provider, models);
@@ -71,6 +73,7 @@ function copy<TApi extends Api>(model: Model): Model<TApi> {
 	if (model.thinkingLevelMap) out.thinkingLevelMap = { ...model.thinkingLevelMap };
 	if (model.compat) out.compat = structuredClone(model.compat);
 	if (model.headers) out.headers = { ...model.headers };
+	if (model.promptCache) out.promptCache = { ...model.promptCache };
 	return out;
 }
 

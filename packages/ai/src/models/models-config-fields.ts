@@ -1,7 +1,7 @@
 // Field-by-field validation of models.json values. Each reader records a
 // problem under the JSON path of the offending value and returns undefined,
 // so one bad field never hides the others.
-import type { Api, ModelCompat, ModelCost, ThinkingLevel } from "../types.js";
+import type { Api, ModelCompat, ModelCost, ModelPromptCache, ThinkingLevel } from "../types.js";
 import { THINKING_LEVELS } from "../types.js";
 
 /** A problem in a models.json file. `line`/`column` are set for syntax errors. */
@@ -53,6 +53,8 @@ export interface ModelFields {
 	cost?: Partial<ModelCost>;
 	headers?: Record<string, string>;
 	compat?: ModelCompat;
+	/** Prompt cache lifetimes (seconds) per retention tier. */
+	promptCache?: ModelPromptCache;
 	/** `llama-cpp` models: the GGUF file. */
 	path?: string;
 	/** `llama-cpp` models: GPU layers (a count, "auto" or "max"). */
@@ -83,7 +85,7 @@ const ENUM_COMPAT: Record<string, readonly string[]> = {
 const OBJECT_COMPAT = new Set(["openRouterRouting", "vercelGatewayRouting"]);
 
 // Fields of the later (1.x) models.json format that this version accepts and ignores.
-const IGNORED_MODEL_FIELDS = new Set(["inputLimits", "promptCache", "samplingParams", "samplingParamsByThinkingLevel"]);
+const IGNORED_MODEL_FIELDS = new Set(["inputLimits", "samplingParams", "samplingParamsByThinkingLevel"]);
 
 /** Records an error and returns false, for `ok = fail(…)` in the readers below. */
 function fail(issues: Issues, path: string, message: string): false {
@@ -216,6 +218,23 @@ function readCost(v: unknown, path: string, issues: Issues): Partial<ModelCost> 
 	return ok ? out : undefined;
 }
 
+function readPromptCache(v: unknown, path: string, issues: Issues): ModelPromptCache | undefined {
+	if (!isPlainObject(v)) {
+		issues.error(path, 'expected an object of retention tiers to seconds, e.g. { "short": 300, "long": 3600 }');
+		return undefined;
+	}
+	const out: ModelPromptCache = {};
+	let ok = true;
+	for (const [tier, seconds] of Object.entries(v)) {
+		const p = childPath(path, tier);
+		if (tier !== "short" && tier !== "long") issues.warn(p, "unknown retention tier; expected short or long; ignored");
+		else if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0)
+			ok = fail(issues, p, "expected a cache lifetime in seconds, greater than 0");
+		else out[tier] = seconds;
+	}
+	return ok ? out : undefined;
+}
+
 const MODEL_FIELDS = [
 	"id",
 	"name",
@@ -229,6 +248,7 @@ const MODEL_FIELDS = [
 	"cost",
 	"headers",
 	"compat",
+	"promptCache",
 	"path",
 	"gpuLayers",
 ];
@@ -291,6 +311,9 @@ export function readModelFields(
 				break;
 			case "compat":
 				out.compat = readCompat(value, p, issues);
+				break;
+			case "promptCache":
+				out.promptCache = readPromptCache(value, p, issues);
 				break;
 			case "path":
 				out.path = readString(value, p, issues);

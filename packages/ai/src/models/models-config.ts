@@ -122,6 +122,8 @@ function applyOverride(model: Model, o: ModelFields): Model {
 	if (o.cost) out.cost = { ...model.cost, ...o.cost };
 	const compat = mergeCompat(model.compat, o.compat);
 	if (compat) out.compat = compat;
+	// An object field merges tier by tier (as cost does).
+	if (o.promptCache) out.promptCache = { ...model.promptCache, ...o.promptCache };
 	return out;
 }
 
@@ -275,6 +277,7 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 			maxTokens,
 		};
 		if (f.thinkingLevelMap) model.thinkingLevelMap = f.thinkingLevelMap;
+		if (f.promptCache) model.promptCache = f.promptCache;
 		if (f.path) model.path = f.path;
 		if (f.gpuLayers !== undefined) model.gpuLayers = f.gpuLayers;
 		const merged = mergeCompat(local, inherited, compat, f.compat);
