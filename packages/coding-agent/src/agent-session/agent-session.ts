@@ -22,6 +22,7 @@ import { InputPipeline } from "../input/pipeline.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
 import type { Timers } from "./backoff/timers.js";
+import type { CacheWarmer } from "./cache-warmer.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
@@ -68,6 +69,8 @@ export interface AgentSessionOptions {
 	cwd: string;
 	/** Timers for retry backoff (tests); default the real ones. */
 	timers?: Timers;
+	/** Prompt-cache warming (cache-warmer.ts); the session announces its entries and errors, and ends it on dispose. */
+	cacheWarmer?: CacheWarmer;
 }
 
 export class AgentSession {
@@ -104,6 +107,8 @@ export class AgentSession {
 	readonly input = new InputPipeline();
 	/** The `turn_end` and `agent_before_settle` boundaries (run-boundaries.ts). */
 	private readonly boundaries: RunBoundaries;
+	/** Keeps the conversation's prompt cache warm between requests (`/session` shows its next decision). */
+	readonly cacheWarming: CacheWarmer | undefined;
 	/** Tools calling tools (`ctx.executeTool`); their records become `nestedCalls` on the caller's result. */
 	private readonly nestedTools = new NestedToolRunner({
 		getTools: () => this.getAllTools(),
@@ -194,6 +199,11 @@ export class AgentSession {
 			recordSystemPrompt: () => this.recordSystemPrompt(),
 		});
 		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
+		this.cacheWarming = o.cacheWarmer;
+		if (o.cacheWarmer) {
+			o.cacheWarmer.onWarmed = (entry) => void this.emit({ type: "entry_appended", entry });
+			o.cacheWarmer.onError = (errorMessage) => void this.emit({ type: "cache_warming_error", errorMessage });
+		}
 		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
 		this.transcript.refresh();
 	}
@@ -630,6 +640,7 @@ export class AgentSession {
 
 	/** Stops listening to the agent and releases the session file. */
 	dispose(): void {
+		this.cacheWarming?.dispose();
 		this.unsubscribeAgent();
 		this.listeners.clear();
 		this.sessionManager.close();

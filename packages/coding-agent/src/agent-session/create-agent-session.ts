@@ -24,6 +24,7 @@ import { getDefaultSessionDir } from "../session/paths.js";
 import { SessionManager } from "../session/session-manager.js";
 import { allToolNames, createAllTools, defaultToolNames } from "../tools/index.js";
 import { AgentSession } from "./agent-session.js";
+import { CacheWarmer } from "./cache-warmer.js";
 import { ModelRuntime } from "./model-runtime.js";
 import { PromptRecorder } from "./prompt-recorder.js";
 import { selectToolNames } from "./tool-selection.js";
@@ -279,6 +280,16 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const byName = new Map<string, AnyTool>();
 	for (const tool of [...builtin, ...custom]) byName.set(tool.name, tool);
 
+	// Every request of the loop passes the warmer, which keeps the latest one's prompt cache warm.
+	const cacheWarmer = new CacheWarmer({
+		stream: () => models.directStreamFn,
+		sessionManager,
+		getMode: () => settings.getCacheWarmingMode(),
+		currentModel: () => models.model,
+		isBusy: () => session?.isStreaming ?? false,
+	});
+	agent.streamFn = cacheWarmer.observe(agent.streamFn ?? models.directStreamFn);
+
 	session = new AgentSession({
 		agent,
 		sessionManager,
@@ -288,6 +299,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		tools: [...byName.values()],
 		activeToolNames: activeToolNames(options, custom, settings.get("defaultTools")),
 		cwd,
+		cacheWarmer,
+	});
+	session.subscribe((event) => {
+		if (event.type === "agent_start") cacheWarmer.onRunStart();
+		else if (event.type === "agent_settled") cacheWarmer.onSettled();
 	});
 
 	useResourceCommands(

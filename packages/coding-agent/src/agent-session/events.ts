@@ -3,6 +3,7 @@
 // are declared here for the collaborators that will emit them.
 import type { AgentEvent } from "@pi/agent-core";
 import type { ThinkingLevel } from "@pi/ai";
+import type { SessionEntry } from "../session/types.js";
 import type { CompactionResult } from "./compaction/summarize.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
@@ -30,7 +31,11 @@ export type AgentSessionEvent =
 	 */
 	| { type: "session_write_failed"; file: string | undefined; code?: string; errorMessage: string }
 	/** Everything (retries, overflow compaction, queues) is done; `prompt()` resolves after this. */
-	| { type: "agent_settled"; aborted: boolean };
+	| { type: "agent_settled"; aborted: boolean }
+	/** An entry was appended outside a run's messages: a prompt-cache refresh's `usage` entry (kind "cache_warm"). */
+	| { type: "entry_appended"; entry: SessionEntry }
+	/** A prompt-cache refresh failed; warming stopped, the conversation is untouched. */
+	| { type: "cache_warming_error"; errorMessage: string };
 
 export type AgentSessionEventType = AgentSessionEvent["type"];
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;

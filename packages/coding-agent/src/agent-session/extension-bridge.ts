@@ -9,6 +9,7 @@
 //       before_provider_request / after_provider_response  through the stream options
 //       before_provider_headers / provider_stream_event  through pi-ai's onHeaders / onStreamEvent
 //       before_agent_start  through AgentSession.beforeAgentStart
+//       cache_warming_decision  through the session's CacheWarmer (last action wins)
 //       every session event  forwarded with notify semantics;
 //   - installs the extension stages of the session's input pipeline
 //     (extension command, then the `input` event: extension-input.ts).
@@ -235,6 +236,9 @@ export class ExtensionBridge {
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);
 		this.toolHookOffs.push(session.setLifecycleHooks(createLifecycleHooks(this.runner, this.turns)));
+		// cache_warming_decision: the last handler returning an action decides each refresh.
+		const warmer = session.cacheWarming;
+		if (warmer) this.toolHookOffs.push(warmer.setDecisionHook((event) => this.runner.emitCacheWarmingDecision(event)));
 		this.toolHookOffs.push(session.setDeclarationShaper(createDeclarationShaper(session, this.runner)));
 		this.toolHookOffs.push(
 			useExtensionInput(session.input, {

@@ -17,7 +17,9 @@ export class SessionListeners {
 	readonly emit = async (event: AgentSessionEvent): Promise<void> => {
 		for (const listener of this.list) {
 			try {
-				await listener(event);
+				// Only a returned promise is awaited: a synchronous listener does not delay the ones after it.
+				const pending = listener(event);
+				if (pending) await pending;
 			} catch {
 				// A failing listener must not break the run or the other listeners.
 			}

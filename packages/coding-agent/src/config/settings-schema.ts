@@ -4,6 +4,10 @@ import type { ThinkingLevel } from "@pi/ai";
 
 export type QueueMode = "all" | "one-at-a-time";
 export type Transport = "sse" | "websocket" | "websocket-cached" | "auto";
+/** `cacheWarming`: keep prompt caches warm never, during runs only, or during runs and up to 30 min after. */
+export type CacheWarmingMode = "off" | "streaming" | "idle";
+export const CACHE_WARMING_MODES: readonly CacheWarmingMode[] = ["off", "streaming", "idle"];
+export const DEFAULT_CACHE_WARMING: CacheWarmingMode = "idle";
 
 export interface CompactionSettings {
 	enabled: boolean;
@@ -72,6 +76,8 @@ export interface Settings {
 	defaultModel?: string;
 	defaultThinkingLevel?: ThinkingLevel;
 	hideThinkingBlock?: boolean;
+	/** Prompt-cache warming (default "idle"); read from the user's settings only, never a project's. */
+	cacheWarming?: CacheWarmingMode;
 	thinkingBudgets?: Partial<Record<"minimal" | "low" | "medium" | "high", number>>;
 	transport?: Transport;
 	steeringMode?: QueueMode;

@@ -12,8 +12,11 @@ import { isPlainObject, readJsonFile, writeFileAtomic } from "./json-file.js";
 import { agentPaths, getAgentDir, projectPaths } from "./paths.js";
 import {
 	type BranchSummarySettings,
+	CACHE_WARMING_MODES,
+	type CacheWarmingMode,
 	type CompactionSettings,
 	DEFAULT_BRANCH_SUMMARY,
+	DEFAULT_CACHE_WARMING,
 	DEFAULT_COMPACTION,
 	DEFAULT_IMAGES,
 	DEFAULT_RETRY,
@@ -326,6 +329,16 @@ export class SettingsManager {
 	getHideThinkingBlock(): boolean {
 		return this.merged.hideThinkingBlock ?? false;
 	}
+	/**
+	 * `cacheWarming`, from the user's settings (and SDK overrides) only: a
+	 * project cannot make pi send requests the user did not ask for.
+	 */
+	getCacheWarmingMode(): CacheWarmingMode {
+		const value = this.overrides.cacheWarming ?? this.scopes.global.data.cacheWarming;
+		return CACHE_WARMING_MODES.includes(value as CacheWarmingMode)
+			? (value as CacheWarmingMode)
+			: DEFAULT_CACHE_WARMING;
+	}
 	getQuietStartup(): boolean {
 		return this.merged.quietStartup ?? false;
 	}
@@ -369,6 +382,9 @@ export class SettingsManager {
 	}
 	setRetryEnabled(enabled: boolean): void {
 		this.set(["retry", "enabled"], enabled);
+	}
+	setCacheWarmingMode(mode: CacheWarmingMode): void {
+		this.set("cacheWarming", mode);
 	}
 	setTheme(theme: string): void {
 		this.set("theme", theme);

@@ -35,15 +35,25 @@ export interface ContextWithSystemEvent {
 export interface ContextEventResult {
 	messages?: AgentMessage[];
 }
-/** last-wins: the last handler returning an action decides. */
+/**
+ * last-wins: before each prompt-cache refresh (docs/cache-warming.md), with
+ * pi's decision filled in; the last handler returning an action decides. A
+ * throw is reported and does not change the decision. Everything else (model,
+ * idle state, context size) is on `ctx`.
+ */
 export interface CacheWarmingDecisionEvent {
 	type: "cache_warming_decision";
+	/** $ of this refresh: the prompt read from the cache plus one output token. */
 	warmCost: number;
+	/** $ the next real request pays extra if the cache entry is lost. */
 	missCost: number;
+	/** pi's estimate that a real request arrives before the entry expires (1 during a run, 0.15 idle). */
 	continuationProbability: number;
+	/** pi's decision: "warm" when the expected savings reach $0.05. */
 	action: "warm" | "stop";
 }
 export interface CacheWarmingDecisionEventResult {
+	/** Overrides the decision: "warm" sends the refresh; "stop" ends warming until the next real request. */
 	action?: "warm" | "stop";
 }
 /** chain: a handler returning a value (not undefined) replaces the payload for later handlers and the request. */

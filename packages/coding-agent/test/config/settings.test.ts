@@ -154,6 +154,26 @@ describe("SettingsManager", () => {
 		expect(bad.getDefaultThinkingLevel()).toBeUndefined();
 	});
 
+	it("cacheWarming: idle by default, read from the user's settings only, an unknown mode is a warning", async () => {
+		expect(SettingsManager.create({ cwd, agentDir }).getCacheWarmingMode()).toBe("idle");
+		// A project cannot turn warming on (or change it): it would make pi send requests the user did not ask for.
+		writeFileSync(globalFile(), JSON.stringify({ cacheWarming: "off" }));
+		writeFileSync(projectFile(), JSON.stringify({ cacheWarming: "idle" }));
+		const s = SettingsManager.create({ cwd, agentDir });
+		expect(s.getCacheWarmingMode()).toBe("off");
+		s.setCacheWarmingMode("streaming");
+		expect(s.getCacheWarmingMode()).toBe("streaming");
+		await s.flush();
+		expect(readJson(globalFile()).cacheWarming).toBe("streaming");
+		expect(readJson(projectFile()).cacheWarming).toBe("idle");
+		writeFileSync(globalFile(), JSON.stringify({ cacheWarming: "always" }));
+		const bad = SettingsManager.create({ cwd, agentDir });
+		expect(bad.getWarnings().map((w) => w.message)).toEqual([
+			`Warning: ${globalFile()}: "cacheWarming" must be one of "off", "streaming", "idle", found the string "always"; using the default for it.`,
+		]);
+		expect(bad.getCacheWarmingMode()).toBe("idle");
+	});
+
 	it("does not overwrite a file that became malformed after loading", async () => {
 		const s = SettingsManager.create({ cwd, agentDir });
 		writeFileSync(globalFile(), "{ nope");

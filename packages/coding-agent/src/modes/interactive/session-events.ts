@@ -57,6 +57,13 @@ export function showSessionEvent(event: AgentSessionEvent, v: SessionEventViews)
 		case "thinking_level_changed":
 			v.refreshStatus();
 			break;
+		case "entry_appended":
+			// A prompt-cache refresh's usage: the footer's totals include it.
+			v.refreshStatus();
+			break;
+		case "cache_warming_error":
+			v.showStatus(event.errorMessage, "warning");
+			break;
 		case "session_write_failed":
 			// The run stops here (nothing unrecorded is announced); say where and why.
 			v.showStatus(

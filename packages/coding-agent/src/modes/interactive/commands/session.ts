@@ -1,5 +1,6 @@
 // /session: where this conversation lives and what it has cost so far.
 import { sendsThinkingLevel } from "@pi/ai";
+import { describeCacheWarming } from "../../../agent-session/cache-warmer.js";
 import type { InteractiveContext } from "../context.js";
 import type { SlashCommand } from "./registry.js";
 
@@ -32,6 +33,8 @@ export function formatSessionInfo(ctx: InteractiveContext): string {
 		const thinking = sendsThinkingLevel(model) ? `thinking ${s.thinkingLevel}` : "thinking not sent to this model";
 		lines.push(`  Model: ${model.provider}/${model.id} • ${thinking}`);
 	}
+	const warmer = s.cacheWarming;
+	if (warmer) lines.push(...describeCacheWarming(warmer.status, warmer.clock.now()).map((line) => `  ${line}`));
 	return lines.join("\n");
 }
 
