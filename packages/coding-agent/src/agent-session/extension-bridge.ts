@@ -15,6 +15,7 @@
 //     (extension command, then the `input` event: extension-input.ts).
 import type { AgentTool, AgentToolResult } from "@pi/agent-core";
 import type { ImageContent } from "@pi/ai";
+import { McpServersWatch } from "../extensions/mcp-watch.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	AnyToolDefinition,
@@ -103,10 +104,13 @@ export class ExtensionBridge {
 	private readonly promptSpan = { depth: 0 };
 
 	private ui: ExtensionUIContext;
+	/** `mcp_servers_change` and the report of registrations nothing connects. */
+	private readonly mcpServers: McpServersWatch;
 
 	constructor(private readonly o: ExtensionBridgeOptions) {
 		this.session = o.session;
 		this.runner = o.runner;
+		this.mcpServers = new McpServersWatch(o.runner);
 		this.ui = o.ui;
 		this.request = new ExtensionRequestShaper(o.session, o.runner);
 	}
@@ -135,10 +139,12 @@ export class ExtensionBridge {
 	async start(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup"): Promise<void> {
 		this.runner.setContextFactory(() => this.createContext());
 		this.runner.runtime.bind(this.host());
+		this.mcpServers.start();
 		await Promise.all(this.pendingKeys.splice(0));
 		this.refreshTools();
 		this.wireHooks();
 		await this.runner.emit({ type: "session_start", reason });
+		this.mcpServers.reportUnhandled();
 		const discovered = await this.runner.emitResourcesDiscover({
 			type: "resources_discover",
 			cwd: this.session.cwd,

@@ -7,6 +7,7 @@ import { validateVirtualModel } from "../config/virtual-models.js";
 import { EXTENSION_EVENT_NAMES, type ExtensionEventName } from "./events.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionRuntime, LoadedExtension } from "./extension.js";
+import { checkMcpServerConfig, isValidMcpServerName, mcpServerKey } from "./mcp-servers.js";
 import { checkProviderConfig, providerFromDefinition } from "./provider-shape.js";
 import {
 	type AnyToolDefinition,
@@ -160,17 +161,16 @@ export function createExtensionAPI(
 			else runtime.pendingProviders.push({ name, config: undefined, extensionPath: ext.path });
 		},
 		registerMcpServer(name, config) {
-			const owner = runtime.mcpServers.get(name);
-			if (owner && owner.extensionPath !== ext.path) {
-				throw new Error(`MCP server "${name}" is already registered by ${owner.extensionPath}`);
-			}
-			runtime.mcpServers.set(name, { name, extensionPath: ext.path, config });
+			runtime.assertActive();
+			registerMcpServer(runtime, ext.path, name, config);
 		},
 		unregisterMcpServer(name) {
-			if (runtime.mcpServers.get(name)?.extensionPath === ext.path) runtime.mcpServers.delete(name);
+			runtime.assertActive();
+			runtime.mcpServers.unregister(name, ext.path);
 		},
 		getMcpServers() {
-			return [...runtime.mcpServers.values()];
+			runtime.assertActive();
+			return runtime.mcpServers.list();
 		},
 		registerVirtualModel(model) {
 			const checked = validateVirtualModel(model, ext.path) as unknown as ExtensionVirtualModel;
@@ -183,4 +183,35 @@ export function createExtensionAPI(
 		},
 	};
 	return api;
+}
+
+/**
+ * `pi.registerMcpServer`: the name and config are checked before anything
+ * changes; a name is one extension's (another's registration of it, or of a
+ * name differing only in `-`/`_`, is refused); the same extension registering
+ * it again replaces its registration.
+ */
+function registerMcpServer(runtime: ExtensionRuntime, extensionPath: string, name: unknown, config: unknown): void {
+	const where = `pi.registerMcpServer(${JSON.stringify(name)}) in ${extensionPath}`;
+	if (!isValidMcpServerName(name)) {
+		throw new Error(`${where}: the name must be letters, digits, "_" and "-" (at least one)`);
+	}
+	let checked: ReturnType<typeof checkMcpServerConfig>;
+	try {
+		checked = checkMcpServerConfig(config);
+	} catch (error) {
+		throw new Error(`${where}: invalid config: ${(error as Error).message}`);
+	}
+	for (const other of runtime.mcpServers.list()) {
+		if (other.name === name) {
+			if (other.extensionPath !== extensionPath) {
+				throw new Error(`${where}: MCP server "${name}" is already registered by ${other.extensionPath}`);
+			}
+		} else if (mcpServerKey(other.name) === mcpServerKey(name)) {
+			throw new Error(
+				`${where}: conflicts with MCP server "${other.name}" registered by ${other.extensionPath} (names differing only in "-" and "_" are the same server)`,
+			);
+		}
+	}
+	runtime.mcpServers.register({ name, config: checked, extensionPath });
 }

@@ -6,6 +6,7 @@
 import type { ImageContent, Model, TextContent, ThinkingLevel } from "@pi/ai";
 import { ExtensionEventBus } from "./event-bus.js";
 import type { ExtensionEventName } from "./events.js";
+import { McpServerRegistry } from "./mcp-servers.js";
 import type {
 	AnyToolDefinition,
 	CustomMessageInput,
@@ -96,17 +97,12 @@ export interface ExtensionHost {
 	unregisterVirtualModel(provider: string, id: string, extensionPath: string): void;
 }
 
-export interface McpServerRegistration {
-	name: string;
-	extensionPath: string;
-	config: Record<string, unknown>;
-}
-
 /** State shared by every extension of one runtime. */
 export class ExtensionRuntime {
 	readonly flagValues = new Map<string, boolean | string>();
 	readonly events: ExtensionEventBus;
-	readonly mcpServers = new Map<string, McpServerRegistration>();
+	/** `pi.registerMcpServer` registrations (never saved; the session's MCP extension connects them). */
+	readonly mcpServers = new McpServerRegistry();
 	/** registerProvider calls made while loading; applied when the host binds. */
 	readonly pendingProviders: { name: string; config: ProviderConfig | undefined; extensionPath: string }[] = [];
 	/** registerVirtualModel / unregisterVirtualModel calls made while loading, in order. */
@@ -141,10 +137,16 @@ export class ExtensionRuntime {
 		return this.host;
 	}
 
+	/** Throws the stale message once this runtime's `pi` objects were invalidated. */
+	assertActive(): void {
+		if (this.stale) throw new Error(this.stale);
+	}
+
 	/** Marks this runtime's `pi` objects stale (session replaced or reloaded). */
 	invalidate(message: string): void {
 		this.stale = message;
 		this.events.clear();
+		this.mcpServers.setChangeListener(undefined);
 	}
 
 	get isStale(): boolean {

@@ -3,6 +3,7 @@ import type { Usage } from "@pi/ai";
 import type { CompactionPreparation } from "../agent-session/compaction/prepare.js";
 import type { CompactionResult } from "../agent-session/compaction/summarize.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+import type { RegisteredMcpServer } from "./mcp-servers.js";
 
 // -- startup and resources ----------------------------------------------------------
 
@@ -30,10 +31,17 @@ export interface ResourcesDiscoverResult {
 	themePaths?: string[];
 }
 
-/** notify: an MCP server was registered or removed after start-up. */
+/**
+ * notify: an extension registered or removed an MCP server once the session
+ * was bound (servers registered while loading are read with
+ * `pi.getMcpServers()` at `session_start`). An extension with a handler for
+ * it is taken to be the one that connects registered servers; with none,
+ * each registration is reported as an extension error.
+ */
 export interface McpServersChangeEvent {
 	type: "mcp_servers_change";
-	servers: { name: string; extensionPath: string; config: Record<string, unknown> }[];
+	/** Every registered server after the change. */
+	servers: RegisteredMcpServer[];
 }
 
 // -- session ---------------------------------------------------------------------------

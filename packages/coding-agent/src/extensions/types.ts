@@ -22,6 +22,7 @@ import type {
 } from "./context-types.js";
 import type { EventBus } from "./event-bus.js";
 import type { ExtensionEventMap, ExtensionEventName, ProjectTrustEvent, ProjectTrustEventResult } from "./events.js";
+import type { McpServerConfig, RegisteredMcpServer } from "./mcp-servers.js";
 import type { ExtensionVirtualModel, ProviderConfig, ProviderDefinition } from "./provider-types.js";
 import type { SourceInfo, ToolDefinition, ToolInfo, ToolRendererResolver } from "./tool-types.js";
 import type { ExtensionTheme } from "./ui-types.js";
@@ -32,6 +33,21 @@ export { parsePastedAuthorization } from "../auth/pasted-authorization.js";
 export { getAgentDir } from "../config/paths.js";
 export * from "./context-types.js";
 export * from "./events.js";
+export {
+	checkMcpExposure,
+	checkMcpServerConfig,
+	checkMcpToolExposure,
+	isClientMetadataDocumentCallback,
+	isValidMcpServerName,
+	MCP_EXPOSURES,
+	type McpExposure,
+	type McpHttpServerConfig,
+	type McpOAuthConfig,
+	type McpServerConfig,
+	type McpStdioServerConfig,
+	mcpServerKey,
+	type RegisteredMcpServer,
+} from "./mcp-servers.js";
 export * from "./provider-types.js";
 export * from "./tool-types.js";
 export * from "./ui-types.js";
@@ -201,9 +217,19 @@ export interface ExtensionAPI {
 	registerProvider(provider: ProviderDefinition): void;
 	/** Removes the provider's models, login and stream; built-ins it replaced come back. */
 	unregisterProvider(name: string): void;
-	registerMcpServer(name: string, config: Record<string, unknown>): void;
+	/**
+	 * An MCP server for this session (docs/extensions.md "MCP servers"), with
+	 * the config of an mcp.json `mcpServers` entry. Registered while loading it
+	 * connects at session start; later, right away. The same name again
+	 * replaces this extension's registration. Never saved; an mcp.json server
+	 * of the same name wins. Throws for an invalid name or config and for a
+	 * name another extension registered.
+	 */
+	registerMcpServer(name: string, config: McpServerConfig): void;
+	/** Removes a server this extension registered; its connection closes and its tools become unreachable. */
 	unregisterMcpServer(name: string): void;
-	getMcpServers(): { name: string; extensionPath: string; config: Record<string, unknown> }[];
+	/** Every registered server (copies), in registration order. */
+	getMcpServers(): RegisteredMcpServer[];
 	/**
 	 * A selectable catalog entry whose `route(request, ctx)` picks the physical
 	 * model and level of each request (docs/virtual-models.md). The same

@@ -73,12 +73,30 @@ export async function finishExtensions(first: UserExtensions, o: ExtensionSetupO
 	// Nothing was ever to load: no runner (and none of the loader).
 	if (!all.runtime) return { errors: all.errors, warnings: all.warnings };
 	const { ExtensionRunner } = await import("../extensions/runner.js");
-	const runner = new ExtensionRunner(all.extensions, all.runtime);
+	const runner = new ExtensionRunner(withoutReplacedBuiltins(all.extensions), all.runtime);
 	return {
 		runner,
 		errors: all.errors,
 		warnings: [...all.warnings, ...runner.warnings.map((w) => `Warning: ${w}`)],
 	};
+}
+
+/**
+ * Built-ins another extension replaces: one that registers `/mcp` (such as
+ * pi-mcp-adapter) takes over MCP, so `builtin:mcp` neither reads mcp.json nor
+ * connects anything, and `/mcp` is the extension's alone.
+ */
+const REPLACED_BY_COMMAND: Record<string, string> = { mcp: "builtin:mcp" };
+
+function withoutReplacedBuiltins(extensions: LoadedExtension[]): LoadedExtension[] {
+	const replaced = new Set<string>();
+	for (const ext of extensions) {
+		if (ext.path.startsWith("builtin:")) continue;
+		for (const [command, builtin] of Object.entries(REPLACED_BY_COMMAND)) {
+			if (ext.commands.has(command)) replaced.add(builtin);
+		}
+	}
+	return replaced.size === 0 ? extensions : extensions.filter((e) => !replaced.has(e.path));
 }
 
 /** Discovers for `o` and loads the sources `have` has not loaded yet, keeping discovery order. */

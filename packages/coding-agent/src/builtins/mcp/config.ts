@@ -7,21 +7,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { documentListsCallback } from "./oauth-client.js";
+import {
+	checkMcpExposure,
+	checkMcpServerConfig,
+	checkMcpToolExposure,
+	isValidMcpServerName,
+	MCP_EXPOSURES,
+	type McpExposure,
+	type McpOAuthConfig,
+	mcpServerKey,
+} from "../../extensions/types.js";
 
-export type Exposure = "codemode" | "deferred" | "direct" | "hidden";
-export const EXPOSURES: readonly Exposure[] = ["codemode", "deferred", "direct", "hidden"];
+export type Exposure = McpExposure;
+export const EXPOSURES: readonly Exposure[] = MCP_EXPOSURES;
 
-export interface OAuthSettings {
-	clientId?: string;
-	clientSecret?: string;
-	callbackPort?: number;
-	callbackUrl?: string;
-	clientName?: string;
-	clientRegistration?: "auto" | "dcr" | "cimd";
-	scope?: string;
-	authServerMetadataUrl?: string;
-}
+export type OAuthSettings = McpOAuthConfig;
 
 interface CommonConfig {
 	/** Per-request timeout, milliseconds. */
@@ -69,9 +69,8 @@ export interface McpConfig {
 	autoEnableCodemode: boolean;
 }
 
-const NAME = /^[A-Za-z0-9_-]+$/;
 /** Names that differ only in `-` and `_` are the same server. */
-export const serverKey = (name: string) => name.replace(/-/g, "_");
+export const serverKey = mcpServerKey;
 
 export function userConfigPath(agentDir: string): string {
 	return join(agentDir, "mcp.json");
@@ -86,122 +85,36 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function stringMap(v: unknown, what: string): Record<string, string> {
-	if (v === undefined) return {};
-	if (!isRecord(v) || !Object.values(v).every((x) => typeof x === "string")) {
-		throw new Error(`"${what}" must be an object of strings`);
-	}
-	return { ...(v as Record<string, string>) };
-}
-
-function parseExposure(v: unknown, what: string): Exposure | undefined {
-	if (v === undefined) return undefined;
-	if (v === "codemode-deferred") return "codemode";
-	if (typeof v === "string" && (EXPOSURES as readonly string[]).includes(v)) return v as Exposure;
-	throw new Error(`"${what}" must be one of ${EXPOSURES.join(", ")} (got ${JSON.stringify(v)})`);
-}
-
-function parseToolExposure(v: unknown): Record<string, Exposure> {
-	if (v === undefined) return {};
-	if (!isRecord(v)) throw new Error(`"toolExposure" must be an object`);
-	const out: Record<string, Exposure> = {};
-	for (const [k, x] of Object.entries(v)) out[k] = parseExposure(x, `toolExposure.${k}`) as Exposure;
-	return out;
-}
-
-function parseOAuth(v: unknown): OAuthSettings | undefined {
-	if (v === undefined) return undefined;
-	if (!isRecord(v)) throw new Error(`"oauth" must be an object`);
-	const str = (k: string) => {
-		if (v[k] !== undefined && typeof v[k] !== "string") throw new Error(`"oauth.${k}" must be a string`);
-		return v[k] as string | undefined;
-	};
-	const port = v.callbackPort;
-	if (port !== undefined && (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535)) {
-		throw new Error(`"oauth.callbackPort" must be a port number`);
-	}
-	const reg = v.clientRegistration;
-	if (reg !== undefined && reg !== "auto" && reg !== "dcr" && reg !== "cimd") {
-		throw new Error(`"oauth.clientRegistration" must be auto, dcr or cimd`);
-	}
-	const callbackUrl = str("callbackUrl");
-	if (callbackUrl !== undefined) {
-		const u = new URL(callbackUrl);
-		if (u.protocol !== "http:" || !["localhost", "127.0.0.1", "[::1]"].includes(u.hostname)) {
-			throw new Error(`"oauth.callbackUrl" must use http on localhost, 127.0.0.1 or [::1]`);
-		}
-	}
-	if (reg === "cimd") {
-		if (v.clientId !== undefined || v.clientName !== undefined) {
-			throw new Error(`"oauth.clientRegistration" "cimd" cannot be combined with clientId or clientName`);
-		}
-		if (callbackUrl !== undefined && !documentListsCallback(callbackUrl)) {
-			throw new Error(
-				`"oauth.clientRegistration" "cimd" needs a callbackUrl on localhost or 127.0.0.1 with the path /callback`,
-			);
-		}
-	}
-	return {
-		clientId: str("clientId"),
-		clientSecret: str("clientSecret"),
-		callbackPort: port as number | undefined,
-		callbackUrl,
-		clientName: str("clientName"),
-		clientRegistration: reg as OAuthSettings["clientRegistration"],
-		scope: str("scope"),
-		authServerMetadataUrl: str("authServerMetadataUrl"),
-	};
-}
-
-/** One `mcpServers` entry → a validated config; throws with the reason. */
+/**
+ * One `mcpServers` entry → a validated config; throws with the reason. The
+ * checks are the extension API's (`checkMcpServerConfig`, the same ones
+ * `pi.registerMcpServer` applies); this adds the defaults and resolves paths.
+ */
 export function parseServerEntry(raw: unknown, cwd: string): ServerConfig {
-	if (!isRecord(raw)) throw new Error("the entry must be an object");
-	const type = raw.type;
-	if (type === "sse") throw new Error(`the SSE transport is not supported; use the server's streamable HTTP endpoint`);
-	if (type !== undefined && type !== "stdio" && type !== "http" && type !== "streamable-http") {
-		throw new Error(`"type" must be stdio, http or streamable-http (got ${JSON.stringify(type)})`);
-	}
-	const timeout = raw.timeout;
-	if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) {
-		throw new Error(`"timeout" must be a positive number of seconds`);
-	}
-	if (raw.enabled !== undefined && typeof raw.enabled !== "boolean") throw new Error(`"enabled" must be true or false`);
-	if (raw.description !== undefined && typeof raw.description !== "string")
-		throw new Error(`"description" must be a string`);
+	const c = checkMcpServerConfig(raw);
 	const common: CommonConfig = {
-		timeoutMs: (typeof timeout === "number" ? timeout : 60) * 1000,
-		enabled: raw.enabled !== false,
-		exposure: parseExposure(raw.exposure, "exposure") ?? "codemode",
-		toolExposure: parseToolExposure(raw.toolExposure),
-		...(typeof raw.description === "string" ? { description: raw.description } : {}),
+		timeoutMs: (c.timeout ?? 60) * 1000,
+		enabled: c.enabled !== false,
+		exposure: c.exposure ?? "codemode",
+		toolExposure: c.toolExposure ?? {},
+		...(c.description !== undefined ? { description: c.description } : {}),
 	};
-	const isHttp = type === "http" || type === "streamable-http" || (type === undefined && raw.url !== undefined);
-	if (isHttp) {
-		if (typeof raw.url !== "string") throw new Error(`"url" must be a string`);
-		const url = new URL(raw.url);
-		if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`"url" must be http(s)`);
+	if ("url" in c) {
 		return {
 			...common,
 			type: "http",
-			url: raw.url,
-			headers: stringMap(raw.headers, "headers"),
-			...(raw.oauth !== undefined ? { oauth: parseOAuth(raw.oauth) } : {}),
+			url: c.url,
+			headers: c.headers ?? {},
+			...(c.oauth !== undefined ? { oauth: c.oauth } : {}),
 		};
 	}
-	if (typeof raw.command !== "string" || raw.command.trim() === "") {
-		throw new Error(`needs "command" (a stdio server) or "url" (an HTTP server)`);
-	}
-	if (raw.args !== undefined && (!Array.isArray(raw.args) || !raw.args.every((a) => typeof a === "string"))) {
-		throw new Error(`"args" must be an array of strings`);
-	}
-	if (raw.cwd !== undefined && typeof raw.cwd !== "string") throw new Error(`"cwd" must be a string`);
-	const dir = typeof raw.cwd === "string" ? expandHome(raw.cwd) : undefined;
+	const dir = c.cwd !== undefined ? expandHome(c.cwd) : undefined;
 	return {
 		...common,
 		type: "stdio",
-		command: expandHome(raw.command),
-		args: ((raw.args as string[] | undefined) ?? []).map(expandHome),
-		env: stringMap(raw.env, "env"),
+		command: expandHome(c.command),
+		args: (c.args ?? []).map(expandHome),
+		env: c.env ?? {},
 		...(dir !== undefined ? { cwd: isAbsolute(dir) ? dir : resolve(cwd, dir) } : {}),
 	};
 }
@@ -248,7 +161,7 @@ export function loadMcpConfig(o: { agentDir: string; cwd: string; projectTrusted
 		const seen = new Map<string, string>();
 		for (const [name, raw] of read.entries) {
 			const where = `${file}: server "${name}"`;
-			if (!NAME.test(name)) {
+			if (!isValidMcpServerName(name)) {
 				errors.push(`${where}: names may contain only letters, digits, "_" and "-"`);
 				continue;
 			}
@@ -268,8 +181,8 @@ export function loadMcpConfig(o: { agentDir: string; cwd: string; projectTrusted
 						if (typeof r.enabled !== "boolean") throw new Error(`"enabled" must be true or false`);
 						config.enabled = r.enabled;
 					}
-					config.exposure = parseExposure(r.exposure, "exposure") ?? config.exposure;
-					if (r.toolExposure !== undefined) config.toolExposure = parseToolExposure(r.toolExposure);
+					config.exposure = checkMcpExposure(r.exposure, "exposure") ?? config.exposure;
+					if (r.toolExposure !== undefined) config.toolExposure = checkMcpToolExposure(r.toolExposure) ?? {};
 					byKey.set(key, { ...base, config, source, file, projectOverride: true });
 					continue;
 				}

@@ -27,19 +27,33 @@ function hasDirectTools(s: ConfiguredServer): boolean {
 	return s.config.exposure === "direct" || Object.values(s.config.toolExposure).includes("direct");
 }
 
-/** Servers added by extensions with pi.registerMcpServer(); a file entry of the same name wins. */
-function registeredServers(pi: ExtensionAPI, config: McpConfig, cwd: string): ConfiguredServer[] {
-	const taken = new Set(config.servers.map((s) => serverKey(s.name)));
-	const out: ConfiguredServer[] = [];
+/**
+ * Servers extensions registered with pi.registerMcpServer(), except those an
+ * mcp.json entry of the same name overrides (listed in `overridden` for /mcp).
+ */
+function registeredServers(pi: ExtensionAPI, config: McpConfig, cwd: string) {
+	const servers: { server: ConfiguredServer; key: string }[] = [];
+	const overridden: string[] = [];
 	for (const r of pi.getMcpServers()) {
-		if (taken.has(serverKey(r.name))) continue;
+		const file = config.servers.find((s) => serverKey(s.name) === serverKey(r.name));
+		if (file) {
+			overridden.push(`"${r.name}" registered by ${r.extensionPath} is overridden by "${file.name}" in ${file.file}`);
+			continue;
+		}
 		try {
-			out.push({ name: r.name, config: parseServerEntry(r.config, cwd), source: "extension", file: r.extensionPath });
+			const server = {
+				name: r.name,
+				config: parseServerEntry(r.config, cwd),
+				source: "extension" as const,
+				file: r.extensionPath,
+			};
+			servers.push({ server, key: JSON.stringify(r.config) });
 		} catch (error) {
+			// The API validated it with the same rules; kept as a report rather than a crash.
 			config.errors.push(`${r.extensionPath}: server "${r.name}": ${(error as Error).message}`);
 		}
 	}
-	return out;
+	return { servers, overridden };
 }
 
 export default function mcpExtension(pi: ExtensionAPI): void {
@@ -47,19 +61,18 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 	let config: McpConfig = { servers: [], errors: [], autoEnableCodemode: true };
 	let ui: ExtensionContext["ui"] | undefined;
 	let resourcesRegistered: string | undefined;
+	/** Set at session_start; registrations changed before it are read there. */
+	let session: { cwd: string; agentDir: string } | undefined;
+	/** Registered servers in the manager → the registration's config as JSON (a changed one reconnects). */
+	const registeredKeys = new Map<string, string>();
+	/** "x registered by … is overridden by … in mcp.json" lines for /mcp. */
+	let overridden: string[] = [];
 
 	const report = (message: string, level: "info" | "warning" | "error") => ui?.notify(message, level);
 
 	let serversPrompt = new McpServersPrompt();
 
-	pi.on("session_start", (_event, ctx) => {
-		serversPrompt = new McpServersPrompt();
-		ui = ctx.ui;
-		const agentDir = getAgentDir();
-		config = loadMcpConfig({ agentDir, cwd: ctx.cwd, projectTrusted: ctx.isProjectTrusted() });
-		const servers = [...config.servers, ...registeredServers(pi, config, ctx.cwd)];
-		for (const e of config.errors) report(`MCP config: ${e}`, "warning");
-		if (servers.length === 0) return;
+	const createManager = (agentDir: string): McpManager => {
 		const m = new McpManager({
 			pi,
 			log: new McpLog(agentDir),
@@ -79,12 +92,52 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 				registerResourceTools(pi, m, exposure);
 			},
 		});
-		manager = m;
-		m.setServers(servers);
-		m.startAll();
+		return m;
+	};
+
+	/**
+	 * Brings the manager's extension-registered servers in line with
+	 * pi.getMcpServers(): unregistered ones (and re-registered ones with a new
+	 * config) are closed and their tools withdrawn; new ones start connecting.
+	 */
+	const syncRegistered = async () => {
+		if (!session) return;
+		const { servers, overridden: over } = registeredServers(pi, config, session.cwd);
+		overridden = over;
+		const next = new Map(servers.map((s) => [s.server.name, s]));
+		const gone = [...registeredKeys].filter(([name, key]) => next.get(name)?.key !== key).map(([name]) => name);
+		for (const name of gone) registeredKeys.delete(name);
+		const added = servers.filter((s) => !registeredKeys.has(s.server.name));
+		for (const s of added) registeredKeys.set(s.server.name, s.key);
+		if (added.length > 0) manager ??= createManager(session.agentDir);
+		const m = manager;
+		if (!m) return;
+		const closing = gone.map((name) => m.removeServer(name));
+		for (const s of added) m.addServer(s.server);
+		await Promise.all(closing);
+	};
+
+	pi.on("session_start", (_event, ctx) => {
+		serversPrompt = new McpServersPrompt();
+		ui = ctx.ui;
+		const agentDir = getAgentDir();
+		session = { cwd: ctx.cwd, agentDir };
+		config = loadMcpConfig({ agentDir, cwd: ctx.cwd, projectTrusted: ctx.isProjectTrusted() });
+		for (const e of config.errors) report(`MCP config: ${e}`, "warning");
+		if (config.servers.length > 0) {
+			manager = createManager(agentDir);
+			manager.setServers(config.servers);
+			manager.startAll();
+		}
+		return syncRegistered();
 	});
 
+	// Later registrations connect (or close) right away, as a third-party MCP extension would do it.
+	pi.on("mcp_servers_change", () => syncRegistered());
+
 	pi.on("session_shutdown", async () => {
+		session = undefined;
+		registeredKeys.clear();
 		await manager?.closeAll();
 		manager = undefined;
 	});
@@ -189,6 +242,7 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 				await showMcpMenu(ctx, {
 					manager: m,
 					configErrors: config.errors,
+					overridden,
 					login: (entry) => signIn(ctx, entry),
 					logout: (entry) => signOut(ctx, entry),
 					onChange: (listener) => {
@@ -205,7 +259,7 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 			if (!action) {
 				// Give servers that are still connecting a moment, so the status says how they ended.
 				await m?.waitFor("all", PROMPT_WAIT_MS);
-				ctx.ui.notify(formatStatus([...(m?.servers.values() ?? [])], config.errors), "info");
+				ctx.ui.notify(formatStatus([...(m?.servers.values() ?? [])], config.errors, false, overridden), "info");
 				return;
 			}
 			const entry = name ? m?.find(name) : undefined;

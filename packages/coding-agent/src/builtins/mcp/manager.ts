@@ -62,6 +62,8 @@ export class ServerEntry {
 	failureReported = false;
 	/** The error of the last failed attempt, kept while a retry is connecting; cleared on success. */
 	lastError: string | undefined;
+	/** Taken out of the session (unregistered): no attempt of it connects again. */
+	removed = false;
 	constructor(public configured: ConfiguredServer) {}
 	get name(): string {
 		return this.configured.name;
@@ -90,13 +92,45 @@ export class McpManager {
 
 	/** Starts every enabled server; returns at once. */
 	startAll(): void {
-		for (const entry of this.servers.values()) {
-			if (!entry.configured.config.enabled) {
-				this.setState(entry, "disabled");
-				continue;
-			}
-			void this.connect(entry);
+		for (const entry of this.servers.values()) this.start(entry);
+	}
+
+	private start(entry: ServerEntry): void {
+		if (!entry.configured.config.enabled) {
+			this.setState(entry, "disabled");
+			return;
 		}
+		void this.connect(entry);
+	}
+
+	/** A server added during the session (an extension registered it): starts connecting at once. */
+	addServer(server: ConfiguredServer): ServerEntry {
+		const entry = new ServerEntry(server);
+		this.servers.set(server.name, entry);
+		this.start(entry);
+		return entry;
+	}
+
+	/**
+	 * A server removed during the session (its extension unregistered it): the
+	 * connection closes, its tools are withdrawn, and calls of them fail naming
+	 * the server.
+	 */
+	async removeServer(name: string): Promise<void> {
+		const entry = this.servers.get(name);
+		if (!entry) return;
+		this.servers.delete(name);
+		entry.removed = true;
+		clearTimeout(entry.reconnectTimer);
+		entry.reconnectTimer = undefined;
+		const c = entry.connection;
+		entry.connection = undefined;
+		this.setState(entry, "closed");
+		if (entry.registered.size > 0) {
+			entry.tools = [];
+			this.registerTools(entry);
+		}
+		await c?.close();
 	}
 
 	private setState(entry: ServerEntry, state: McpServerStateName, error?: string): void {
@@ -138,7 +172,7 @@ export class McpManager {
 
 	/** One connection attempt (a previous connection is closed first). */
 	connect(entry: ServerEntry): Promise<void> {
-		if (this.closed) return Promise.resolve();
+		if (this.closed || entry.removed) return Promise.resolve();
 		clearTimeout(entry.reconnectTimer);
 		entry.reconnectTimer = undefined;
 		// Synchronously "connecting", so waiters that look right after this call see it.
@@ -158,7 +192,7 @@ export class McpManager {
 					authProvider,
 					version: this.o.version,
 				});
-				if (this.closed) {
+				if (this.closed || entry.removed) {
 					await connection.close();
 					return;
 				}
@@ -166,6 +200,8 @@ export class McpManager {
 				entry.instructions = connection.instructions;
 				entry.hasResources = connection.hasResources;
 				entry.tools = await connection.listTools();
+				// Unregistered while listing: removeServer closed the connection already.
+				if (entry.removed) return;
 				entry.attempts = 0;
 				entry.garbageReported = false;
 				entry.failureReported = false;
@@ -174,6 +210,7 @@ export class McpManager {
 				this.registerTools(entry);
 				this.o.onConnected?.(entry);
 			} catch (error) {
+				if (entry.removed) return;
 				const { classify } = await loadConnection();
 				const kind = (error as { kind?: string }).kind ?? classify(error);
 				if (kind === "needs-auth") {
@@ -213,7 +250,7 @@ export class McpManager {
 	}
 
 	private scheduleReconnect(entry: ServerEntry): void {
-		if (this.closed || entry.attempts >= RECONNECT_DELAYS_MS.length) return;
+		if (this.closed || entry.removed || entry.attempts >= RECONNECT_DELAYS_MS.length) return;
 		const delay = RECONNECT_DELAYS_MS[entry.attempts];
 		entry.attempts++;
 		entry.reconnectTimer = setTimeout(() => void this.connect(entry), delay);

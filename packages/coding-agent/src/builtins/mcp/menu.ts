@@ -17,6 +17,8 @@ import { formatStatus, statusLine } from "./status.js";
 export interface MenuDeps {
 	manager: McpManager | undefined;
 	configErrors: readonly string[];
+	/** Extension registrations an mcp.json server of the same name overrides. */
+	overridden: readonly string[];
 	login(entry: ServerEntry): Promise<void>;
 	logout(entry: ServerEntry): Promise<void>;
 	/** Subscribes to server changes (state, tools); returns the unsubscribe function. */
@@ -30,6 +32,7 @@ const ENABLE_IN_PROJECT = "Enable in this project";
 export async function showMcpMenu(ctx: ExtensionCommandContext, deps: MenuDeps): Promise<void> {
 	const m = deps.manager;
 	if (deps.configErrors.length > 0) ctx.ui.notify(formatStatus([], deps.configErrors), "warning");
+	if (deps.overridden.length > 0) ctx.ui.notify(formatStatus([], [], false, deps.overridden), "info");
 	if (!m || m.servers.size === 0) {
 		if (deps.configErrors.length === 0) ctx.ui.notify(formatStatus([], []), "info");
 		return;

@@ -7,6 +7,7 @@
 // this module decides whether to offer a document, which one, and the
 // redirect path that goes with it.
 import { createHash } from "node:crypto";
+import { isClientMetadataDocumentCallback } from "../../extensions/types.js";
 
 /** The `oauth` keys of an mcp.json entry the choice reads (config.ts's OAuthSettings). */
 export interface ClientIdentitySettings {
@@ -26,11 +27,7 @@ export function clientMetadataBaseUrl(env: NodeJS.ProcessEnv = process.env): str
 }
 
 /** Whether pi's documents list the redirect URI of `callbackUrl`: `/callback` on localhost or 127.0.0.1, any port. */
-export function documentListsCallback(callbackUrl: string | undefined): boolean {
-	if (callbackUrl === undefined) return true;
-	const url = new URL(callbackUrl);
-	return (url.hostname === "127.0.0.1" || url.hostname === "localhost") && url.pathname === "/callback";
-}
+export const documentListsCallback: (callbackUrl: string | undefined) => boolean = isClientMetadataDocumentCallback;
 
 /**
  * Whether sign-in may identify with a document instead of registering:

@@ -1,6 +1,8 @@
 // Plain-text status of the servers, for `/mcp` and `pi mcp list`: servers
 // that need attention first, then the others, each with its state, tool
-// count, exposure and source; the error and stderr tail of a failed server.
+// count, exposure and source (a file, or the extension that registered it);
+// the error and stderr tail of a failed server; registrations an mcp.json
+// server overrides.
 import type { ServerEntry } from "./manager.js";
 
 const ORDER: Record<string, number> = {
@@ -31,10 +33,19 @@ export function statusLine(e: ServerEntry): string {
 	return `${mark} ${e.name}: ${state}${count}, exposure ${c.config.exposure}, ${c.source} (${c.file})`;
 }
 
-export function formatStatus(entries: ServerEntry[], configErrors: readonly string[], verbose = false): string {
+/**
+ * The status text. `overridden`: registrations an mcp.json server of the same
+ * name overrides, listed after the servers.
+ */
+export function formatStatus(
+	entries: ServerEntry[],
+	configErrors: readonly string[],
+	verbose = false,
+	overridden: readonly string[] = [],
+): string {
 	const lines: string[] = [];
 	for (const e of configErrors) lines.push(`✗ config: ${e}`);
-	if (entries.length === 0 && configErrors.length === 0) {
+	if (entries.length === 0 && configErrors.length === 0 && overridden.length === 0) {
 		return "No MCP servers configured. Add one with `pi mcp add <name> -- <command>` or in ~/.pi/agent/mcp.json.";
 	}
 	for (const e of statusOrder(entries)) {
@@ -53,5 +64,6 @@ export function formatStatus(entries: ServerEntry[], configErrors: readonly stri
 			}
 		}
 	}
+	for (const o of overridden) lines.push(`- overridden: ${o}`);
 	return lines.join("\n");
 }
