@@ -1,3 +1,4 @@
+import type { HeaderReader } from "./http-fetch.js";
 import { isOverflowErrorText } from "./overflow.js";
 import { redact } from "./redaction.js";
 import type { ProviderErrorInfo } from "./types.js";
@@ -24,7 +25,7 @@ export class ProviderFault extends Error {
 	}
 }
 
-type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
+type HeaderSource = HeaderReader | Record<string, string | string[] | undefined> | undefined | null;
 
 /**
  * Maps anything an SDK or fetch may throw to structured facts. Understands the
@@ -238,15 +239,28 @@ function bodyOf(record: Record<string, unknown> | undefined, message: string): u
 
 function headersOf(record: Record<string, unknown> | undefined): Map<string, string> {
 	const headers = record?.headers;
-	if (headers instanceof Headers) return normalizeHeaders(headers);
+	if (isHeaderReader(headers)) return normalizeHeaders(headers);
 	if (asRecord(headers)) return normalizeHeaders(headers as Record<string, string>);
 	return new Map();
+}
+
+/**
+ * A `Headers`, or pi-ai's own reader of a node:http answer (http-fetch.ts). Told by shape: `instanceof
+ * Headers` would load all of undici on Node 20 (its classes are lazy globals) for an error that needs none of it.
+ */
+function isHeaderReader(headers: unknown): headers is HeaderReader {
+	return (
+		typeof headers === "object" &&
+		headers !== null &&
+		typeof (headers as HeaderReader).forEach === "function" &&
+		typeof (headers as HeaderReader).get === "function"
+	);
 }
 
 function normalizeHeaders(headers: HeaderSource): Map<string, string> {
 	const out = new Map<string, string>();
 	if (!headers) return out;
-	if (headers instanceof Headers) {
+	if (isHeaderReader(headers)) {
 		headers.forEach((value, key) => {
 			out.set(key.toLowerCase(), value);
 		});

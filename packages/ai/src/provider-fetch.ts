@@ -14,7 +14,7 @@
 //   start of the body instead.
 import { ProviderFault } from "./errors.js";
 import { startupFetch } from "./fetch-origin.js";
-import { httpFetch } from "./http-fetch.js";
+import { headerRecord, httpFetch, httpRequest, type ProviderResponse } from "./http-fetch.js";
 import type { Model, StreamOptions } from "./types.js";
 
 const MAX_REDIRECTS = 5;
@@ -39,6 +39,9 @@ function isRedirect(status: number): boolean {
 }
 
 export type ProviderFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** providerFetch for pi-ai's own raw adapters: a URL in, the part of a Response they read out. */
+export type ProviderRequest = (input: string | URL, init?: RequestInit) => Promise<ProviderResponse>;
+type HeaderEdit = (headers: Record<string, string>) => ReturnType<NonNullable<StreamOptions["onHeaders"]>>;
 
 /**
  * The fetch for one request of `model`: `providerFetch`, plus the caller's
@@ -52,18 +55,27 @@ export function providerFetchFor(options: Pick<StreamOptions, "onHeaders">, mode
 	return (input, init) => providerFetch(input, init, (headers) => onHeaders(headers, model));
 }
 
-/** Applies a header edit: null or a missing key removes that header (case-insensitively). */
-async function editHeaders(
-	init: RequestInit,
-	edit: (headers: Record<string, string>) => ReturnType<NonNullable<StreamOptions["onHeaders"]>>,
-): Promise<RequestInit> {
-	const before = new Headers(init.headers);
-	const edited = await edit(Object.fromEntries(before));
+/**
+ * providerRequest for one request of `model` (see providerFetchFor). Adapters that read the body
+ * themselves take this one: over plain http it never touches fetch's classes (http-fetch.ts).
+ */
+export function providerRequestFor(options: Pick<StreamOptions, "onHeaders">, model: Model): ProviderRequest {
+	const onHeaders = options.onHeaders;
+	if (!onHeaders) return providerRequest;
+	return (input, init) => providerRequest(input, init, (headers) => onHeaders(headers, model));
+}
+
+/**
+ * Applies a header edit: the edit answers with the whole set; null or a missing key removes that
+ * header (names case-insensitive). Plain records, no `Headers`: see http-fetch.ts.
+ */
+async function editHeaders(init: RequestInit, edit: HeaderEdit): Promise<RequestInit> {
+	const edited = await edit(headerRecord(init.headers));
 	if (!edited) return init;
-	const after = new Headers();
+	const after: Record<string, string> = {};
 	for (const [key, value] of Object.entries(edited)) {
-		if (value === null || value === undefined) after.delete(key);
-		else after.set(key, value);
+		if (value !== null && value !== undefined) after[key.toLowerCase()] = value;
+		else delete after[key.toLowerCase()];
 	}
 	return { ...init, headers: after };
 }
@@ -73,14 +85,19 @@ function send(url: URL, init: RequestInit): Promise<Response> {
 	return (globalThis.fetch === startupFetch ? httpFetch(url, init) : undefined) ?? fetch(url, init);
 }
 
+/** As send, answering plain http without fetch's classes. */
+function sendRaw(url: URL, init: RequestInit): Promise<ProviderResponse> {
+	return (globalThis.fetch === startupFetch ? httpRequest(url, init) : undefined) ?? fetch(url, init);
+}
+
 /** `fetch` with credential-safe redirects and a checked content type (see the file comment). */
 export async function providerFetch(
 	input: string | URL | Request,
 	init: RequestInit = {},
-	edit?: (headers: Record<string, string>) => ReturnType<NonNullable<StreamOptions["onHeaders"]>>,
+	edit?: HeaderEdit,
 ): Promise<Response> {
 	let url: URL;
-	if (input instanceof Request) {
+	if (typeof input !== "string" && !(input instanceof URL) && input instanceof Request) {
 		// Unpacked once, so every hop can re-send it (a Request's body is read only once).
 		url = new URL(input.url);
 		init = {
@@ -91,9 +108,27 @@ export async function providerFetch(
 			...init,
 		};
 	} else url = new URL(String(input));
+	return follow(url, init, edit, send);
+}
+
+/** providerFetch for a URL, answering plain http without fetch's classes (see providerRequestFor). */
+export function providerRequest(
+	input: string | URL,
+	init: RequestInit = {},
+	edit?: HeaderEdit,
+): Promise<ProviderResponse> {
+	return follow(new URL(String(input)), init, edit, sendRaw);
+}
+
+async function follow<R extends ProviderResponse>(
+	url: URL,
+	init: RequestInit,
+	edit: HeaderEdit | undefined,
+	sendOnce: (url: URL, init: RequestInit) => Promise<R>,
+): Promise<R> {
 	if (edit) init = await editHeaders(init, edit);
 	for (let hop = 0; ; hop++) {
-		const response = await send(url, { ...init, redirect: "manual" });
+		const response = await sendOnce(url, { ...init, redirect: "manual" });
 		const location = response.headers.get("location");
 		if (!isRedirect(response.status) || !location) return checkEventStream(url, response);
 		const next = new URL(location, url);
@@ -120,7 +155,7 @@ export async function providerFetch(
  * else (HTML, JSON, plain text) is the provider or a proxy answering with an
  * error page. No content type at all is let through (some local servers omit it).
  */
-async function checkEventStream(url: URL, response: Response): Promise<Response> {
+async function checkEventStream<R extends ProviderResponse>(url: URL, response: R): Promise<R> {
 	if (!response.ok) return response; // the SDK maps HTTP errors
 	const type = response.headers.get("content-type");
 	// Server-sent events, or AWS's binary event stream (Bedrock).
@@ -133,7 +168,7 @@ async function checkEventStream(url: URL, response: Response): Promise<Response>
 }
 
 /** The first bytes of the body as one line of text; the rest is not read. */
-async function readExcerpt(response: Response): Promise<string> {
+async function readExcerpt(response: ProviderResponse): Promise<string> {
 	const reader = response.body?.getReader();
 	if (!reader) return "";
 	const chunks: Uint8Array[] = [];

@@ -1,18 +1,27 @@
 /**
- * OpenAI Chat Completions over the official `openai` SDK. Also serves the
- * compatible servers (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Groq,
- * xAI, DeepSeek, Cerebras, Mistral…) through `compat` switches.
+ * OpenAI Chat Completions. Also serves the compatible servers (Ollama, vLLM,
+ * llama.cpp, LM Studio, OpenRouter, Groq, xAI, DeepSeek, Cerebras, Mistral…)
+ * through `compat` switches.
+ *
+ * The request is the official `openai` SDK's `ChatCompletionCreateParams`,
+ * sent as the SDK sends it (`POST <baseURL>/chat/completions` with the SDK's
+ * headers, openai-completions-headers.ts) through providerRequest; an error
+ * status is classified from its body, the event stream read with pi-ai's SSE
+ * parser. The SDK's client itself is not used: building its request touches
+ * fetch's `Headers` and `FormData`, which on Node 20 loads all of undici even
+ * for a local server answered over node:http (~40 ms and ~12 MiB of a start),
+ * and the SDK chunk (~370 KB) would be compiled for nothing.
  */
-import OpenAI from "openai";
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
-import { providerStreamError } from "../errors.js";
-import { providerFetchFor } from "../provider-fetch.js";
+import { errorFromHttpStatus, ProviderFault, providerStreamError } from "../errors.js";
+import { providerRequestFor } from "../provider-fetch.js";
 import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { resolveAzureConfig } from "./azure-openai-config.js";
 import { resolveCompletionsCompat } from "./openai-completions-compat.js";
+import { chatCompletionsHeaders } from "./openai-completions-headers.js";
 import { buildChatRequest } from "./openai-completions-request.js";
 import { observeEvent } from "./sse-body.js";
 
@@ -66,20 +75,18 @@ export const adapter: ApiAdapter = {
 			const replaced = await options.onPayload?.(request, model);
 			if (replaced !== undefined) request = replaced;
 
-			const client = new OpenAI({
-				apiKey: options.apiKey,
-				baseURL,
-				maxRetries: 0, // retrying is the application's decision
-				timeout: 24 * 60 * 60 * 1000, // idle timeouts are ours (options.timeoutMs)
-				defaultHeaders: { ...model.headers, ...options.headers },
-				fetch: providerFetchFor(options, model),
+			const send = providerRequestFor(options, model);
+			const response = await send(chatCompletionsUrl(baseURL), {
+				method: "POST",
+				headers: chatCompletionsHeaders(options.apiKey, model.headers, options.headers),
+				body: JSON.stringify(request),
+				signal,
 			});
-			// The SDK sends the request and maps HTTP errors; the body is read raw, which is several
-			// times faster than the SDK's generic SSE decoder for long streams.
-			const response = await client.chat.completions
-				.create(request as OpenAI.ChatCompletionCreateParamsStreaming, { signal })
-				.asResponse();
 			options.onResponse?.({ status: response.status, headers: Object.fromEntries(response.headers) }, model);
+			if (!response.ok) {
+				const mapped = errorFromHttpStatus(response.status, await response.text(), response.headers);
+				throw new ProviderFault(mapped.message, mapped.info);
+			}
 			if (!response.body) throw new Error("The response has no body");
 
 			const state = new ChunkReader(writer);
@@ -121,6 +128,12 @@ export const adapter: ApiAdapter = {
 		});
 	},
 };
+
+/** `<baseURL>/chat/completions`, as the SDK joins them (the SDK's default server when there is no base URL). */
+function chatCompletionsUrl(baseURL: string | undefined): string {
+	const base = baseURL || "https://api.openai.com/v1";
+	return `${base.endsWith("/") ? base.slice(0, -1) : base}/chat/completions`;
+}
 
 /** Maps chunks onto the writer: one open text or thinking block at a time; tool calls by wire index. */
 class ChunkReader {

@@ -5,6 +5,8 @@
  * (marked) and highlighter, and the config-file lock (proper-lockfile, with
  * graceful-fs), are never resolved: nothing draws, and nothing writes a config
  * file. The hook itself is shown to see the run's own chunks and npm packages.
+ * And Node's built-in undici (behind fetch, Headers, Response) is never loaded:
+ * the requests go to a plain-http server over node:http.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,10 +16,12 @@ import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "
 let sb: Sandbox;
 let hook: string;
 let record: string;
+let builtins: string;
 beforeAll(async () => {
 	assertBuilt();
 	sb = await createSandbox();
 	record = join(sb.root, "resolved-modules");
+	builtins = join(sb.root, "loaded-builtins");
 	hook = join(sb.root, "record-modules.mjs");
 	const hooks = `
 import { appendFileSync } from "node:fs";
@@ -28,7 +32,12 @@ export async function resolve(specifier, context, next) {
 }`;
 	writeFileSync(
 		hook,
-		`import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`,
+		[
+			`import { writeFileSync } from "node:fs";`,
+			`import { register } from "node:module";`,
+			`register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`,
+			`process.on("exit", () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n")));`,
+		].join("\n"),
 	);
 }, 60_000);
 afterAll(async () => {
@@ -36,7 +45,7 @@ afterAll(async () => {
 });
 
 describe("a -p run loads only what it uses", () => {
-	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock", async () => {
+	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici", async () => {
 		sb.fake.enqueue(toolReply("write", { path: "notes.txt", content: "lean\n" }));
 		sb.fake.enqueue(toolReply("read", { path: "notes.txt" }));
 		sb.fake.enqueue(textReply("Done."));
@@ -58,5 +67,9 @@ describe("a -p run loads only what it uses", () => {
 			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
+
+		const loaded = readFileSync(builtins, "utf8").split("\n");
+		expect(loaded).toContain("NativeModule _http_client");
+		expect(loaded.filter((m) => m.includes("undici"))).toEqual([]);
 	}, 60_000);
 });
