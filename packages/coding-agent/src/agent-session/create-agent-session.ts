@@ -225,7 +225,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const existing = sessionManager.buildSessionContext();
 	const isNewSession = !existing.messages.some((m) => m.role === "user" || m.role === "assistant");
 	const answeredBy = lastAnsweredBy(existing.messages);
-	const selection = restoredSelection(sessionManager.getBranch(), existing.model, (p, id) => registry.find(p, id));
+	const selection = restoredSelection(sessionManager.getBranchEntries("model_change"), existing.model, (p, id) =>
+		registry.find(p, id),
+	);
 	const restored = selection
 		? {
 				provider: selection.provider,

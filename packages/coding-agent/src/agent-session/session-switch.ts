@@ -95,7 +95,9 @@ export async function switchToSession(host: SessionSwitchHost, sessionPath: stri
 	followSession(host);
 	const context = host.sessionManager.buildSessionContext();
 	const registry = host.models.registry;
-	const selection = restoredSelection(host.sessionManager.getBranch(), context.model, (p, id) => registry.find(p, id));
+	const selection = restoredSelection(host.sessionManager.getBranchEntries("model_change"), context.model, (p, id) =>
+		registry.find(p, id),
+	);
 	if (selection) {
 		const { provider, modelId } = selection;
 		host.models.restore(provider, modelId, context.thinkingLevel, lastAnsweredBy(context.messages));

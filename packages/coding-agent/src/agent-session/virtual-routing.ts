@@ -166,10 +166,11 @@ export class VirtualRouter {
 
 	/** The router state last stored on the current branch for this virtual model. */
 	private readState(model: Model): unknown {
-		const branch = this.d.sessionManager.getBranch();
+		// Only the custom entries: the rest of a resumed branch stays on disk.
+		const branch = this.d.sessionManager.getBranchEntries("custom");
 		for (let i = branch.length - 1; i >= 0; i--) {
-			const e = branch[i] as { type: string; customType?: string; data?: unknown };
-			if (e.type !== "custom" || e.customType !== VIRTUAL_MODEL_STATE_ENTRY) continue;
+			const e = branch[i];
+			if (e.customType !== VIRTUAL_MODEL_STATE_ENTRY) continue;
 			const data = e.data as VirtualModelStateData | undefined;
 			if (data?.provider === model.provider && data.modelId === model.id) return data.state;
 		}
