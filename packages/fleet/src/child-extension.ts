@@ -7,8 +7,12 @@
 //     so the snapshot includes the tool's effects before the session says so;
 //   - when the worker goes away (IPC channel closed), the child exits at once:
 //     an orphaned run must not keep changing the workspace another worker owns;
-//   - `/fleet-resume <note>` re-issues the model call of an interrupted run: a
-//     hidden custom message with the note starts a turn from the stored context.
+//   - `/fleet-resume <token> <note>` re-issues the model call of an interrupted
+//     run: a hidden custom message with the note starts a turn from the stored
+//     context. The token (PI_FLEET_RESUME_TOKEN, new for each child) tells the
+//     worker's resume from a user's prompt that happens to start with
+//     `/fleet-resume`: that one reaches the model as text, as it would in a
+//     local pi, which has no such command.
 // Imports types only, so the child loads nothing more than this file.
 import type { ExtensionAPI } from "@pi/coding-agent";
 
@@ -28,6 +32,7 @@ export interface IntentAck {
 }
 
 export const RESUME_COMMAND = "fleet-resume";
+export const RESUME_TOKEN_ENV = "PI_FLEET_RESUME_TOKEN";
 export const RESUME_CUSTOM_TYPE = "fleet.resume";
 
 export default function fleetChild(pi: ExtensionAPI): void {
@@ -63,11 +68,17 @@ export default function fleetChild(pi: ExtensionAPI): void {
 		return undefined;
 	});
 
+	const token = process.env[RESUME_TOKEN_ENV];
 	pi.registerCommand(RESUME_COMMAND, {
 		description: "Continue an interrupted fleet run from the stored session",
 		handler: async (args) => {
+			if (!token || !(args === token || args.startsWith(`${token} `))) {
+				pi.sendUserMessage(args ? `/${RESUME_COMMAND} ${args}` : `/${RESUME_COMMAND}`);
+				return;
+			}
+			const note = args.slice(token.length).trim();
 			pi.sendMessage(
-				{ customType: RESUME_CUSTOM_TYPE, content: args || "The run was interrupted and resumed.", display: false },
+				{ customType: RESUME_CUSTOM_TYPE, content: note || "The run was interrupted and resumed.", display: false },
 				{ triggerTurn: true },
 			);
 		},

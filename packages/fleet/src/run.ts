@@ -5,10 +5,11 @@
 // is copied into PostgreSQL (mirror.ts) before the worker acknowledges a tool
 // intent, and at every event. Steering/abort come from the inbox (inbox.ts).
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { attachJsonlLineReader, StaleWriterError, serializeJsonLine } from "@pi/coding-agent";
-import type { IntentAck, IntentMessage } from "./child-extension.js";
+import { type IntentAck, type IntentMessage, RESUME_COMMAND, RESUME_TOKEN_ENV } from "./child-extension.js";
 import type { Pool } from "./db.js";
 import { applyInbox } from "./inbox.js";
 import { Mirror } from "./mirror.js";
@@ -108,6 +109,7 @@ async function drive(
 	writeFileSync(file, stored);
 	const mirror = new Mirror(env.pool, writer, file, stored.length);
 
+	const resumeToken = randomUUID();
 	let prompt: string;
 	if (stored.length === 0) {
 		const snapshot = await snapshotWorkspace(cwd, sessionId);
@@ -127,7 +129,7 @@ async function drive(
 			const parts = [`Resumed on worker ${env.workerId} after the previous worker stopped.`];
 			if (replay.replayed.length) parts.push(`Re-ran read-only tool calls: ${replay.replayed.join(", ")}.`);
 			if (replay.interrupted.length) parts.push(`Interrupted tool calls: ${replay.interrupted.join(", ")}.`);
-			prompt = `/fleet-resume ${parts.join(" ")}`;
+			prompt = `/${RESUME_COMMAND} ${resumeToken} ${parts.join(" ")}`;
 			env.log(
 				`session ${sessionId}: resumed at epoch ${epoch} (${parts.slice(1).join(" ") || "model call re-issued"})`,
 			);
@@ -136,7 +138,11 @@ async function drive(
 
 	const args = [env.piCli, "--mode", "rpc", "--session", file, "-e", env.childExtension];
 	if (row.model) args.push("--model", row.model);
-	const child = spawn(process.execPath, args, { cwd, env: env.env, stdio: ["pipe", "pipe", "pipe", "ipc"] });
+	const child = spawn(process.execPath, args, {
+		cwd,
+		env: { ...env.env, [RESUME_TOKEN_ENV]: resumeToken },
+		stdio: ["pipe", "pipe", "pipe", "ipc"],
+	});
 	let stderr = "";
 	child.stderr?.setEncoding("utf8");
 	child.stderr?.on("data", (t: string) => {
@@ -195,7 +201,7 @@ async function drive(
 	const done = new Promise<void>((resolve, reject) => {
 		let settled = false;
 		attachJsonlLineReader(child.stdout as NodeJS.ReadableStream, (line) => {
-			let record: { type?: string; id?: string; success?: boolean; error?: string };
+			let record: { type?: string; id?: string; success?: boolean; error?: string; data?: { disposition?: string } };
 			try {
 				record = JSON.parse(line);
 			} catch {
@@ -203,6 +209,12 @@ async function drive(
 			}
 			if (record.type === "response" && record.id === "run") {
 				if (record.success === false) reject(new Error(`pi refused the prompt: ${record.error}`));
+				// A slash command that ran and started no run (as `pi -p "/cmd"`): the prompt is done.
+				if (record.data?.disposition === "handled") {
+					settled = true;
+					resolve();
+					return;
+				}
 				accepting = true;
 				poll();
 				return;

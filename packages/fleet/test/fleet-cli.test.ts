@@ -3,7 +3,7 @@
 // session's JSONL equals a local run's file (ids and timestamps aside);
 // duplicate submissions; steering applied once; a poisoned job; abort; clear
 // errors when a server is down at start.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatMessage, type Fleet, type Reply, startFleet, textOf, type WorkerProc } from "./support/fleet.js";
@@ -34,6 +34,7 @@ async function brain(messages: ChatMessage[]): Promise<Reply> {
 		return { text: "steered" };
 	}
 	if (prompt === "hold on") return { hangAfter: "thinking about it" };
+	if (prompt.startsWith("Say hello to ") || prompt.startsWith("/")) return { text: `answering: ${prompt}` };
 	return { text: `unexpected prompt ${prompt}` };
 }
 
@@ -175,6 +176,71 @@ describe.skipIf(skip)("pi fleet (built CLI, real Redis + PostgreSQL)", () => {
 		expect(status.stdout).toContain("failed");
 		expect(status.stdout).toContain("reason:");
 	}, 60_000);
+
+	it("a prompt starting with / is taken as locally: a template expands, a command runs alone, any other /word reaches the model", async () => {
+		const prompts = join(f.sb.agentDir, "prompts");
+		const extensions = join(f.sb.agentDir, "extensions");
+		mkdirSync(prompts, { recursive: true });
+		mkdirSync(extensions, { recursive: true });
+		writeFileSync(join(prompts, "greet.md"), "Say hello to $1");
+		writeFileSync(
+			join(extensions, "noop.ts"),
+			'export default function (pi) {\n\tpi.registerCommand("noop", { handler: async () => {} });\n}\n',
+		);
+		try {
+			const cwd = f.repo(`slash-${Date.now()}`);
+			const model = ["--cwd", cwd, "--model", "fake/fake-model"];
+			const [greet, noop, unknown, resume] = await Promise.all([
+				submit("/greet world", ...model),
+				submit("/noop", ...model),
+				submit("/nosuchcommand please", ...model),
+				// The fleet's own resume command, typed by a user: text, as for a local pi that has no such command.
+				submit("/fleet-resume now", ...model),
+			]);
+			const userTexts = async (id: string) => {
+				await settled(id);
+				const jsonl = (await f.fleet(["export", id])).stdout;
+				return jsonl
+					.split("\n")
+					.filter(Boolean)
+					.map((l) => JSON.parse(l))
+					.filter((e) => e.type === "message" && ["user", "assistant"].includes(e.message.role))
+					.map((e) => `${e.message.role}: ${textOf(e.message.content)}`);
+			};
+			expect(await userTexts(greet)).toEqual(["user: Say hello to world", "assistant: answering: Say hello to world"]);
+			// A command that starts no run: the session ends with nothing asked of the model (it used to wait forever).
+			expect(await userTexts(noop)).toEqual([]);
+			expect(
+				f.sb.fake.requests.some((r) => promptOf((r.body as { messages: ChatMessage[] }).messages) === "/noop"),
+			).toBe(false);
+			expect(await userTexts(unknown)).toEqual([
+				"user: /nosuchcommand please",
+				"assistant: answering: /nosuchcommand please",
+			]);
+			expect(await userTexts(resume)).toEqual(["user: /fleet-resume now", "assistant: answering: /fleet-resume now"]);
+
+			// The same prompts through a local `pi -p` in the same folder: the same user messages.
+			for (const [prompt, id] of [
+				["/greet world", greet],
+				["/nosuchcommand please", unknown],
+			] as const) {
+				const dir = join(f.sb.root, `local-${id}`);
+				const local = await f.pi(["-p", "--model", "fake/fake-model", "--session-dir", dir, prompt], cwd);
+				expect(local.code, local.stderr).toBe(0);
+				const [file] = readdirSync(dir);
+				const localTexts = readFileSync(join(dir, file), "utf8")
+					.split("\n")
+					.filter(Boolean)
+					.map((l) => JSON.parse(l))
+					.filter((e) => e.type === "message" && ["user", "assistant"].includes(e.message.role))
+					.map((e) => `${e.message.role}: ${textOf(e.message.content)}`);
+				expect(await userTexts(id)).toEqual(localTexts);
+			}
+		} finally {
+			rmSync(join(prompts, "greet.md"), { force: true });
+			rmSync(join(extensions, "noop.ts"), { force: true });
+		}
+	}, 120_000);
 
 	it("abort stops a running session", async () => {
 		const id = await submit("hold on", "--model", "fake/fake-model");

@@ -48,6 +48,16 @@ async function call(p: RawPi, command: Rec): Promise<Rec> {
 	return p.waitFor(responseTo(id), 30_000);
 }
 
+/**
+ * Sends a prompt that runs an extension command. As 1.6.0, pi answers it ("handled")
+ * once the command is done, so a command waiting for a dialog is answered after it.
+ */
+async function command(p: RawPi, message: string): Promise<Rec> {
+	const response = await call(p, { type: "prompt", message });
+	expect(response).toMatchObject({ success: true, data: { disposition: "handled" } });
+	return response;
+}
+
 const uiRequest =
 	(method: string, match: (r: Rec) => boolean = () => true) =>
 	(r: Rec): boolean =>
@@ -79,22 +89,25 @@ const toolResults = (i: number) =>
 describe("upstream examples in rpc mode (built CLI)", () => {
 	it("timed-confirm: an unanswered timed dialog auto-cancels server-side; answered ones resolve", async () => {
 		pi = spawnRaw(sb, ["--no-session", ...ext("timed-confirm.ts")]);
-		await call(pi, { type: "prompt", message: "/timed-select" });
+		const selecting = command(pi, "/timed-select");
 		const select = await answer(pi, "select", { value: "Option B" });
 		expect(select).toMatchObject({ title: "Pick an option", options: ["Option A", "Option B", "Option C"] });
 		expect(select.timeout).toBe(10_000);
 		await notified(pi, "Selected: Option B");
+		await selecting;
 
-		await call(pi, { type: "prompt", message: "/timed" });
+		const timing = command(pi, "/timed");
 		const timed = await pi.waitFor(uiRequest("confirm", (r) => r.timeout === 5000));
 		// Nobody answers: the agent side resolves the dialog after its timeout.
 		await notified(pi, "Cancelled or timed out");
 		expect(answered.has(timed.id)).toBe(false);
+		await timing;
 
-		await call(pi, { type: "prompt", message: "/timed-signal" });
+		const signalled = command(pi, "/timed-signal");
 		await notified(pi, "Dialog will auto-cancel in 5 seconds...");
 		await answer(pi, "confirm", { confirmed: true }, (r) => r.timeout === undefined);
 		await notified(pi, "Confirmed by user!");
+		await signalled;
 		expect(sb.fake.requests).toHaveLength(0);
 	}, 60_000);
 
@@ -122,16 +135,18 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		expect(toolResults(1)).toContain("Blocked by user");
 		expect(toolResults(2)).toContain("allowed-ran");
 
-		await call(pi, { type: "prompt", message: "/rpc-input" });
+		const inputting = command(pi, "/rpc-input");
 		await answer(pi, "input", { value: "forty-two" }, (r) => r.title === "Enter a value");
 		await notified(pi, "You entered: forty-two");
+		await inputting;
 
-		await call(pi, { type: "prompt", message: "/rpc-editor" });
+		const editing = command(pi, "/rpc-editor");
 		const editor = await answer(pi, "editor", { value: "a\nb" });
 		expect(editor.prefill).toBe("Line 1\nLine 2\nLine 3");
 		await notified(pi, "Editor submitted (2 lines)");
+		await editing;
 
-		await call(pi, { type: "prompt", message: "/rpc-prefill" });
+		await command(pi, "/rpc-prefill");
 		await pi.waitFor(uiRequest("set_editor_text", (r) => r.text === "This text was set by the rpc-demo extension."));
 		await notified(pi, "Editor prefilled");
 		expect(sb.fake.requests).toHaveLength(3);

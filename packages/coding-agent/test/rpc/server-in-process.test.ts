@@ -134,6 +134,37 @@ describe("RpcServer with a session", () => {
 		t.session.dispose();
 	});
 
+	it("answers a prompt an extension command took 'handled' once it is done, and one whose command starts a run 'started' before its events", async () => {
+		const made = await makeSession();
+		made.fake.enqueue({ text: "from the command's run" });
+		const sink = new Sink();
+		// As the extension bridge's input path: `/noop` is a command that starts nothing, `/go` one that starts a run.
+		const submit = async (text: string) => {
+			await new Promise((r) => setTimeout(r, 20));
+			if (text === "/go") await made.session.prompt("started by /go");
+		};
+		const server = new RpcServer(made.session, new JsonlWriter(sink), { submit });
+		server.handleLine('{"id":"noop","type":"prompt","message":"/noop"}');
+		await server.drain();
+		expect(sink.records()).toEqual([
+			{ id: "noop", type: "response", command: "prompt", success: true, data: { disposition: "handled" } },
+		]);
+		server.handleLine('{"id":"go","type":"prompt","message":"/go"}');
+		await server.drain();
+		const records = sink.records().slice(1);
+		expect(records[0]).toEqual({
+			id: "go",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "started" },
+		});
+		expect(records.map((r) => r.type)).toContain("agent_settled");
+		expect(made.session.getLastAssistantText()).toBe("from the command's run");
+		await server.close();
+		made.session.dispose();
+	});
+
 	it("answers synchronous commands in the order they arrive, errors included", async () => {
 		const t = await setup();
 		for (const line of [

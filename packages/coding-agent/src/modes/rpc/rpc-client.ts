@@ -229,16 +229,41 @@ export class RpcClient {
 		);
 	}
 
-	/** Prompts and returns every event of the run, through `agent_settled`. */
-	async promptAndWait(message: string, images?: ImageContent[], timeoutMs?: number): Promise<RpcClientEvent[]> {
-		const events = this.collectEvents(timeoutMs);
+	/**
+	 * Prompts and returns every event of the run, through `agent_settled`. A prompt an
+	 * extension command took without starting a run ("handled") returns the events it caused.
+	 */
+	async promptAndWait(message: string, images?: ImageContent[], timeoutMs = 60_000): Promise<RpcClientEvent[]> {
+		const events: RpcClientEvent[] = [];
+		let settled = false;
+		let onSettled = () => {};
+		const whenSettled = new Promise<void>((resolve) => {
+			onSettled = resolve;
+		});
+		// Listening before the prompt is sent: a fast run's events are not missed.
+		const off = this.onEvent((event) => {
+			if (settled) return;
+			events.push(event);
+			if (event.type === "agent_settled") {
+				settled = true;
+				onSettled();
+			}
+		});
+		let timer: NodeJS.Timeout | undefined;
 		try {
-			await this.prompt(message, images);
-		} catch (error) {
-			void events.catch(() => {});
-			throw error;
+			if ((await this.prompt(message, images)) === "handled") return events;
+			const timeout = new Promise<never>((_, reject) => {
+				timer = setTimeout(
+					() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for agent_settled`)),
+					timeoutMs,
+				);
+			});
+			await Promise.race([whenSettled, timeout]);
+			return events;
+		} finally {
+			off();
+			clearTimeout(timer);
 		}
-		return events;
 	}
 
 	// -- typed commands --------------------------------------------------------------------

@@ -60,7 +60,8 @@ export class RpcServer {
 		this.ui = new RpcExtensionUI((request) => this.writer.write(request));
 		// Returning the drain promise holds the session's next event back: back-pressure.
 		this.unsubscribe = session.subscribe((event) => {
-			this.flushAcks();
+			// A prompt whose run is under way is "started" before its first event is written.
+			if (session.isStreaming) this.flushAcks();
 			return this.writer.write(toJsonEvent(event));
 		});
 	}
@@ -142,19 +143,24 @@ export class RpcServer {
 			return;
 		}
 		let answered = false;
-		const ack = () => {
+		const ack = (disposition: "started" | "handled" = "started") => {
 			if (answered) return;
 			answered = true;
 			this.pendingAcks.delete(ack);
-			this.respond(command, { disposition: "started" });
+			this.respond(command, { disposition });
 		};
 		this.pendingAcks.add(ack);
 		const run = this.submit(command.message, { images });
-		// A prompt refused up front (no model, no key, busy) rejects before this fires.
-		setImmediate(ack);
+		// A prompt refused up front (no model, no key, busy) rejects before this fires. A prompt
+		// still in an extension command (or `input` handler) is not running yet: it is answered
+		// when a run starts (its first event), or "handled" when it ends without one (as 1.6.0).
+		setImmediate(() => {
+			if (this.session.isStreaming) ack();
+		});
 		try {
 			await run;
-			ack();
+			// No event was written while it ran: nothing started (a run would have answered "started").
+			ack("handled");
 		} catch (error) {
 			if (!answered) {
 				answered = true;
