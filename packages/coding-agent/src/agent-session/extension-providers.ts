@@ -116,6 +116,7 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 					maxTokens: m.maxTokens ?? 16_384,
 					...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
 					...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
+					...(m.promptCache ? { promptCache: { ...m.promptCache } } : {}),
 				}))
 			: existing.map((m) => ({
 					...m,

@@ -24,6 +24,22 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		}
 		if (typeof oauth.name !== "string" || !oauth.name) fail(`oauth.name of provider "${name}" must be a string`, path);
 	}
+	for (const model of Array.isArray(config.models) ? config.models : []) {
+		const cache: unknown = model?.promptCache;
+		if (cache === undefined) continue;
+		const ok =
+			cache !== null &&
+			typeof cache === "object" &&
+			Object.entries(cache).every(
+				([tier, s]) => (tier === "short" || tier === "long") && typeof s === "number" && Number.isFinite(s) && s > 0,
+			);
+		if (!ok) {
+			fail(
+				`promptCache of model "${model.id}" (provider "${name}") must be { short?, long? } in seconds, greater than 0`,
+				path,
+			);
+		}
+	}
 	return config;
 }
 

@@ -2,7 +2,7 @@
 // forms (name + config, provider object), a custom wire protocol, an OAuth
 // login, and `pi.registerVirtualModel()`'s model. Re-exported by types.ts;
 // provider-shape.ts checks them where the extension calls.
-import type { AssistantMessageEventStream, Model, NormalizedContext, StreamOptions } from "@pi/ai";
+import type { AssistantMessageEventStream, Model, ModelPromptCache, NormalizedContext, StreamOptions } from "@pi/ai";
 import type { ModelRoute, ModelRouteRequest, VirtualModelDefinition } from "../config/virtual-models.js";
 import type { ExtensionContext } from "./context-types.js";
 
@@ -18,6 +18,8 @@ export interface ProviderModelConfig {
 	maxTokens?: number;
 	headers?: Record<string, string>;
 	compat?: Record<string, unknown>;
+	/** Prompt cache lifetime in seconds per retention tier; unset: never kept warm (docs/cache-warming.md). */
+	promptCache?: ModelPromptCache;
 }
 
 /** `pi.registerVirtualModel(model)`: a virtual model whose router also gets the extension context. */

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Model } from "@pi/ai";
+import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeProvider, json, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
 import type { AgentSession } from "../../src/agent-session/agent-session.js";
@@ -14,13 +15,14 @@ import { createAgentSession } from "../../src/agent-session/create-agent-session
 import type { AgentSessionEvent } from "../../src/agent-session/events.js";
 import { AuthStorage } from "../../src/config/auth.js";
 import { ModelRegistry } from "../../src/config/model-registry.js";
+import { checkProviderConfig } from "../../src/extensions/provider-shape.js";
 import type { CacheWarmingDecisionEvent, ExtensionError, ExtensionFactory } from "../../src/extensions/types.js";
 import { formatSessionInfo } from "../../src/modes/interactive/commands/session.js";
 import type { InteractiveContext } from "../../src/modes/interactive/context.js";
 import type { AgentSessionRuntime } from "../../src/runtime/agent-session-runtime.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import type { SessionEntry } from "../../src/session/types.js";
-import { fakeModel, text } from "../compaction/support.js";
+import { fakeModel, text, toolCall } from "../compaction/support.js";
 
 /** Timers that fire only when the test moves time forward. */
 class ManualClock implements WarmingClock {
@@ -94,7 +96,7 @@ async function setup(
 	options: {
 		model?: Partial<Model>;
 		settings?: object;
-		factories?: ExtensionFactory[];
+		factories?: ExtensionFactory[] | ((fake: FakeProvider) => ExtensionFactory[]);
 		onExtensionError?: (error: ExtensionError) => void;
 	} = {},
 ): Promise<Setup> {
@@ -126,7 +128,11 @@ async function setup(
 		sessionManager,
 		model,
 		tools: ["read"],
-		extensions: { factories: options.factories ?? [], discover: false, onError: options.onExtensionError },
+		extensions: {
+			factories: typeof options.factories === "function" ? options.factories(fake) : (options.factories ?? []),
+			discover: false,
+			onError: options.onExtensionError,
+		},
 	});
 	const clock = new ManualClock();
 	if (!session.cacheWarming) throw new Error("the session has no cache warmer");
@@ -348,6 +354,66 @@ describe("idle prompt-cache warming", () => {
 	});
 });
 
+describe("warming during a run", () => {
+	/** An extension tool that lets the clock pass the due point while it runs, and waits for what follows. */
+	function slowTool(during: (s: Setup) => Promise<void>, get: () => Setup | undefined): ExtensionFactory {
+		return (pi) => {
+			pi.registerTool({
+				name: "slow",
+				label: "Slow",
+				description: "Takes a while.",
+				parameters: Type.Object({}),
+				async execute() {
+					const s = get();
+					if (s) await during(s);
+					return { content: [{ type: "text", text: "done" }], details: {} };
+				},
+			});
+		};
+	}
+
+	it("a long tool call: the refresh is sent mid-run (the next request is certain), recorded, and the run goes on", async () => {
+		let s: Setup | undefined;
+		const seen: CacheWarmingDecisionEvent[] = [];
+		s = await setup({
+			// Below the idle threshold, far above the running one: only a refresh during the run pays.
+			settings: { cacheWarming: "streaming" },
+			factories: [
+				slowTool(
+					async (x) => {
+						x.fake.enqueue(text("WARM-REPLY", COLD_TOKENS, 1));
+						x.clock.advance(DUE_MS);
+						await waitFor("the refresh mid-run", () => usageEntries(x).length === 1);
+						x.fake.enqueue(text("finished", COLD_TOKENS, 5));
+					},
+					() => s,
+				),
+				(pi) => {
+					pi.on("cache_warming_decision", (event) => {
+						seen.push({ ...event });
+					});
+				},
+			],
+		});
+		s.fake.enqueue(toolCall("slow", {}, COLD_TOKENS));
+		await s.session.prompt("go");
+		expect(seen).toMatchObject([{ action: "warm", continuationProbability: 1 }]);
+		expect(s.fake.requests).toHaveLength(3);
+		const [first, refresh, after] = s.fake.requests.map((r) => r.body);
+		expect(prefixOf(refresh)).toEqual(prefixOf(first));
+		// The run went on with the tool's result; the refresh's answer is nowhere.
+		expect(JSON.stringify(after)).toContain("done");
+		expect(JSON.stringify(after)).not.toContain("WARM-REPLY");
+		expect(s.session.getLastAssistantText()).toBe("finished");
+		// "streaming" warms only while a run goes on.
+		expect(s.session.cacheWarming?.status).toMatchObject({
+			state: "inactive",
+			reason: 'the run settled (cacheWarming is "streaming")',
+		});
+		expect(s.clock.pending).toBe(0);
+	});
+});
+
 describe("cache_warming_decision", () => {
 	it("an extension's stop skips the refresh; the event carries pi's decision and estimates", async () => {
 		const seen: CacheWarmingDecisionEvent[] = [];
@@ -418,5 +484,52 @@ describe("cache_warming_decision", () => {
 		await waitFor("the refresh", () => usageEntries(s).length === 1);
 		expect(usageEntries(s)[0]).not.toHaveProperty("note");
 		expect(errors).toEqual(["cache_warming_decision: decider broke"]);
+	});
+});
+
+describe("cache lifetimes of extension models", () => {
+	it("pi.registerProvider models take promptCache and are kept warm like built-in ones", async () => {
+		const s = await setup({
+			factories: (fake) => [
+				(pi) => {
+					pi.registerProvider("extprov", {
+						baseUrl: `${fake.url}/v1`,
+						api: "openai-completions",
+						apiKey: "ext-key",
+						models: [
+							{
+								id: "ext-model",
+								name: "Ext",
+								input: ["text"],
+								cost,
+								contextWindow: 1_000_000,
+								compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+								promptCache: { short: 300 },
+							},
+						],
+					});
+				},
+			],
+		});
+		const model = s.session.modelRegistry.find("extprov", "ext-model");
+		expect(model?.promptCache).toEqual({ short: 300 });
+		if (model) s.session.setModel(model);
+		s.fake.enqueue(text("answer", WARM_TOKENS, 5));
+		await s.session.prompt("hello");
+		expect(s.session.cacheWarming?.status).toMatchObject({ state: "scheduled", decision: { action: "warm" } });
+		s.fake.enqueue(text("", WARM_TOKENS, 1));
+		s.clock.advance(DUE_MS);
+		await waitFor("the refresh", () => usageEntries(s).length === 1);
+		expect(usageEntries(s)[0]).toMatchObject({ kind: "cache_warm", provider: "extprov" });
+	});
+
+	it("a bad promptCache is refused where the extension registers it, naming model, provider and file", () => {
+		const model = { id: "m", name: "M", input: ["text" as const], cost, promptCache: { short: -1 } };
+		expect(() => checkProviderConfig({ models: [model] }, "extprov", "/ext/warm.ts")).toThrow(
+			'pi.registerProvider: promptCache of model "m" (provider "extprov") must be { short?, long? } in seconds, greater than 0 (/ext/warm.ts)',
+		);
+		expect(() =>
+			checkProviderConfig({ models: [{ ...model, promptCache: { short: 300, long: 3600 } }] }, "extprov", "/x.ts"),
+		).not.toThrow();
 	});
 });
