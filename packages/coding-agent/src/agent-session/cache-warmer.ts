@@ -235,6 +235,14 @@ export class CacheWarmer {
 		if (run.nextWarmAt > run.startedAt + CACHE_WARMING_MAX_IDLE_AGE_MS) this.stop("30-minute idle limit reached");
 	}
 
+	/** The `cacheWarming` setting changed: a refresh the new mode forbids is cancelled at once. */
+	onModeChanged(): void {
+		const run = this.run;
+		if (!run) return;
+		const problem = this.problemWith(run);
+		if (problem) this.stop(problem);
+	}
+
 	/** Cancels anything pending (the session is disposed; the process exits). */
 	dispose(): void {
 		this.disposed = true;

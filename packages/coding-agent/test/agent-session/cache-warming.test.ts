@@ -18,6 +18,7 @@ import { ModelRegistry } from "../../src/config/model-registry.js";
 import { checkProviderConfig } from "../../src/extensions/provider-shape.js";
 import type { CacheWarmingDecisionEvent, ExtensionError, ExtensionFactory } from "../../src/extensions/types.js";
 import { formatSessionInfo } from "../../src/modes/interactive/commands/session.js";
+import { applySetting, currentSettingsState } from "../../src/modes/interactive/commands/settings.js";
 import type { InteractiveContext } from "../../src/modes/interactive/context.js";
 import type { AgentSessionRuntime } from "../../src/runtime/agent-session-runtime.js";
 import { SessionManager } from "../../src/session/session-manager.js";
@@ -256,6 +257,27 @@ describe("idle prompt-cache warming", () => {
 		expect(off.session.cacheWarming?.status).toMatchObject({ state: "inactive", reason: "cache warming is off" });
 		off.clock.advance(60 * 60_000);
 		expect(off.fake.requests).toHaveLength(1);
+	});
+
+	it("turning it off in /settings cancels the pending refresh at once and is saved to the user's settings", async () => {
+		const s = await setup();
+		s.fake.enqueue(text("answer", WARM_TOKENS, 5));
+		await s.session.prompt("hello");
+		expect(s.clock.pending).toBe(1);
+		const ctx = {
+			session: s.session,
+			settings: s.session.settings,
+			theme: { name: "dark" },
+			refreshStatus: () => {},
+		} as unknown as InteractiveContext;
+		expect(currentSettingsState(ctx).cacheWarming).toBe("idle");
+		applySetting(ctx, "cache-warming", "off");
+		expect(s.clock.pending).toBe(0);
+		expect(s.session.cacheWarming?.status).toMatchObject({ state: "inactive", reason: "cache warming is off" });
+		await s.session.settings.flush();
+		expect(JSON.parse(readFileSync(join(root ?? "", "agent", "settings.json"), "utf8")).cacheWarming).toBe("off");
+		s.clock.advance(60 * 60_000);
+		expect(s.fake.requests).toHaveLength(1);
 	});
 
 	it("a new prompt cancels the pending refresh; its own request is kept warm instead", async () => {

@@ -25,6 +25,7 @@ export function currentSettingsState(ctx: InteractiveContext): SettingsState {
 		followUpMode: s.followUpMode,
 		autoCompact: s.autoCompactionEnabled,
 		autoRetry: s.autoRetryEnabled,
+		cacheWarming: settings.getCacheWarmingMode(),
 		hideThinkingBlock: settings.getHideThinkingBlock(),
 		quietStartup: settings.getQuietStartup(),
 		doubleEscapeAction: (settings.get("doubleEscapeAction") as SettingsState["doubleEscapeAction"]) ?? "tree",
@@ -63,6 +64,10 @@ export function applySetting(ctx: InteractiveContext, id: SettingId, value: stri
 			break;
 		case "auto-retry":
 			s.setAutoRetryEnabled(on);
+			break;
+		case "cache-warming":
+			settings.setCacheWarmingMode(value as "off" | "streaming" | "idle");
+			s.cacheWarming?.onModeChanged();
 			break;
 		case "hide-thinking":
 			settings.set("hideThinkingBlock", on);

@@ -15,6 +15,7 @@ export interface SettingsState {
 	followUpMode: "all" | "one-at-a-time";
 	autoCompact: boolean;
 	autoRetry: boolean;
+	cacheWarming: "off" | "streaming" | "idle";
 	hideThinkingBlock: boolean;
 	quietStartup: boolean;
 	doubleEscapeAction: "tree" | "fork" | "none";
@@ -33,6 +34,7 @@ export type SettingId =
 	| "follow-up-mode"
 	| "auto-compact"
 	| "auto-retry"
+	| "cache-warming"
 	| "hide-thinking"
 	| "quiet-startup"
 	| "double-escape-action"
@@ -93,6 +95,14 @@ export function buildSettingItems(s: SettingsState): (SettingItem & { id: Settin
 			description: "Retry transient provider errors (rate limits, overload) with backoff",
 			currentValue: bool(s.autoRetry),
 			values: BOOL,
+		},
+		{
+			id: "cache-warming",
+			label: "Cache warming",
+			description:
+				"Keep the provider's prompt cache warm: during runs (streaming), also up to 30 min after (idle), or off",
+			currentValue: s.cacheWarming,
+			values: ["idle", "streaming", "off"],
 		},
 		{
 			id: "hide-thinking",
