@@ -241,6 +241,31 @@ function isEntryTypeName(buf: Buffer, at: number, close: number): boolean {
 /** Types whose large lines need nothing beyond the envelope until used. */
 const LAZY_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "custom", "usage"]);
 
+/**
+ * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
+ * index of 100k entries would otherwise hold 100k copies of each type name and role, and a copy of
+ * nearly every parent id (each line's parent is almost always the line before it).
+ */
+function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
+	return known !== undefined && sameAscii(buf, at, end, known) ? known : buf.toString("latin1", at, end);
+}
+
+function sameAscii(buf: Buffer, at: number, end: number, s: string): boolean {
+	if (s.length !== end - at) return false;
+	for (let k = 0; k < s.length; k++) if (buf[at + k] !== s.charCodeAt(k)) return false;
+	return true;
+}
+
+const KNOWN_ROLES = ["user", "assistant", "toolResult"];
+
+function knownName(buf: Buffer, at: number, end: number, names: Iterable<string>): string {
+	for (const name of names) if (sameAscii(buf, at, end, name)) return name;
+	return buf.toString("latin1", at, end);
+}
+
+/** The strings of the previous envelope, reused when the next one repeats them. */
+const previous: { id?: string; provider?: string; model?: string } = {};
+
 function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
 	if (at + key.length > buf.length) return false;
 	for (let i = 0; i < key.length; i++) if (buf[at + i] !== key[i]) return false;
@@ -281,7 +306,7 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 	if (!hasAt(buf, i, K_TYPE)) return undefined;
 	let j = stringEnd(buf, (i += K_TYPE.length), head);
 	if (j < 0) return undefined;
-	const type = buf.toString("latin1", i, j - 1);
+	const type = knownName(buf, i, j - 1, LAZY_TYPES);
 	if (!LAZY_TYPES.has(type) || !hasAt(buf, j, K_ID)) return undefined;
 	i = j + K_ID.length;
 	j = stringEnd(buf, i, head);
@@ -296,19 +321,20 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 		if (buf[i] !== 34) return undefined;
 		j = stringEnd(buf, i + 1, head);
 		if (j < 0) return undefined;
-		parentId = buf.toString("latin1", i + 1, j - 1);
+		parentId = asciiString(buf, i + 1, j - 1, previous.id);
 	}
 	if (!hasAt(buf, j, K_TIMESTAMP)) return undefined;
 	i = j + K_TIMESTAMP.length;
 	j = stringEnd(buf, i, head);
 	if (j < 0) return undefined;
 	const env: Envelope = { type, id, parentId, timestamp: buf.toString("latin1", i, j - 1), role: undefined };
+	previous.id = id;
 	if (type !== "message") return env;
 	if (!hasAt(buf, j, K_ROLE)) return undefined;
 	i = j + K_ROLE.length;
 	j = stringEnd(buf, i, head);
 	if (j < 0) return undefined;
-	env.role = buf.toString("latin1", i, j - 1);
+	env.role = knownName(buf, i, j - 1, KNOWN_ROLES);
 	if (env.role !== "assistant") return env;
 	const from = Math.max(j, end - 2048);
 	const rel = buf.subarray(from, last + 1).lastIndexOf(K_PROVIDER);
@@ -317,11 +343,11 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 	i = p + K_PROVIDER.length;
 	j = stringEnd(buf, i, end);
 	if (j < 0 || !hasAt(buf, j, K_MODEL)) return undefined;
-	env.provider = buf.toString("latin1", i, j - 1);
+	env.provider = previous.provider = asciiString(buf, i, j - 1, previous.provider);
 	i = j + K_MODEL.length;
 	j = stringEnd(buf, i, end);
 	if (j < 0) return undefined;
-	env.model = buf.toString("latin1", i, j - 1);
+	env.model = previous.model = asciiString(buf, i, j - 1, previous.model);
 	return env;
 }
 
