@@ -50,6 +50,7 @@ export function createExtensionContext(d: ExtensionContextDeps): ExtensionContex
 				const stream = await session.directStreamFn(model, context, { ...options, apiKey });
 				return stream.result();
 			},
+			refresh: (options) => registry.refresh(options),
 		},
 		get model() {
 			return session.model;

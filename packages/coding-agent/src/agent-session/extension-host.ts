@@ -14,7 +14,7 @@ import type {
 import type { AgentSession } from "./agent-session.js";
 import { createProviderRegistrar } from "./extension-providers.js";
 import { customMessage, type ExtensionRequestShaper } from "./extension-request.js";
-import { createVirtualModelRegistrar } from "./extension-virtual-models.js";
+import { createVirtualModelRegistrar, refreshExtensionModels } from "./extension-virtual-models.js";
 import { describeTools } from "./tool-loadout.js";
 
 export interface ExtensionHostDeps {
@@ -130,7 +130,13 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 		setThinkingLevel: (level) => {
 			session.setThinkingLevel(level);
 		},
-		registerProvider: (name, config, extensionPath) => providers.register(name, config, extensionPath),
+		registerProvider: (name, config, extensionPath) => {
+			providers.register(name, config, extensionPath);
+			// Registered after start-up (a command, a handler): a dynamic provider lists its models now.
+			if (config.refreshModels) {
+				void refreshExtensionModels(registry, [name], (e) => runner.emitError({ ...e, extensionPath }));
+			}
+		},
 		unregisterProvider: (name) => providers.unregister(name),
 		...createVirtualModelRegistrar(registry, runner),
 	};

@@ -26,9 +26,12 @@ import type {
 	OAuthCredentials,
 	OAuthLoginCallbacks,
 	ProviderConfig,
+	ProviderModelConfig,
 	ProviderOAuthConfig,
 	ProviderStreamFunction,
 } from "../extensions/types.js";
+import { modelRefresher } from "./extension-model-refresh.js";
+import { nativeKeySource, nativeLoginFlow } from "./extension-provider-auth.js";
 
 export interface ProviderRegistrarDeps {
 	registry: ModelRegistry;
@@ -42,6 +45,10 @@ export interface ProviderRegistrarDeps {
 interface Registered {
 	api?: { name: string; previous: ReturnType<typeof apiLoader> };
 	login: boolean;
+	/** A native auth.apiKey key source was plugged into the store. */
+	keySource?: boolean;
+	/** A refreshModels refresher was registered. */
+	refresher?: boolean;
 }
 
 /**
@@ -83,6 +90,8 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 			else unregisterApi(previous.api.name);
 		}
 		if (previous.login) removeLoginFlow(name);
+		if (previous.keySource) registry.auth.setProviderKeySource(name, undefined);
+		if (previous.refresher) registry.refreshers.set(name, undefined);
 	};
 
 	const register = (name: string, config: ProviderConfig, extensionPath: string) => {
@@ -101,23 +110,43 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 			setLoginFlow(loginFlow(name, config.oauth, extensionPath));
 			entry.login = true;
 		}
+		const report = (event: string) => (error: unknown) =>
+			d.reportError({ extensionPath, event, error: describe(error) });
+		if (config.auth?.apiKey) {
+			const native = nativeKeySource(name, config.auth.apiKey, registry.auth, env, extensionPath);
+			registry.auth.setProviderKeySource(name, native.source);
+			entry.keySource = true;
+			d.pendingKeys.push(native.check().catch(report("registerProvider")));
+		}
+		if (config.auth?.oauth) {
+			const native = nativeLoginFlow(name, config.auth.oauth, extensionPath);
+			setLoginFlow(native.flow);
+			entry.login = true;
+			const stored = registry.auth.get(name);
+			if (stored?.type === "oauth") d.pendingKeys.push(native.prime(stored).catch(report("registerProvider")));
+		}
+		const toModel = (m: ProviderModelConfig): Model => ({
+			id: m.id,
+			name: m.name,
+			api: (m.api ?? api ?? "openai-completions") as Model["api"],
+			provider: name,
+			baseUrl: m.baseUrl ?? config.baseUrl ?? "",
+			reasoning: m.reasoning ?? false,
+			input: m.input,
+			cost: m.cost,
+			contextWindow: m.contextWindow ?? 128_000,
+			maxTokens: m.maxTokens ?? 16_384,
+			...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
+			...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
+			...(m.promptCache ? { promptCache: { ...m.promptCache } } : {}),
+		});
+		if (config.refreshModels) {
+			registry.refreshers.set(name, modelRefresher(registry, name, config, toModel, extensionPath));
+			entry.refresher = true;
+		}
 		const existing = registry.getAll().filter((m) => m.provider === name);
 		const models: Model[] = config.models
-			? config.models.map((m) => ({
-					id: m.id,
-					name: m.name,
-					api: (m.api ?? api ?? "openai-completions") as Model["api"],
-					provider: name,
-					baseUrl: m.baseUrl ?? config.baseUrl ?? "",
-					reasoning: m.reasoning ?? false,
-					input: m.input,
-					cost: m.cost,
-					contextWindow: m.contextWindow ?? 128_000,
-					maxTokens: m.maxTokens ?? 16_384,
-					...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
-					...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
-					...(m.promptCache ? { promptCache: { ...m.promptCache } } : {}),
-				}))
+			? config.models.map(toModel)
 			: existing.map((m) => ({
 					...m,
 					...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),

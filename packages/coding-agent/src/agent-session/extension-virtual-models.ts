@@ -33,6 +33,34 @@ export async function applyLoadedRegistrations(
 	registry: ModelRegistry,
 	reportError: (error: ExtensionError) => void,
 ): Promise<void> {
+	const dynamic = runner.runtime.pendingProviders.filter((p) => p.config?.refreshModels).map((p) => p.name);
 	await applyLoadedProviders(runner.runtime, registry, reportError);
 	runner.runtime.flushVirtualModels(createVirtualModelRegistrar(registry, runner));
+	// Dynamic providers list their models before the starting model is chosen (bounded: a
+	// discovery that hangs must not hold start-up).
+	const providers = dynamic.filter((name) => registry.refreshers.has(name));
+	if (providers.length > 0) await refreshExtensionModels(registry, providers, reportError);
+}
+
+/** Time a start-up model discovery may take before pi goes on without its answer. */
+export const STARTUP_REFRESH_MS = 10_000;
+
+/** Runs the refreshers of `providers`; each failure (it names the extension) is reported. */
+export async function refreshExtensionModels(
+	registry: ModelRegistry,
+	providers: readonly string[],
+	reportError: (error: ExtensionError) => void,
+	timeoutMs = STARTUP_REFRESH_MS,
+): Promise<void> {
+	const result = await registry.refresh({ providers, signal: AbortSignal.timeout(timeoutMs) });
+	for (const [provider, error] of result.errors) {
+		reportError({ extensionPath: `provider ${provider}`, event: "refreshModels", error: error.message });
+	}
+	if (result.aborted) {
+		reportError({
+			extensionPath: `provider ${providers.join(", ")}`,
+			event: "refreshModels",
+			error: `model discovery did not finish within ${timeoutMs / 1000} s; going on with the models known so far`,
+		});
+	}
 }

@@ -194,7 +194,13 @@ export class ModelRuntime {
 	/** Adds models.json headers (and the bearer header when configured) to every request. */
 	private readonly streamWithConfiguredHeaders: StreamFn = async (model, context, options) => {
 		const base = this.o.streamFn ?? getDefaultStreamFn();
-		const headers = await this.o.registry.getRequestHeaders(model, options?.apiKey);
-		return base(model, context, headers ? { ...options, headers: { ...headers, ...options?.headers } } : options);
+		const auth = this.o.registry.auth;
+		// An extension provider's native auth resolved headers and an endpoint with the key (OAuth
+		// logins add theirs in withLoginCredentials).
+		const resolved = auth.usesOAuth(model.provider) ? undefined : auth.getRequestExtras(model.provider);
+		const target = resolved?.baseUrl ? { ...model, baseUrl: resolved.baseUrl } : model;
+		const configured = await this.o.registry.getRequestHeaders(model, options?.apiKey);
+		const headers = configured || resolved?.headers ? { ...resolved?.headers, ...configured } : undefined;
+		return base(target, context, headers ? { ...options, headers: { ...headers, ...options?.headers } } : options);
 	};
 }

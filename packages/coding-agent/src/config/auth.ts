@@ -58,6 +58,18 @@ export interface AuthStorageOptions {
 	oauthRequest?: (provider: string, credential: OAuthCredential) => OAuthRequestExtras | undefined;
 }
 
+/**
+ * A provider's own resolution of request auth (an extension provider's native
+ * `auth.apiKey`): it reads the stored API key entry and the environment
+ * itself, so for its provider it answers instead of the entry and env lookup.
+ */
+export interface ProviderKeySource {
+	/** Configured, as last checked (synchronous: pickers and availability ask often). */
+	has(): boolean;
+	/** Key, headers and endpoint for one request; undefined when not configured. */
+	resolve(stored: ApiKeyCredential | undefined): Promise<OAuthRequestExtras | undefined>;
+}
+
 /** What a stored OAuth login adds to a request besides its key. */
 export interface OAuthRequestExtras {
 	/** The key to send, when it is not the access token itself (an extension login's getApiKey). */
@@ -85,6 +97,9 @@ function redact(text: string, secrets: (string | undefined)[]): string {
 export class AuthStorage {
 	private data: AuthData = {};
 	private readonly runtimeKeys = new Map<string, string>();
+	private readonly keySources = new Map<string, ProviderKeySource>();
+	/** Headers and endpoint of each provider's latest key-source resolution (getRequestExtras). */
+	private readonly resolvedExtras = new Map<string, OAuthRequestExtras>();
 	private readonly refreshers = new Map<string, OAuthRefresher>();
 	private readonly refreshing = new Map<string, Promise<OAuthCredential>>();
 	private fallback: FallbackKeySource | undefined;
@@ -165,6 +180,13 @@ export class AuthStorage {
 		this.fallback = source;
 	}
 
+	/** Plugs in (or, with undefined, removes) a provider's own request-auth resolution. */
+	setProviderKeySource(provider: string, source: ProviderKeySource | undefined): void {
+		if (source) this.keySources.set(provider, source);
+		else this.keySources.delete(provider);
+		this.resolvedExtras.delete(provider);
+	}
+
 	setOAuthRefresher(provider: string, refresher: OAuthRefresher): void {
 		this.refreshers.set(provider, refresher);
 	}
@@ -199,6 +221,7 @@ export class AuthStorage {
 	hasAuth(provider: string): boolean {
 		return (
 			this.runtimeKeys.has(provider) ||
+			(this.keySources.get(provider)?.has() ?? false) ||
 			provider in this.data ||
 			getEnvApiKey(provider, this.env) !== undefined ||
 			(this.fallback?.has(provider) ?? false)
@@ -214,6 +237,14 @@ export class AuthStorage {
 		const runtime = this.runtimeKeys.get(provider);
 		if (runtime) return runtime;
 		const stored = this.data[provider];
+		const source = this.keySources.get(provider);
+		if (source && stored?.type !== "oauth") {
+			const resolved = await source.resolve(stored ? structuredClone(stored) : undefined);
+			const { apiKey, ...extras } = resolved ?? {};
+			if (extras.baseUrl || extras.headers) this.resolvedExtras.set(provider, extras);
+			else this.resolvedExtras.delete(provider);
+			return apiKey;
+		}
 		if (stored?.type === "api_key") {
 			try {
 				return await resolveConfigValue(stored.key, {
@@ -239,6 +270,7 @@ export class AuthStorage {
 	getRequestExtras(provider: string): OAuthRequestExtras | undefined {
 		if (this.runtimeKeys.has(provider)) return undefined;
 		const stored = this.data[provider];
+		if (stored?.type !== "oauth" && this.keySources.has(provider)) return this.resolvedExtras.get(provider);
 		if (stored?.type !== "oauth") return undefined;
 		return this.options.oauthRequest?.(provider, stored);
 	}

@@ -17,6 +17,7 @@ import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
 import { resolveConfiguredLocalModel, scanLocalModels } from "./local-models.js";
+import { ModelRefreshers } from "./model-refresh.js";
 import { agentPaths, getAgentDir } from "./paths.js";
 import { createVirtualModel, isVirtualModel, type VirtualModelDefinition } from "./virtual-models.js";
 
@@ -39,11 +40,16 @@ export class ModelRegistry {
 	private readonly extraModels: Model[] = [];
 	/** Virtual models by `provider/id`; listed over any physical model of the same id. */
 	private readonly virtual = new Map<string, { definition: VirtualModelDefinition; model: Model }>();
+	/** Providers whose model list comes from a live service (extensions' refreshModels). */
+	readonly refreshers: ModelRefreshers;
 
 	constructor(
 		readonly auth: AuthStorage,
 		private readonly options: ModelRegistryOptions = {},
 	) {
+		this.refreshers = new ModelRefreshers(
+			options.modelsPath ? join(dirname(options.modelsPath), "provider-models.json") : undefined,
+		);
 		auth.setFallbackKeySource({
 			has: (provider) =>
 				typeof this.providers[provider]?.apiKey === "string" ||
@@ -171,6 +177,14 @@ export class ModelRegistry {
 	/** The router of a virtual catalog entry (undefined for physical or unregistered ones). */
 	getVirtualDefinition(model: Pick<Model, "provider" | "id" | "api">): VirtualModelDefinition | undefined {
 		return isVirtualModel(model) ? this.virtual.get(`${model.provider}/${model.id}`)?.definition : undefined;
+	}
+
+	/**
+	 * Re-reads the model lists of dynamic providers (all, or `options.providers`)
+	 * concurrently. Failures are returned per provider, never thrown.
+	 */
+	refresh(options: Parameters<ModelRefreshers["refresh"]>[0] = {}): ReturnType<ModelRefreshers["refresh"]> {
+		return this.refreshers.refresh(options);
 	}
 
 	/** models.json problems that made something be skipped (each names file and position or field). */

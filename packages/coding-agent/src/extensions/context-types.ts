@@ -60,6 +60,16 @@ export interface ExtensionModelRegistry {
 	getApiKey(model: Pick<Model, "provider">): Promise<string | undefined>;
 	/** One request; failures come back as an assistant message with `stopReason: "error"`. */
 	complete(model: Model, context: Context, options?: Omit<StreamOptions, "apiKey">): Promise<AssistantMessage>;
+	/**
+	 * Re-reads the model lists of dynamic providers (`refreshModels`), all or
+	 * `options.providers`. Never rejects: failures come back per provider.
+	 * Unbounded unless `options.signal` says otherwise.
+	 */
+	refresh(options?: {
+		providers?: readonly string[];
+		force?: boolean;
+		signal?: AbortSignal;
+	}): Promise<{ aborted: boolean; errors: ReadonlyMap<string, Error> }>;
 }
 
 /** `ctx` in every handler. */

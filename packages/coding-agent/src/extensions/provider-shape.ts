@@ -3,7 +3,7 @@
 // a provider name plus a `ProviderConfig`.
 import type { ProviderConfig, ProviderDefinition, ProviderStreamFunction } from "./types.js";
 
-const UNSUPPORTED = ["auth", "refreshModels", "filterModels", "images", "classifiers"] as const;
+const UNSUPPORTED = ["filterModels", "filterAllModels", "images", "classifiers"] as const;
 
 function fail(what: string, path: string): never {
 	throw new Error(`pi.registerProvider: ${what} (${path})`);
@@ -13,8 +13,27 @@ function fail(what: string, path: string): never {
 export function checkProviderConfig(config: ProviderConfig | undefined, name: string, path: string): ProviderConfig {
 	if (!name.trim()) fail("the provider name is empty", path);
 	if (config === null || typeof config !== "object") fail(`provider "${name}" needs a config object`, path);
-	if (config.streamSimple !== undefined && typeof config.streamSimple !== "function") {
-		fail(`streamSimple of provider "${name}" must be a function`, path);
+	for (const member of ["streamSimple", "refreshModels"] as const) {
+		if (config[member] !== undefined && typeof config[member] !== "function") {
+			fail(`${member} of provider "${name}" must be a function`, path);
+		}
+	}
+	const auth = config.auth;
+	if (auth !== undefined) {
+		if (auth === null || typeof auth !== "object" || (!auth.apiKey && !auth.oauth)) {
+			fail(`auth of provider "${name}" needs apiKey or oauth`, path);
+		}
+		if (auth.apiKey && typeof auth.apiKey.resolve !== "function") {
+			fail(`auth.apiKey.resolve of provider "${name}" must be a function`, path);
+		}
+		if (auth.oauth) {
+			for (const member of ["login", "refresh", "toAuth"] as const) {
+				if (typeof auth.oauth[member] !== "function") {
+					fail(`auth.oauth.${member} of provider "${name}" must be a function`, path);
+				}
+			}
+		}
+		if (config.oauth) fail(`provider "${name}" has both auth and oauth; use one`, path);
 	}
 	const oauth = config.oauth;
 	if (oauth !== undefined) {
@@ -56,7 +75,7 @@ export function providerFromDefinition(provider: ProviderDefinition, path: strin
 			path,
 		);
 	}
-	const { id: _id, api, getModels, stream, ...rest } = provider;
+	const { id: _id, api, getModels, stream, refreshModels, ...rest } = provider;
 	let streamSimple: ProviderStreamFunction | undefined = provider.streamSimple ?? stream;
 	let apiName: string | undefined;
 	if (typeof api === "string") apiName = api;
@@ -67,6 +86,13 @@ export function providerFromDefinition(provider: ProviderDefinition, path: strin
 	}
 	const models = provider.models ?? (typeof getModels === "function" ? getModels.call(provider) : undefined);
 	const config: ProviderConfig = { ...rest, ...(apiName ? { api: apiName } : {}), ...(models ? { models } : {}) };
+	if (typeof refreshModels === "function") {
+		// The object form publishes its list (`publish({ update })`); getModels() then answers with it.
+		config.refreshModels = async (context) => {
+			await refreshModels.call(provider, context);
+			return typeof getModels === "function" ? getModels.call(provider) : undefined;
+		};
+	}
 	if (streamSimple) config.streamSimple = streamSimple;
 	return [name, checkProviderConfig(config, name, path)];
 }

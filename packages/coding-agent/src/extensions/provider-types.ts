@@ -5,6 +5,9 @@
 import type { AssistantMessageEventStream, Model, ModelPromptCache, NormalizedContext, StreamOptions } from "@pi/ai";
 import type { ModelRoute, ModelRouteRequest, VirtualModelDefinition } from "../config/virtual-models.js";
 import type { ExtensionContext } from "./context-types.js";
+import type { ProviderAuth, ProviderRefreshContext } from "./provider-auth-types.js";
+
+export type * from "./provider-auth-types.js";
 
 export interface ProviderModelConfig {
 	id: string;
@@ -48,6 +51,18 @@ export interface ProviderConfig {
 	 * `done` or `error` event; a throw becomes an error reply.
 	 */
 	streamSimple?: ProviderStreamFunction;
+	/**
+	 * Dynamic discovery: the models it returns replace the registration's
+	 * models. Called once the extensions have loaded (before the starting model
+	 * is chosen), when /model opens, after a /login of the provider, and by
+	 * `ctx.modelRegistry.refresh()`.
+	 */
+	refreshModels?(context: ProviderRefreshContext): Promise<ProviderModelConfig[] | undefined>;
+	/**
+	 * Native authentication (the object form's `auth`): `apiKey.resolve()` gives
+	 * each request's key, headers and endpoint; `oauth` is a /login account login.
+	 */
+	auth?: ProviderAuth;
 }
 
 /** A custom wire protocol (`ProviderConfig.streamSimple`). */
@@ -98,13 +113,15 @@ export interface ProviderOAuthConfig {
 /**
  * `pi.registerProvider(provider)`: the object form. Its `id` is the provider
  * name; `api` may be an API name or an implementation with `streamSimple`;
- * `getModels()` may stand in for `models`. Other pi-ai `Provider` members
- * (native `auth`, `refreshModels`, image and classifier operations) are not
- * supported by this build and are reported as an error naming the extension.
+ * `getModels()` may stand in for `models` and is read again after
+ * `refreshModels` (which publishes through `context.publish({ update })`).
+ * Native `auth` is supported; image and classifier operations and
+ * `filterModels` are not and are reported as an error naming the extension.
  */
-export interface ProviderDefinition extends Omit<ProviderConfig, "api"> {
+export interface ProviderDefinition extends Omit<ProviderConfig, "api" | "refreshModels"> {
 	id: string;
 	api?: string | { streamSimple?: ProviderStreamFunction; stream?: ProviderStreamFunction };
 	getModels?(): ProviderModelConfig[];
 	stream?: ProviderStreamFunction;
+	refreshModels?(context: ProviderRefreshContext): Promise<void>;
 }

@@ -128,17 +128,28 @@ describe("registerProvider in the SDK (real extension file)", () => {
 		}
 	});
 
-	it("the object form with a native auth block is refused at load, naming the extension", async () => {
+	it("the object form: a malformed native auth block, and image/classifier operations, are refused at load naming the extension", async () => {
 		const factory = (pi: ExtensionAPI) => {
-			pi.registerProvider({ id: "native", auth: { apiKey: {} } } as unknown as Parameters<
-				ExtensionAPI["registerProvider"]
-			>[0]);
+			const register = pi.registerProvider as (provider: unknown) => void;
+			register({ id: "native", auth: { apiKey: {} } });
+			register({ id: "painter", images: { "media-images": {} } });
 		};
 		const s = await sdkSession({ factories: [factory], discover: false });
 		try {
-			expect(s.warnings.join("\n")).toMatch(/pi\.registerProvider: provider "native": auth is not supported/);
+			const warnings = s.warnings.join("\n");
+			expect(warnings).toMatch(/pi\.registerProvider: auth\.apiKey\.resolve of provider "native" must be a function/);
+			expect(s.session.modelRegistry.getAll().some((m) => m.provider === "native")).toBe(false);
 		} finally {
 			s.session.dispose();
+		}
+		const second = await sdkSession({
+			factories: [(pi) => (pi.registerProvider as (provider: unknown) => void)({ id: "painter", images: { x: {} } })],
+			discover: false,
+		});
+		try {
+			expect(second.warnings.join("\n")).toMatch(/pi\.registerProvider: provider "painter": images is not supported/);
+		} finally {
+			second.session.dispose();
 		}
 	});
 });

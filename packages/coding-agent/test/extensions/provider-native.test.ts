@@ -1,0 +1,122 @@
+// pi.registerProvider's object form with native members (1.6.0's pi-ai
+// Provider), through the BUILT pi against the fake provider: `auth.apiKey`
+// resolving each request's key and headers from the stored entry or the
+// environment, `auth.oauth` as a login of `pi auth login` whose async toAuth
+// gives the request auth, and `refreshModels` listing a live catalog at
+// start-up (object form publishing for getModels(), legacy form returning
+// the list), persisting its snapshot, and a failing discovery named and
+// survived. Build first.
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { json } from "../../../ai/test/support/fake-provider/server.js";
+import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+
+const NATIVE = resolve(__dirname, "../fixtures/extensions/providers/native-ai.ts");
+
+let sb: Sandbox;
+beforeAll(assertBuilt);
+beforeEach(async () => {
+	sb = await createSandbox();
+	chmodSync(sb.agentDir, 0o700);
+	sb.env.NATIVE_BASE_URL = `${sb.fake.url}/v1`;
+});
+afterEach(async () => {
+	await sb.close();
+});
+
+const catalog = (...ids: string[]) => json(200, { data: ids.map((id) => ({ id })) });
+const chatRequests = () => sb.fake.requests.filter((r) => r.path.endsWith("/chat/completions"));
+
+describe("registerProvider object form: native auth and refreshModels (built CLI)", () => {
+	it("refreshModels lists the live catalog at start-up; without credentials the native-auth provider is not available", async () => {
+		sb.fake.enqueueFor("/models", catalog("m1", "m2"), catalog("m1", "m2", "m3"));
+		const none = await sb.run(["-e", NATIVE, "--list-models", "native"]);
+		expect(none.stderr).toBe("");
+		// native-ai resolves no key (no entry, no NATIVE_AI_KEY); native-sso has no login yet.
+		expect(none.stdout).toBe('No models matching "native"\n');
+
+		const listed = await sb.run(["-e", NATIVE, "--list-models"], { env: { NATIVE_AI_KEY: "env-key" } });
+		expect(listed.stderr).toBe("");
+		expect(listed.stdout).toMatch(/^native-ai\s+m1\s/m);
+		expect(listed.stdout).toMatch(/^native-ai\s+m3\s/m);
+		// The legacy form's list replaced its (empty) static one; it saw no snapshot (it persists none).
+		expect(listed.stdout).toMatch(/^legacy-live\s+legacy-1\s/m);
+		expect(listed.stdout).toMatch(/^legacy-live\s+legacy-seen-none\s/m);
+		// publish({ persist }) kept the snapshot next to models.json.
+		const stored = JSON.parse(readFileSync(join(sb.agentDir, "provider-models.json"), "utf8"));
+		expect(stored["native-ai"]).toEqual({ ids: ["m1", "m2", "m3"] });
+	}, 120_000);
+
+	it("auth.apiKey.resolve gives each request its key and headers: the stored entry first, else the environment", async () => {
+		sb.fake.enqueueFor("/models", catalog("m1"), catalog("m1"));
+		sb.fake.enqueueFor("/chat/completions", textReply("env answer"), textReply("stored answer"));
+		const fromEnv = await sb.run(["-e", NATIVE, "--model", "native-ai/m1", "--no-session", "-p", "hi"], {
+			env: { NATIVE_AI_KEY: "env-key" },
+		});
+		expect(fromEnv.stderr).toBe("");
+		expect(fromEnv.stdout).toBe("env answer\n");
+		expect(chatRequests()[0].headers.authorization).toBe("Bearer env-key");
+		expect(chatRequests()[0].headers["x-native"]).toBe("env");
+
+		writeFileSync(
+			join(sb.agentDir, "auth.json"),
+			JSON.stringify({ "native-ai": { type: "api_key", key: "stored-key" } }),
+			{
+				mode: 0o600,
+			},
+		);
+		const fromStore = await sb.run(["-e", NATIVE, "--model", "native-ai/m1", "--no-session", "-p", "hi"]);
+		expect(fromStore.stderr).toBe("");
+		expect(fromStore.stdout).toBe("stored answer\n");
+		expect(chatRequests()[1].headers.authorization).toBe("Bearer stored-key");
+		expect(chatRequests()[1].headers["x-native"]).toBe("stored");
+	}, 120_000);
+
+	it("auth.oauth: pi auth login runs the native login; requests carry what toAuth derives from the stored tokens", async () => {
+		sb.fake.enqueueFor("/models", catalog("m1"), catalog("m1"));
+		const login = await sb.run(["auth", "login", "native-sso", "-e", NATIVE], { stdin: "4711\n" });
+		expect(login.stderr).toContain("https://sso.native.invalid/authorize");
+		expect(login.stderr).toContain("Logged in to Native SSO login");
+		expect(login.code).toBe(0);
+		const authFile = join(sb.agentDir, "auth.json");
+		expect(JSON.parse(readFileSync(authFile, "utf8"))["native-sso"]).toMatchObject({
+			type: "oauth",
+			access: "acc-4711",
+			refresh: "ref-4711",
+		});
+
+		sb.fake.enqueueFor("/chat/completions", textReply("sso answer"));
+		const r = await sb.run(["-e", NATIVE, "--model", "native-sso/s1", "--no-session", "-p", "hi"]);
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("sso answer\n");
+		expect(chatRequests()[0].headers.authorization).toBe("Bearer tok:acc-4711");
+		expect(chatRequests()[0].headers["x-sso-account"]).toBe("acct-ref-4711");
+	}, 120_000);
+
+	it("an expired native login is refreshed before the request; toAuth then derives from the new tokens", async () => {
+		sb.fake.enqueueFor("/models", catalog("m1"));
+		writeFileSync(
+			join(sb.agentDir, "auth.json"),
+			JSON.stringify({ "native-sso": { type: "oauth", access: "old", refresh: "r0", expires: 1 } }),
+			{ mode: 0o600 },
+		);
+		sb.fake.enqueueFor("/chat/completions", textReply("refreshed answer"));
+		const r = await sb.run(["-e", NATIVE, "--model", "native-sso/s1", "--no-session", "-p", "hi"]);
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("refreshed answer\n");
+		expect(chatRequests()[0].headers.authorization).toBe("Bearer tok:old-r");
+		expect(JSON.parse(readFileSync(join(sb.agentDir, "auth.json"), "utf8"))["native-sso"]).toMatchObject({
+			access: "old-r",
+		});
+	}, 120_000);
+
+	it("a failing discovery is reported naming the provider and the extension; pi goes on with the other models", async () => {
+		sb.fake.enqueueFor("/models", json(503, { error: "down" }));
+		sb.fake.enqueueFor("/chat/completions", textReply("still here"));
+		const r = await sb.run(["-e", NATIVE, "--model", "legacy-live/legacy-1", "--no-session", "-p", "hi"]);
+		expect(r.stderr).toContain(`refreshModels of provider "native-ai" failed: GET /models answered 503 (${NATIVE})`);
+		expect(r.stdout).toBe("still here\n");
+		expect(r.code).toBe(0);
+	}, 120_000);
+});
