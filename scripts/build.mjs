@@ -47,6 +47,7 @@ const libraries = [
 		dir: "packages/coding-agent",
 		entries: {
 			index: "src/index.ts",
+			internal: "src/internal.ts",
 			"search-worker": "src/tools/search/search-worker.ts",
 			"codemode-worker": "src/builtins/codemode/sandbox/worker.ts",
 		},

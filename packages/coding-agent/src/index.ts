@@ -1,40 +1,287 @@
-export * from "./agent-session/agent-session.js";
-export * from "./agent-session/backoff/index.js";
-export * from "./agent-session/compaction/index.js";
-export * from "./agent-session/create-agent-session.js";
-export * from "./agent-session/events.js";
+// The public surface of @pi/coding-agent, name by name: what a program that
+// embeds pi uses (the SDK: createAgentSession, AgentSessionRuntime, sessions
+// on disk, settings, credentials, models, resources, the built-in tools, the
+// print/rpc modes and the RPC client, message and event types) and what an
+// extension author uses (the extension API and its events, the runtime
+// helpers upstream's examples import). Everything else is internal: the
+// package's tests and sibling packages (@pi/fleet) import it from
+// `@pi/coding-agent/internal` (src/internal.ts), with no compatibility
+// promise. test/public-surface.test.ts holds this list, so it changes only
+// on purpose.
+export { AgentSession, AgentSessionBusyError, type PromptOptions } from "./agent-session/agent-session.js";
+export { serializeConversation, serializeMessage } from "./agent-session/compaction/serialize.js";
+export type { CompactionResult } from "./agent-session/compaction/summarize.js";
+export {
+	type CreateAgentSessionOptions,
+	type CreateAgentSessionResult,
+	createAgentSession,
+	type SdkExtensionOptions,
+	type SdkProjectTrust,
+} from "./agent-session/create-agent-session.js";
+export type {
+	AgentSessionEvent,
+	AgentSessionEventType,
+	AgentSessionListener,
+	CompactionReason,
+} from "./agent-session/events.js";
 export type { ModelCycleResult } from "./agent-session/model-runtime.js";
-export * from "./agent-session/recovery/index.js";
-export * from "./agent-session/retry/index.js";
-export * from "./agent-session/session-stats.js";
+export type { SessionStats } from "./agent-session/session-stats.js";
 export { type ParsedArgs, parseArgs } from "./cli/args.js";
 export { main } from "./cli/main.js";
-export * from "./config/auth.js";
-export * from "./config/auth-guidance.js";
-export { ConfigValueError, clearConfigValueCache, resolveConfigValue } from "./config/config-value.js";
-export * from "./config/model-registry.js";
-export * from "./config/model-resolver.js";
-export * from "./config/paths.js";
-export * from "./config/settings.js";
-export type * from "./extensions/session-hooks.js";
-export * from "./extensions/tool-hooks.js";
-export type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "./extensions/types.js";
-export type * from "./extensions/ui-types.js";
-export * from "./messages.js";
-export * from "./modes/print-mode.js";
 export {
-	RpcExtensionUI,
-	type RpcExtensionUIOptions,
-	type SendUIRequest,
-} from "./modes/rpc/extension-ui.js";
-export { attachJsonlLineReader, JsonlSplitter, serializeJsonLine } from "./modes/rpc/jsonl.js";
-export * from "./modes/rpc/rpc-client.js";
-export { type RpcModeOptions, RpcServer, runRpcMode } from "./modes/rpc/rpc-mode.js";
-export type * from "./modes/rpc/rpc-types.js";
-export * from "./modes/rpc/wire-event.js";
-export * from "./resources/context-files.js";
-export * from "./resources/resource-loader.js";
-export * from "./resources/system-prompt.js";
+	type ApiKeyCredential,
+	type AuthCredential,
+	AuthError,
+	AuthStorage,
+	type AuthStorageOptions,
+	type OAuthCredential,
+} from "./config/auth.js";
+export { ModelRegistry, type ModelRegistryOptions } from "./config/model-registry.js";
+export { type CliModelResult, resolveCliModel, type ScopedModel } from "./config/model-resolver.js";
+export {
+	ENV_AGENT_DIR,
+	ENV_SESSION_DIR,
+	getAgentDir,
+	PROJECT_CONFIG_DIR,
+	PROJECT_CONFIG_DIR as CONFIG_DIR_NAME,
+} from "./config/paths.js";
+export { SettingsManager, type SettingsManagerOptions, type SettingsScope } from "./config/settings.js";
+export type { Settings } from "./config/settings-schema.js";
+export type {
+	AfterProviderResponseEvent,
+	AgentActivityOutcome,
+	AgentBeforeSettleEvent,
+	AgentBeforeSettleEventResult,
+	AgentEndEvent,
+	AgentMessage,
+	AgentSettledEvent,
+	AgentStartEvent,
+	AnyToolDefinition,
+	AutocompleteProviderFactory,
+	BashToolCallEvent,
+	BashToolInput,
+	BashToolResultEvent,
+	BeforeAgentStartCustomEvent,
+	BeforeAgentStartEvent,
+	BeforeAgentStartEventResult,
+	BeforeAgentStartUserEvent,
+	BeforeProviderHeadersEvent,
+	BeforeProviderRequestEvent,
+	BeforeProviderRequestEventResult,
+	BoundaryContextPreview,
+	BoundaryResult,
+	BoundaryState,
+	CacheWarmingDecisionEvent,
+	CacheWarmingDecisionEventResult,
+	CompactionEntryDraft,
+	CompactOptions,
+	ContextEditEntryDraft,
+	ContextEvent,
+	ContextEventResult,
+	ContextUsage,
+	ContextWithSystemEvent,
+	CustomComponentOptions,
+	CustomEntryDraft,
+	CustomMessageEntryDraft,
+	CustomMessageInput,
+	CustomToolCallEvent,
+	CustomToolResultEvent,
+	EditorFactory,
+	EditToolCallEvent,
+	EditToolInput,
+	EditToolResultEvent,
+	EntryRenderer,
+	EntryRenderOptions,
+	ExecOptions,
+	ExecResult,
+	ExecuteToolOptions,
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionComponent,
+	ExtensionContext,
+	ExtensionError,
+	ExtensionEvent,
+	ExtensionEventMap,
+	ExtensionEventName,
+	ExtensionFactory,
+	ExtensionFlag,
+	ExtensionFlagOptions,
+	ExtensionHandler,
+	ExtensionMode,
+	ExtensionModelRegistry,
+	ExtensionShortcut,
+	ExtensionTheme,
+	ExtensionToolContext,
+	ExtensionUIContext,
+	ExtensionUIDialogOptions,
+	ExtensionVirtualModel,
+	ExtensionWidgetOptions,
+	FindToolCallEvent,
+	FindToolInput,
+	FindToolResultEvent,
+	GrepToolCallEvent,
+	GrepToolInput,
+	GrepToolResultEvent,
+	InputEvent,
+	InputEventResult,
+	InputSource,
+	LsToolCallEvent,
+	LsToolInput,
+	LsToolResultEvent,
+	MarkdownMessageType,
+	MarkdownTransformContext,
+	MarkdownTransformer,
+	MarkdownTransformerOptions,
+	McpServersChangeEvent,
+	MessageEndEvent,
+	MessageEndEventResult,
+	MessageRenderer,
+	MessageRenderOptions,
+	MessageStartEvent,
+	MessageUpdateEvent,
+	ModelSelectEvent,
+	ModelSelectSource,
+	OAuthCredentials,
+	OAuthLoginCallbacks,
+	PrepareLoadout,
+	ProjectTrustContext,
+	ProjectTrustEvent,
+	ProjectTrustEventDecision,
+	ProjectTrustEventResult,
+	ProjectTrustHandler,
+	ProviderConfig,
+	ProviderDefinition,
+	ProviderModelConfig,
+	ProviderOAuthConfig,
+	ProviderStreamEvent,
+	ProviderStreamFunction,
+	ReachesTools,
+	ReadonlyFooterDataProvider,
+	ReadonlySessionManager,
+	ReadToolCallEvent,
+	ReadToolInput,
+	ReadToolResultEvent,
+	RegisteredCommand,
+	ReplacedSessionContext,
+	ResourcesDiscoverEvent,
+	ResourcesDiscoverResult,
+	ScopedModelInfo,
+	SendMessageOptions,
+	SendUserMessageOptions,
+	SessionBeforeCompactEvent,
+	SessionBeforeCompactResult,
+	SessionBeforeForkEvent,
+	SessionBeforeForkResult,
+	SessionBeforeSwitchEvent,
+	SessionBeforeSwitchResult,
+	SessionBeforeTreeEvent,
+	SessionBeforeTreeResult,
+	SessionBoundaryDraft,
+	SessionCompactEvent,
+	SessionCompactFailedEvent,
+	SessionEvent,
+	SessionInfoChangedEvent,
+	SessionShutdownEvent,
+	SessionStartEvent,
+	SessionTreeEvent,
+	SlashCommandInfo,
+	SourceInfo,
+	SystemPromptOptions,
+	TerminalInputHandler,
+	Theme,
+	ThemeBg,
+	ThemeColor,
+	ThinkingLevelName,
+	ThinkingLevelSelectEvent,
+	ToolAnnotations,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolCallOutcome,
+	ToolDefinition,
+	ToolExecutionEndEvent,
+	ToolExecutionStartEvent,
+	ToolExecutionUpdateEvent,
+	ToolExposure,
+	ToolInfo,
+	ToolLoadout,
+	ToolLoadoutChanges,
+	ToolNamespace,
+	ToolRenderContext,
+	ToolRendererResolver,
+	ToolRenderers,
+	ToolRenderResultOptions,
+	ToolResultEvent,
+	ToolResultEventResult,
+	TreePreparation,
+	TurnEndEvent,
+	TurnEndEventResult,
+	TurnStartEvent,
+	UIPromptEndEvent,
+	UIPromptKind,
+	UIPromptStartEvent,
+	UserBashEvent,
+	UserBashEventResult,
+	WidgetPlacement,
+	WorkingIndicatorOptions,
+	WriteToolCallEvent,
+	WriteToolInput,
+	WriteToolResultEvent,
+} from "./extensions/types.js";
+export {
+	defineTool,
+	EXTENSION_API_VERSION,
+	EXTENSION_EVENT_NAMES,
+	isBashToolResult,
+	isEditToolResult,
+	isFindToolResult,
+	isGrepToolResult,
+	isLsToolResult,
+	isReadToolResult,
+	isToolCallEventType,
+	isWriteToolResult,
+} from "./extensions/types.js";
+export { CustomEditor, type CustomEditorOptions, DynamicBorder } from "./extensions/ui-components.js";
+export {
+	type BashExecutionMessage,
+	type BranchSummaryMessage,
+	COMPACTION_SUMMARY_PREFIX,
+	COMPACTION_SUMMARY_SUFFIX,
+	type CompactionSummaryMessage,
+	type CustomMessage,
+	convertToLlm,
+	createCustomMessage,
+} from "./messages.js";
+export { type PrintModeOptions, runPrintMode } from "./modes/print-mode.js";
+export {
+	RpcClient,
+	type RpcClientEvent,
+	type RpcClientOptions,
+	RpcError,
+	type RpcEventListener,
+} from "./modes/rpc/rpc-client.js";
+export { type RpcModeOptions, runRpcMode } from "./modes/rpc/rpc-mode.js";
+export type {
+	RpcBashResult,
+	RpcCommand,
+	RpcCommandType,
+	RpcErrorResponse,
+	RpcExtensionError,
+	RpcExtensionUIRequest,
+	RpcExtensionUIResponse,
+	RpcOutputRecord,
+	RpcResponse,
+	RpcResponseData,
+	RpcSessionState,
+	RpcSessionStats,
+	RpcSlashCommand,
+	RpcSuccessResponse,
+} from "./modes/rpc/rpc-types.js";
+export type { JsonAgentSessionEvent } from "./modes/rpc/wire-event.js";
+export {
+	DefaultResourceLoader,
+	type DefaultResourceLoaderOptions,
+	type ResourceLoader,
+} from "./resources/resource-loader.js";
 export {
 	AgentSessionRuntime,
 	type AgentSessionRuntimeOptions,
@@ -42,15 +289,92 @@ export {
 	type ReloadResult,
 } from "./runtime/agent-session-runtime.js";
 export type { SessionServices, SessionServicesOptions } from "./runtime/services.js";
-export * from "./session/file.js";
-export * from "./session/ids.js";
-export * from "./session/jsonl-store.js";
-export * from "./session/listing.js";
-export * from "./session/lock.js";
-export * from "./session/paths.js";
-export * from "./session/projection.js";
-export * from "./session/session-manager.js";
-export * from "./session/store.js";
-export * from "./session/system-state.js";
-export * from "./session/types.js";
-export * from "./tools/index.js";
+export { SessionConflictError, SessionWriteError } from "./session/file.js";
+export type { SessionInfo } from "./session/listing.js";
+export { SessionLockedError } from "./session/lock.js";
+export { SessionManager, type SessionManagerOptions } from "./session/session-manager.js";
+export {
+	type BranchSummaryEntry,
+	type CompactionEntry,
+	type ContextEditableContent,
+	type ContextEditEntry,
+	CURRENT_SESSION_VERSION,
+	type CustomEntry,
+	type CustomMessageEntry,
+	type FileEntry,
+	type LabelEntry,
+	type ModelChangeEntry,
+	type NewSessionOptions,
+	type ProjectedSessionEntry,
+	type SessionContext,
+	type SessionEntry,
+	type SessionEntryBase,
+	type SessionHeader,
+	type SessionInfoEntry,
+	type SessionLoadWarning,
+	type SessionMessageEntry,
+	type SessionModelRef,
+	type SessionProjection,
+	type SessionTreeNode,
+	type ThinkingLevelChangeEntry,
+	type UsageEntry,
+} from "./session/types.js";
+export {
+	allToolNames,
+	type BashOperations,
+	type BashSpawnContext,
+	type BashSpawnHook,
+	type BashToolDetails,
+	type BashToolOptions,
+	createAllTools,
+	createBashTool,
+	createCodingTools,
+	createEditTool,
+	createFindTool,
+	createGrepTool,
+	createLocalBashOperations,
+	createLocalEditOperations,
+	createLocalFindOperations,
+	createLocalGrepOperations,
+	createLocalLsOperations,
+	createLocalReadOperations,
+	createLocalWriteOperations,
+	createLsTool,
+	createReadOnlyTools,
+	createReadTool,
+	createTool,
+	createTools,
+	createWriteTool,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	defaultToolNames,
+	type EditOperations,
+	type EditToolDetails,
+	type EditToolOptions,
+	type FindOperations,
+	type FindToolDetails,
+	type FindToolOptions,
+	formatSize,
+	type GrepOperations,
+	type GrepToolDetails,
+	type GrepToolOptions,
+	type LsOperations,
+	type LsToolDetails,
+	type LsToolOptions,
+	type ReadOperations,
+	type ReadToolDetails,
+	type ReadToolOptions,
+	readOnlyToolNames,
+	type Tool,
+	type ToolName,
+	type ToolsOptions,
+	type TruncationOptions,
+	type TruncationResult,
+	truncateHead,
+	truncateLine,
+	truncateTail,
+	type WriteOperations,
+	type WriteToolOptions,
+	withFileMutationQueue,
+} from "./tools/index.js";
+export { VERSION } from "./version.js";

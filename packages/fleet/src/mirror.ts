@@ -6,7 +6,7 @@
 // (PostgreSQL unreachable) copies nothing twice: the next one starts where the
 // store ends, and usage not yet added is added then.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import type { SessionStoreWriter } from "@pi/coding-agent";
+import type { SessionStoreWriter } from "@pi/coding-agent/internal";
 import type { Pool } from "./db.js";
 
 interface Usage {

@@ -10,7 +10,7 @@ import {
 	StaleWriterError,
 	type StoredLine,
 	splitStoredLines,
-} from "@pi/coding-agent";
+} from "@pi/coding-agent/internal";
 import { type Pool, type PoolClient, transaction } from "./db.js";
 
 /** Channel notified (payload: session id) after lines of a session were committed. */

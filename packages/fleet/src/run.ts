@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { attachJsonlLineReader, StaleWriterError, serializeJsonLine } from "@pi/coding-agent";
+import { attachJsonlLineReader, StaleWriterError, serializeJsonLine } from "@pi/coding-agent/internal";
 import { type IntentAck, type IntentMessage, RESUME_COMMAND, RESUME_TOKEN_ENV } from "./child-extension.js";
 import type { Pool } from "./db.js";
 import { applyInbox } from "./inbox.js";

@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JsonlSessionStore, SessionManager, type SessionStore, StaleWriterError } from "@pi/coding-agent";
+import { SessionManager } from "@pi/coding-agent";
+import { JsonlSessionStore, type SessionStore, StaleWriterError } from "@pi/coding-agent/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Pool } from "../src/db.js";
 import { PgSessionStore } from "../src/pg-store.js";
