@@ -1,7 +1,7 @@
 // createAgentSession (SDK) decides project trust before loading anything from
 // the project: an untrusted folder's .pi/settings.json and .pi/SYSTEM.md are
-// not applied unless the caller says so (projectTrust).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// not applied, and its .pi/extensions not loaded, unless the caller says so (projectTrust).
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -68,6 +68,32 @@ describe("createAgentSession project trust", () => {
 		expect(asked).toEqual([cwd]);
 		expect(s.session.autoCompactionEnabled).toBe(false);
 		await s.runtime?.dispose();
+	});
+
+	it("an untrusted project's .pi/extensions are not loaded (not even imported); trusted ones are", async () => {
+		// The factory's module body writes a marker: loading the file at all, not only running the factory, is visible.
+		const marker = join(root, "project-extension-loaded");
+		mkdirSync(join(cwd, ".pi", "extensions"), { recursive: true });
+		writeFileSync(
+			join(cwd, ".pi", "extensions", "marker.ts"),
+			`import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "yes");\nexport default function () {}\n`,
+		);
+		const load = async (projectTrust?: "trusted" | "untrusted") => {
+			const s = await makeSession({
+				cwd,
+				agentDir: join(root, "agent"),
+				settingsManager: undefined,
+				resourceLoader: undefined,
+				sessionManager: SessionManager.inMemory(cwd),
+				...(projectTrust ? { projectTrust } : {}),
+				extensions: {},
+			});
+			await s.runtime?.dispose();
+			return existsSync(marker);
+		};
+		expect(await load()).toBe(false);
+		expect(await load("untrusted")).toBe(false);
+		expect(await load("trusted")).toBe(true);
 	});
 
 	it("a saved decision (trust.json, as pi keeps it) is honoured", async () => {

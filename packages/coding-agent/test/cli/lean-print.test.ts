@@ -7,6 +7,7 @@
  * file. The hook itself is shown to see the run's own chunks and npm packages.
  * And Node's built-in undici (behind fetch, Headers, Response) is never loaded:
  * the requests go to a plain-http server over node:http.
+ * Nor is jiti, the extension loader: a run without extensions loads none of it (issue 14).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -64,7 +65,7 @@ describe("a -p run loads only what it uses", () => {
 		expect(lines.some((l) => /\/dist\/chunks\/main-[^/]+\.js$/.test(l))).toBe(true);
 		expect(specifiers.some((s) => /^[a-z@]/.test(s) && !s.startsWith("node:"))).toBe(true);
 		const unwanted = specifiers.filter((s) =>
-			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk)(\/|$)/.test(s),
+			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
 
