@@ -5,13 +5,27 @@
 // applies the replay rule and re-issues the model call. A worker stopped with
 // SIGSTOP (with its children, like a frozen machine) and resumed after the
 // takeover has its writes refused. Abort works when the owner is gone.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatMessage, type Fleet, type Reply, startFleet, textOf, type WorkerProc } from "./support/fleet.js";
 import { missingServices, type Services, startServices } from "./support/services.js";
 
 const skip = missingServices();
+
+/** The pids of a process's children (none: []). */
+function childrenOf(pid: number): number[] {
+	try {
+		return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+			.split("\n")
+			.map((l) => Number(l.trim()))
+			.filter((n) => n > 0);
+	} catch {
+		return []; // ps exits 1 when it lists nothing
+	}
+}
 let services: Services;
 let f: Fleet;
 const workers: WorkerProc[] = [];
@@ -156,7 +170,10 @@ describe.skipIf(skip)("fleet failover (3 workers, real Redis + PostgreSQL)", () 
 			gates.get("zombie")?.();
 			process.kill(group, "SIGCONT");
 		}
-		await f.waitFor("the zombie to notice it lost the session", () => zombie.log().includes(`session ${id}: fenced`));
+		// "session …: fenced" alone is the worker's line once the run has given up (its child reaped, the slot free).
+		await f.waitFor("the zombie to give the run up", () => zombie.log().includes(`session ${id}: fenced\n`));
+		expect(zombie.log()).toMatch(new RegExp(`session ${id}: fenced at epoch \\d+, writes refused`));
+		expect(childrenOf(zombie.child.pid as number)).toEqual([]);
 		const after = await f.sql<{ n: number }>("SELECT count(*)::int AS n FROM pi_fleet_lines WHERE session_id = $1", [
 			id,
 		]);
@@ -174,14 +191,27 @@ describe.skipIf(skip)("fleet failover (3 workers, real Redis + PostgreSQL)", () 
 		owner.child.kill("SIGKILL");
 		const r = await f.fleet(["abort", id]);
 		expect(r.stdout.trim()).toBe(`${id} cancelled`);
-		// Whether or not another worker picked the job up before the abort, the run ends cancelled, not run on.
-		await f.waitFor("the job to leave the active list", async () => {
-			const status = JSON.parse((await f.fleet(["status", id, "--json"])).stdout) as {
-				queue: { active: number; waiting: number };
-				sessions: { status: string }[];
-			};
-			return status.queue.active === 0 && status.queue.waiting === 0 && status.sessions[0].status === "cancelled";
+		// Whether or not another worker picked the job up before the abort, the run ends cancelled, not run on:
+		// the dead owner's job is handed out once its lock lapses and the worker that takes it skips it (or
+		// stops the run it had resumed), or it was still waiting and abort removed it.
+		const u = new URL(services.redisUrl);
+		const queue = new Queue(f.env.PI_FLEET_QUEUE as string, {
+			connection: { host: u.hostname, port: Number(u.port), maxRetriesPerRequest: null },
 		});
+		try {
+			await f.waitFor(
+				"the job to be done with",
+				async () => {
+					const job = await queue.getJob(id);
+					return job === undefined || (await job.getState()) === "completed";
+				},
+				90_000,
+			);
+		} finally {
+			await queue.close();
+		}
 		expect((await row(id)).status).toBe("cancelled");
-	}, 60_000);
+		const status = JSON.parse((await f.fleet(["status", id, "--json"])).stdout) as { sessions: { status: string }[] };
+		expect(status.sessions[0].status).toBe("cancelled");
+	}, 150_000);
 });

@@ -76,16 +76,55 @@ function settled(id: string, status = "completed"): Promise<Row> {
 	});
 }
 
-/** A session's entries without what differs between any two runs (ids, times, the session file's own path). */
+/**
+ * A session's entries with what must differ between two runs checked for its
+ * form and then replaced: entry ids become their position (so `parentId` still
+ * says which entry came before: the same tree), times must be times, a tool's
+ * `durationMs` a duration, the provider's `responseId` a non-empty id (the fake
+ * makes one per answer, as providers do), a checkpoint `commit` a git commit id.
+ * Everything else, `cwd` included, must be equal.
+ */
 function normalise(jsonl: string): unknown[] {
-	return jsonl
+	const entries = jsonl
 		.trimEnd()
 		.split("\n")
-		.map((line) =>
-			JSON.parse(line, (key, value) =>
-				["id", "parentId", "timestamp", "cwd", "durationMs", "responseId", "commit"].includes(key) ? "<varies>" : value,
-			),
-		);
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+	const position = new Map(entries.map((e, i) => [e.id, `#${i}`]));
+	const check = (ok: boolean, key: string, value: unknown) => {
+		if (!ok) throw new Error(`unexpected ${key}: ${JSON.stringify(value)}`);
+	};
+	const walk = (value: unknown, key = ""): unknown => {
+		if (Array.isArray(value)) return value.map((v) => walk(v));
+		if (value && typeof value === "object") {
+			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+		}
+		switch (key) {
+			case "parentId":
+				check(value === null || position.has(value), key, value);
+				return value === null ? null : position.get(value);
+			case "timestamp":
+				check(
+					(typeof value === "number" && value > 0) || (typeof value === "string" && !Number.isNaN(Date.parse(value))),
+					key,
+					value,
+				);
+				return "<time>";
+			case "durationMs":
+				check(typeof value === "number" && value >= 0, key, value);
+				return "<duration>";
+			case "responseId":
+				check(typeof value === "string" && value.length > 0, key, value);
+				return "<response id>";
+			case "commit":
+				check(typeof value === "string" && /^[0-9a-f]{40}$/.test(value), key, value);
+				return "<commit>";
+			default:
+				return value;
+		}
+	};
+	return entries.map((entry) =>
+		Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, k === "id" ? position.get(v) : walk(v, k)])),
+	);
 }
 
 describe.skipIf(skip)("pi fleet (built CLI, real Redis + PostgreSQL)", () => {

@@ -26,8 +26,11 @@ export interface Sandbox {
 	cwd: string;
 	fake: FakeProvider;
 	env: NodeJS.ProcessEnv;
-	/** Runs the built CLI; `nodeArgs` go to node before it (e.g. `--import` of a resolution hook). */
-	run(args: string[], options?: { stdin?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] }): Promise<PiResult>;
+	/** Runs the built CLI (in `cwd`, default the sandbox's); `nodeArgs` go to node before it (e.g. `--import` of a resolution hook). */
+	run(
+		args: string[],
+		options?: { stdin?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; cwd?: string },
+	): Promise<PiResult>;
 	writeModels(provider?: Record<string, unknown>): void;
 	close(): Promise<void>;
 }
@@ -78,7 +81,7 @@ export async function createSandbox(): Promise<Sandbox> {
 		run(args, options = {}) {
 			return new Promise((resolvePromise, reject) => {
 				const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
-					cwd,
+					cwd: options.cwd ?? cwd,
 					env: { ...sandbox.env, ...options.env },
 					stdio: ["pipe", "pipe", "pipe"],
 				});

@@ -12,7 +12,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { RecordedRequest } from "../../../ai/test/support/fake-provider/server.js";
-import { CLI, createSandbox, type Sandbox } from "../../../coding-agent/test/cli/support.js";
+import { CLI, createSandbox, type PiResult, type Sandbox } from "../../../coding-agent/test/cli/support.js";
 import type { Services } from "./services.js";
 
 export { CLI };
@@ -73,27 +73,7 @@ export interface Fleet {
 	close(): Promise<void>;
 }
 
-export interface Output {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
-function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Output> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
-}
+export type Output = PiResult;
 
 export interface WorkerProc {
 	child: ChildProcess;
@@ -157,10 +137,10 @@ export async function startFleet(services: Services, brain: Brain, lockEnv: Node
 			return proc;
 		},
 		fleet(args, extra = {}) {
-			return runCli(["fleet", ...args], sb.cwd, { ...env, ...extra });
+			return sb.run(["fleet", ...args], { env: { ...env, ...extra } });
 		},
 		pi(args, cwd) {
-			return runCli(args, cwd, env);
+			return sb.run(args, { cwd, env });
 		},
 		async sql<T>(text: string, values: unknown[] = []) {
 			return (await pool.query(text, values)).rows as T[];
