@@ -53,8 +53,7 @@ describe("a -p run loads only what it uses", () => {
 		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "Write notes.txt, read it back."], {
 			nodeArgs: ["--import", hook],
 		});
-		expect(r.stderr).toBe("");
-		expect(r.code).toBe(0);
+		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout.trim()).toBe("Done.");
 		expect(sb.fake.requests).toHaveLength(3);
 		expect(readFileSync(join(sb.cwd, "notes.txt"), "utf8")).toBe("lean\n");
