@@ -3,6 +3,8 @@
 // changing its cache key, and whether a refresh pays for itself. Pure
 // functions: the host (pi-coding-agent's CacheWarmer) owns timers and
 // requests; pi-ai itself never sends a request on its own.
+
+import { resolveCacheRetention } from "./cache-retention.js";
 import { calculateCost, emptyUsage } from "./cost.js";
 import { supportsAdaptiveThinking } from "./thinking.js";
 import type { Model, StreamOptions, Usage } from "./types.js";
@@ -58,7 +60,7 @@ export function promptCacheTtlMs(
 	model: Model,
 	options: Pick<StreamOptions, "cacheRetention"> = {},
 ): number | undefined {
-	const retention = options.cacheRetention ?? "short";
+	const retention = resolveCacheRetention(options);
 	if (retention === "none") return undefined;
 	const seconds = model.promptCache?.[retention];
 	return seconds !== undefined && seconds > 0 ? seconds * 1000 : undefined;

@@ -1,4 +1,5 @@
 export * from "./adapter.js";
+export * from "./cache-retention.js";
 export * from "./cache-warming.js";
 export * from "./cloud-credentials.js";
 export * from "./context.js";

@@ -1,6 +1,6 @@
 // Prompt-cache warming numbers (cache-warming.ts), the catalog's cache
 // lifetimes and models.json's `promptCache`.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
 	CACHE_WARMING_IDLE_CONTINUATION,
 	CACHE_WARMING_MIN_SAVINGS,
@@ -80,6 +80,14 @@ describe("lifetimes, timing and replay", () => {
 		expect(promptCacheTtlMs(model())).toBe(300_000);
 		expect(promptCacheTtlMs(model(), { cacheRetention: "long" })).toBe(3_600_000);
 		expect(promptCacheTtlMs(model(), { cacheRetention: "none" })).toBeUndefined();
+		// PI_CACHE_RETENTION=long makes the long tier the one written, so the one warmed.
+		vi.stubEnv("PI_CACHE_RETENTION", "long");
+		try {
+			expect(promptCacheTtlMs(model())).toBe(3_600_000);
+			expect(promptCacheTtlMs(model(), { cacheRetention: "short" })).toBe(300_000);
+		} finally {
+			vi.unstubAllEnvs();
+		}
 		expect(promptCacheTtlMs(model({ promptCache: { short: 300 } }), { cacheRetention: "long" })).toBeUndefined();
 		expect(promptCacheTtlMs(model({ promptCache: undefined }))).toBeUndefined();
 	});

@@ -9,6 +9,7 @@ import type {
 	Tool as WireTool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { AdapterOptions } from "../adapter.js";
+import { resolveCacheRetention } from "../cache-retention.js";
 import { type NonSystemMessage, type NormalizedContext, splitSystemMessages } from "../context.js";
 import { clampThinkingLevel, supportsAdaptiveThinking, thinkingBudget } from "../thinking.js";
 import { safeToolCallId, transformMessagesForModel } from "../transform-messages.js";
@@ -170,7 +171,7 @@ function adaptiveEffort(
 
 /** Ephemeral cache marker; 1h ttl for "long" retention unless the model says it cannot. */
 function cacheControlFor(model: Model, options: AdapterOptions): CacheControlEphemeral | undefined {
-	const retention = options.cacheRetention ?? "short";
+	const retention = resolveCacheRetention(options);
 	if (retention === "none") return undefined;
 	if (retention === "long" && model.compat?.supportsLongCacheRetention !== false)
 		return { type: "ephemeral", ttl: "1h" };

@@ -8,6 +8,7 @@ import type {
 	ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
 import type { AdapterOptions } from "../adapter.js";
+import { resolveCacheRetention } from "../cache-retention.js";
 import { type NonSystemMessage, type NormalizedContext, splitSystemMessages } from "../context.js";
 import { clampThinkingLevel, reasoningEffort, thinkingBudget } from "../thinking.js";
 import { safeToolCallId, transformMessagesForModel } from "../transform-messages.js";
@@ -41,8 +42,9 @@ export function buildBedrockRequest(
 	});
 	const { systemPrompt, tools, messages } = splitSystemMessages(transformed);
 	const claude = isBedrockClaude(model);
-	const cache = claude && (options.cacheRetention ?? "short") !== "none";
-	const cacheTtl = options.cacheRetention === "long" ? ("1h" as const) : undefined;
+	const retention = resolveCacheRetention(options);
+	const cache = claude && retention !== "none";
+	const cacheTtl = retention === "long" ? ("1h" as const) : undefined;
 	const cachePoint = (): ContentBlock.CachePointMember & SystemContentBlock.CachePointMember => ({
 		cachePoint: { type: "default", ...(cacheTtl ? { ttl: cacheTtl } : {}) },
 	});

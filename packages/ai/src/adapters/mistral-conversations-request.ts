@@ -1,5 +1,6 @@
 import type { ChatCompletionStreamRequest } from "@mistralai/mistralai/models/components";
 import type { AdapterOptions } from "../adapter.js";
+import { resolveCacheRetention } from "../cache-retention.js";
 import { type NormalizedContext, renderSystemUpdate, replaySystemState, systemContentText } from "../context.js";
 import { reasoningEffort } from "../thinking.js";
 import { transformMessagesForModel } from "../transform-messages.js";
@@ -35,7 +36,7 @@ export function buildMistralRequest(
 	if (options.maxTokens) request.maxTokens = options.maxTokens;
 	if (options.temperature !== undefined) request.temperature = options.temperature;
 	if (tools.length > 0) request.tools = tools.map(convertTool);
-	if ((options.cacheRetention ?? "short") !== "none" && options.sessionId) request.promptCacheKey = options.sessionId;
+	if (resolveCacheRetention(options) !== "none" && options.sessionId) request.promptCacheKey = options.sessionId;
 	if (model.reasoning) {
 		const effort = reasoningEffort(model, options.reasoning);
 		if (model.thinkingLevelMap) {

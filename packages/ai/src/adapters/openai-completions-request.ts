@@ -1,4 +1,5 @@
 import type { AdapterOptions } from "../adapter.js";
+import { resolveCacheRetention } from "../cache-retention.js";
 import type { NormalizedContext } from "../context.js";
 import { renderSystemUpdate, replaySystemState, systemContentText } from "../context.js";
 import { reasoningEffort } from "../thinking.js";
@@ -42,7 +43,7 @@ export function buildChatRequest(
 	if (options.temperature !== undefined) request.temperature = options.temperature;
 	if (tools.length > 0) request.tools = tools.map((tool) => convertTool(tool, compat));
 
-	const retention = options.cacheRetention ?? "short";
+	const retention = resolveCacheRetention(options);
 	if (options.sessionId && retention !== "none" && detectHost(model) === "openai") {
 		request.prompt_cache_key = options.sessionId;
 		if (retention === "long" && compat.supportsLongCacheRetention) request.prompt_cache_retention = "24h";

@@ -6,6 +6,7 @@ import type {
 	ResponseReasoningItem,
 } from "openai/resources/responses/responses";
 import type { AdapterOptions } from "../adapter.js";
+import { resolveCacheRetention } from "../cache-retention.js";
 import { type NormalizedContext, renderSystemUpdate, replaySystemState } from "../context.js";
 import { clampThinkingLevel, reasoningEffort } from "../thinking.js";
 import { safeToolCallId, transformMessagesForModel } from "../transform-messages.js";
@@ -68,7 +69,7 @@ export function buildResponsesRequest(
 			if (effort) params.reasoning = { effort: effort as "low", summary: "auto" };
 		}
 	}
-	const retention = options.cacheRetention ?? "short";
+	const retention = resolveCacheRetention(options);
 	if (options.sessionId && retention !== "none") {
 		params.prompt_cache_key = options.sessionId;
 		if (retention === "long" && model.compat?.supportsLongCacheRetention !== false)

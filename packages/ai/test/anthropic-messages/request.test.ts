@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getModel } from "../../src/models/catalog.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Message, ThinkingLevel, Tool } from "../../src/types.js";
@@ -159,6 +159,22 @@ describe("anthropic-messages request body", () => {
 			await send(context, { cacheRetention: "long" }, { ...env.model, compat: { supportsLongCacheRetention: false } }),
 		);
 		expect(unsupported.system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+	});
+
+	it("PI_CACHE_RETENTION=long asks for the 1h ttl when the request names no retention; the request's own wins", async () => {
+		vi.stubEnv("PI_CACHE_RETENTION", "long");
+		try {
+			const context: Context = { systemPrompt: "S", messages: [{ role: "user", content: "q", timestamp: 1 }] };
+			const long = body(await send(context));
+			expect(long.system?.[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+			expect(long.messages[0]?.content[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+			const short = body(await send(context, { cacheRetention: "short" }));
+			expect(short.system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+			vi.stubEnv("PI_CACHE_RETENTION", "short");
+			expect(body(await send(context)).system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+		} finally {
+			vi.unstubAllEnvs();
+		}
 	});
 
 	it("budget thinking: max_tokens = min(base + budget, model max), interleaved-thinking beta, no temperature", async () => {

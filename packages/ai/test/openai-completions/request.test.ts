@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Message, Model, Tool } from "../../src/types.js";
 import { ChatStream } from "../support/fake-provider/openai-chat.js";
@@ -94,6 +94,15 @@ describe("openai-completions request body", () => {
 		expect(other.prompt_cache_key).toBeUndefined();
 		const long = await sentBody(base, { messages: [user("q")] }, { sessionId: "s", cacheRetention: "long" });
 		expect(long.prompt_cache_retention).toBe("24h");
+		vi.stubEnv("PI_CACHE_RETENTION", "long");
+		try {
+			const fromEnv = await sentBody(base, { messages: [user("q")] }, { sessionId: "s" });
+			expect(fromEnv.prompt_cache_retention).toBe("24h");
+		} finally {
+			vi.unstubAllEnvs();
+		}
+		const plain = await sentBody(base, { messages: [user("q")] }, { sessionId: "s" });
+		expect(plain.prompt_cache_retention).toBeUndefined();
 	});
 
 	it("speaks the local-server dialect for loopback hosts (Ollama, llama.cpp, LM Studio, vLLM)", async () => {

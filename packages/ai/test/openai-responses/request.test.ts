@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { normalizeResponsesToolCallId } from "../../src/adapters/openai-responses-request.js";
 import { stream } from "../../src/stream.js";
 import type { AssistantMessage, Context, Message, Tool } from "../../src/types.js";
@@ -128,6 +128,16 @@ describe("openai-responses request body", () => {
 	});
 
 	it("prompt cache: long retention asks for 24h; none sends no key; the session header when the model wants it", async () => {
+		vi.stubEnv("PI_CACHE_RETENTION", "long");
+		try {
+			expect(body(await send(question, { sessionId: "s1" })).prompt_cache_retention).toBe("24h");
+			expect(body(await send(question, { sessionId: "s1", cacheRetention: "short" })).prompt_cache_retention).toBe(
+				undefined,
+			);
+		} finally {
+			vi.unstubAllEnvs();
+		}
+		expect(body(await send(question, { sessionId: "s1" })).prompt_cache_retention).toBeUndefined();
 		expect(body(await send(question, { sessionId: "s1", cacheRetention: "long" })).prompt_cache_retention).toBe("24h");
 		const none = body(await send(question, { sessionId: "s1", cacheRetention: "none" }));
 		expect(none.prompt_cache_key).toBeUndefined();
