@@ -222,6 +222,24 @@ describe("bad extensions stop print/json/rpc before any request (built CLI)", ()
 		expect(help.stdout).toMatch(/--shout\s+Shout/);
 	});
 
+	it("print mode: a throwing handler (not tool_call) goes to stderr naming the extension and event; the run goes on", async () => {
+		const thrower = join(sb.cwd, "thrower.ts");
+		writeFileSync(
+			thrower,
+			`export default function (pi) {\n  pi.on("agent_start", () => { throw new Error("handler broke"); });\n  pi.on("turn_end", async () => { throw new Error("turn broke"); });\n}\n`,
+		);
+		sb.fake.enqueue(textReply("still answered"));
+		const r = await sb.run(["-p", ...MODEL, "-e", "thrower.ts", "hi"]);
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("still answered\n");
+		const reported = r.stderr.split("\n").filter((l) => l.startsWith("Extension error"));
+		expect(reported).toEqual([
+			`Extension error (${thrower}, agent_start): handler broke`,
+			`Extension error (${thrower}, turn_end): turn broke`,
+		]);
+		expect(sb.fake.requests).toHaveLength(1);
+	});
+
 	it("json mode: a throwing handler is an extension_error event and the run goes on", async () => {
 		writeFileSync(
 			join(sb.cwd, "thrower.ts"),
