@@ -6,6 +6,7 @@
 import type { Model } from "@pi/ai";
 import type { ModelRefresher } from "../config/model-refresh.js";
 import type { ModelRegistry } from "../config/model-registry.js";
+import { checkThinkingLevelMap } from "../extensions/provider-shape.js";
 import type {
 	ProviderApiKeyCredential,
 	ProviderConfig,
@@ -56,6 +57,7 @@ export function modelRefresher(
 		if (bad !== undefined) {
 			throw new Error(`refreshModels of provider "${provider}" returned a model without an id (${extensionPath})`);
 		}
+		for (const m of list) checkThinkingLevelMap(m, provider, extensionPath);
 		const models = list.map((m) => toModel({ ...m, name: m.name ?? m.id, input: m.input ?? ["text"] }));
 		registry.unregisterProvider(provider);
 		for (const model of models) registry.registerModel(model);

@@ -139,6 +139,7 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 			...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
 			...(m.compat ? { compat: m.compat as Model["compat"] } : {}),
 			...(m.promptCache ? { promptCache: { ...m.promptCache } } : {}),
+			...(m.thinkingLevelMap ? { thinkingLevelMap: { ...m.thinkingLevelMap } } : {}),
 		});
 		if (config.refreshModels) {
 			registry.refreshers.set(name, modelRefresher(registry, name, config, toModel, extensionPath));

@@ -1,7 +1,7 @@
 // The two shapes `pi.registerProvider` takes, checked where the extension
 // calls it (so a mistake names the extension file) and reduced to one:
 // a provider name plus a `ProviderConfig`.
-import type { ProviderConfig, ProviderDefinition, ProviderStreamFunction } from "./types.js";
+import type { ProviderConfig, ProviderDefinition, ProviderModelConfig, ProviderStreamFunction } from "./types.js";
 
 const UNSUPPORTED = ["filterModels", "filterAllModels", "images", "classifiers"] as const;
 
@@ -44,6 +44,7 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		if (typeof oauth.name !== "string" || !oauth.name) fail(`oauth.name of provider "${name}" must be a string`, path);
 	}
 	for (const model of Array.isArray(config.models) ? config.models : []) {
+		checkThinkingLevelMap(model, name, path);
 		const cache: unknown = model?.promptCache;
 		if (cache === undefined) continue;
 		const ok =
@@ -60,6 +61,25 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		}
 	}
 	return config;
+}
+
+const LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
+
+/** `thinkingLevelMap`: thinking level -> provider value (a string) or null (unsupported). */
+export function checkThinkingLevelMap(model: ProviderModelConfig | undefined, name: string, path: string): void {
+	const map: unknown = model?.thinkingLevelMap;
+	if (map === undefined) return;
+	const ok =
+		map !== null &&
+		typeof map === "object" &&
+		!Array.isArray(map) &&
+		Object.entries(map).every(([level, v]) => LEVELS.has(level) && (v === null || typeof v === "string"));
+	if (!ok) {
+		fail(
+			`thinkingLevelMap of model "${model?.id}" (provider "${name}") must map thinking levels (${[...LEVELS].join(", ")}) to a string or null`,
+			path,
+		);
+	}
 }
 
 /** The object form (`registerProvider(provider)`) as a name and a config. */

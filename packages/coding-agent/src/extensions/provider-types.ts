@@ -15,6 +15,12 @@ export interface ProviderModelConfig {
 	api?: string;
 	baseUrl?: string;
 	reasoning?: boolean;
+	/**
+	 * Provider value sent for each thinking level; `null` marks a level the
+	 * model does not support (the level is then clamped to a neighbour). xhigh
+	 * and max are supported only when named here.
+	 */
+	thinkingLevelMap?: Model["thinkingLevelMap"];
 	input: ("text" | "image")[];
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
 	contextWindow?: number;
