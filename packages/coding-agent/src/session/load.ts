@@ -3,7 +3,7 @@
 // never rewritten), resolves duplicated ids, and decides which entries stay
 // in memory and which are re-read on demand.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { type ScannedObject, scanFd, scanSessionText } from "./scan.js";
+import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
@@ -93,7 +93,52 @@ export function formatLoadWarning(w: SessionLoadWarning): string {
 	return `Warning: session ${w.file}, line ${w.line} (byte ${w.byteOffset}): ${w.message}`;
 }
 
-/** Feed one scanned object into the tree. */
+/**
+ * Feed one line indexed from its envelope into the tree: a record without the
+ * entry (read from the file on first use). No closure or copy per line: this
+ * runs for nearly every line of a large session.
+ */
+export function ingestIndexed(
+	state: LoadState,
+	tree: SessionTree,
+	env: Envelope,
+	line: number,
+	offset: number,
+	length: number,
+): void {
+	if (tree.byId.has(env.id)) {
+		// A reused id: parse it after all, to tell a repeated line from a clash.
+		let value: unknown;
+		try {
+			value = JSON.parse(state.readRange?.(offset, length) ?? "");
+		} catch {
+			state.warnings.push({ file: state.file, line, byteOffset: offset, message: "unparsable line skipped" });
+			return;
+		}
+		ingestObject(
+			state,
+			tree,
+			{ value: value as Record<string, unknown>, line, offset, length, recovered: false },
+			false,
+		);
+		return;
+	}
+	state.objectCount++;
+	let parentId = env.parentId;
+	// The usual case (the parent is a loaded entry, no damage seen) needs none of resolveParent's checks.
+	if (parentId !== null && (state.aliases.size > 0 || state.tornParents.size > 0 || !tree.byId.has(parentId))) {
+		parentId = resolveParent(state, tree, parentId, (message) =>
+			state.warnings.push({ file: state.file, line, byteOffset: offset, message }),
+		);
+	}
+	const rec = newRecord(env.id, parentId, env.type, undefined, offset, length, line);
+	rec.role = env.role;
+	rec.provider = env.provider;
+	rec.model = env.model;
+	tree.add(rec);
+}
+
+/** Feed one scanned (parsed) object into the tree. */
 export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedObject, firstObject: boolean): void {
 	const warnAt = (message: string) =>
 		state.warnings.push({ file: state.file, line: obj.line, byteOffset: obj.offset, message });
@@ -105,33 +150,6 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 		}
 		state.damageLeaf = tree.leafId;
 		return;
-	}
-	if (obj.envelope) {
-		const env = obj.envelope;
-		if (!tree.byId.has(env.id)) {
-			state.objectCount++;
-			const parentId = resolveParent(state, tree, env.parentId, warnAt);
-			const rec = newRecord(env.id, parentId, env.type, env.timestamp, obj.offset, obj.length, obj.line);
-			rec.role = env.role;
-			rec.provider = env.provider;
-			rec.model = env.model;
-			tree.add(rec);
-			return;
-		}
-		// A reused id: parse it after all, to tell a repeated line from a clash.
-		let value: unknown;
-		try {
-			value = JSON.parse(state.readRange?.(obj.offset, obj.length) ?? "");
-		} catch {
-			state.warnings.push({
-				file: state.file,
-				line: obj.line,
-				byteOffset: obj.offset,
-				message: "unparsable line skipped",
-			});
-			return;
-		}
-		obj = { ...obj, value: value as Record<string, unknown>, envelope: undefined };
 	}
 	const v = obj.value as Record<string, unknown>;
 	const index = state.objectCount++;
@@ -195,9 +213,9 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 }
 
 function sameEntry(state: LoadState, existing: EntryRecord, entry: SessionEntry): boolean {
-	if (existing.type !== entry.type || existing.parentId !== entry.parentId || existing.timestamp !== entry.timestamp) {
-		return false;
-	}
+	if (existing.type !== entry.type || existing.parentId !== entry.parentId) return false;
+	// A record indexed without parsing has no timestamp; the comparison below covers it.
+	if (existing.timestamp !== undefined && existing.timestamp !== entry.timestamp) return false;
 	let other: unknown = existing.value;
 	if (!other && state.readRange) {
 		try {
@@ -302,6 +320,10 @@ export function loadFromFd(
 		fromOffset,
 		firstLine,
 		() => state.header !== undefined && state.version >= CURRENT_SESSION_VERSION && !state.headerProblem,
+		(env, line, offset, length) => {
+			ingestIndexed(state, tree, env, line, offset, length);
+			first = false;
+		},
 	);
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;

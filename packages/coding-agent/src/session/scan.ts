@@ -7,23 +7,28 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { isJsonText } from "./json-check.js";
 import type { SessionLoadWarning } from "./types.js";
 
-/** The fields of a line read without parsing it (large lines of current-format files). */
+/**
+ * The fields of a line read without parsing it (lines of current-format files).
+ * One object, refilled for each line: indexing 100k lines allocates nothing but
+ * the strings the index keeps.
+ */
 export interface Envelope {
 	type: string;
 	id: string;
 	parentId: string | null;
-	timestamp: string;
 	/** Message role, for `message` lines. */
-	role?: string;
+	role: string | undefined;
 	/** provider/model of assistant messages. */
-	provider?: string;
-	model?: string;
+	provider: string | undefined;
+	model: string | undefined;
 }
 
-/** One JSON object found in the file: parsed (`value`) or only indexed (`envelope`). */
+/** Receives each line indexed from its envelope (valid only during the call) with its place in the file. */
+export type IndexSink = (env: Envelope, line: number, offset: number, length: number) => void;
+
+/** One JSON object found in the file (parsed; lines indexed from their envelope go to an `IndexSink`). */
 export interface ScannedObject {
 	value?: Record<string, unknown>;
-	envelope?: Envelope;
 	/** 1-based line number. */
 	line: number;
 	/** Byte offset and length of the object's own bytes (for lazy re-reads). */
@@ -238,13 +243,13 @@ function isEntryTypeName(buf: Buffer, at: number, close: number): boolean {
 	return false;
 }
 
-/** Types whose large lines need nothing beyond the envelope until used. */
-const LAZY_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "custom", "usage"]);
+/** Types whose lines need nothing beyond the envelope until used, most frequent first. */
+const LAZY_TYPES: readonly string[] = ["message", "custom", "compaction", "branch_summary", "custom_message", "usage"];
 
 /**
  * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
- * index of 100k entries would otherwise hold 100k copies of each type name and role, and a copy of
- * nearly every parent id (each line's parent is almost always the line before it).
+ * index of 100k entries would otherwise hold a copy of nearly every parent id (each line's parent
+ * is almost always the line before it) and of each provider and model name.
  */
 function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
 	return known !== undefined && sameAscii(buf, at, end, known) ? known : buf.toString("latin1", at, end);
@@ -256,15 +261,26 @@ function sameAscii(buf: Buffer, at: number, end: number, s: string): boolean {
 	return true;
 }
 
-const KNOWN_ROLES = ["user", "assistant", "toolResult"];
+const KNOWN_ROLES: readonly string[] = ["assistant", "toolResult", "user"];
 
-function knownName(buf: Buffer, at: number, end: number, names: Iterable<string>): string {
-	for (const name of names) if (sameAscii(buf, at, end, name)) return name;
-	return buf.toString("latin1", at, end);
+/** The name among `names` the bytes [at, end) spell (the same string object each time), or undefined. */
+function knownName(buf: Buffer, at: number, end: number, names: readonly string[]): string | undefined {
+	for (let k = 0; k < names.length; k++) if (sameAscii(buf, at, end, names[k])) return names[k];
+	return undefined;
 }
 
 /** The strings of the previous envelope, reused when the next one repeats them. */
 const previous: { id?: string; provider?: string; model?: string } = {};
+
+/** The envelope `envelopeOf` fills (one object for every line). */
+const scratch: Envelope = {
+	type: "",
+	id: "",
+	parentId: null,
+	role: undefined,
+	provider: undefined,
+	model: undefined,
+};
 
 function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
 	if (at + key.length > buf.length) return false;
@@ -272,11 +288,17 @@ function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
 	return true;
 }
 
+/** Start of the last `key` lying wholly inside [from, to), or -1 (searched backwards: the key is near `to`). */
+function lastKeyIn(buf: Buffer, key: Buffer, from: number, to: number): number {
+	const first = key[0];
+	for (let p = to - key.length; p >= from; p--) if (buf[p] === first && hasAt(buf, p, key)) return p;
+	return -1;
+}
+
 /**
  * A JSON string value of printable ASCII without escapes, starting at `at`
  * (just after its opening quote), bounded by `end`. Returns the index after
- * its closing quote, or -1. The value is copied out of the buffer as a fresh
- * string (a regex capture would keep its whole source line alive).
+ * its closing quote, or -1.
  */
 function stringEnd(buf: Buffer, at: number, end: number): number {
 	for (let i = at; i < end; i++) {
@@ -288,67 +310,79 @@ function stringEnd(buf: Buffer, at: number, end: number): number {
 }
 
 /**
- * Index a large line from its bytes without parsing it. Parsing every large
- * line is most of the cost of opening a big session and the entries are
- * rarely all needed, so the full parse is deferred to first use. Conditions
- * keep this safe: the line ends with "}" (a torn write almost never does, and
- * then falls back to a full parse and a warning), holds no glued second
- * object, and starts with the envelope every pi writes first. An assistant
- * message also needs its provider and model, which every pi writes after the
- * content, near the end of the line.
+ * Index a line from its bytes without parsing it, into `scratch`; false when
+ * it must be parsed. Parsing every line is most of the cost of opening a big
+ * session and the entries are rarely all needed, so the full parse is
+ * deferred to first use. Conditions keep this safe: the line ends with "}" (a
+ * torn write almost never does, and then falls back to a full parse and a
+ * warning), holds no glued second object, and starts with the envelope every
+ * pi writes first. An assistant message also needs its provider and model,
+ * which every pi writes after the content, near the end of the line. The
+ * timestamp is checked but not kept: nothing reads it from the index (the
+ * entry has it once parsed).
  */
-function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): Envelope | undefined {
+function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): boolean {
 	let last = end - 1;
 	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
-	if (buf[last] !== 125 /* } */ || (nextGlue > start && nextGlue < end)) return undefined;
+	if (buf[last] !== 125 /* } */ || (nextGlue > start && nextGlue < end)) return false;
 	const head = Math.min(end, start + 512);
 	let i = start;
-	if (!hasAt(buf, i, K_TYPE)) return undefined;
+	if (!hasAt(buf, i, K_TYPE)) return false;
 	let j = stringEnd(buf, (i += K_TYPE.length), head);
-	if (j < 0) return undefined;
+	if (j < 0) return false;
 	const type = knownName(buf, i, j - 1, LAZY_TYPES);
-	if (!LAZY_TYPES.has(type) || !hasAt(buf, j, K_ID)) return undefined;
+	if (type === undefined || !hasAt(buf, j, K_ID)) return false;
 	i = j + K_ID.length;
 	j = stringEnd(buf, i, head);
-	if (j < 0) return undefined;
-	const id = buf.toString("latin1", i, j - 1);
-	if (!hasAt(buf, j, K_PARENT)) return undefined;
+	if (j < 0) return false;
+	const idStart = i;
+	const idEnd = j - 1;
+	if (!hasAt(buf, j, K_PARENT)) return false;
 	i = j + K_PARENT.length;
 	let parentId: string | null = null;
 	if (hasAt(buf, i, K_NULL)) {
 		j = i + K_NULL.length;
 	} else {
-		if (buf[i] !== 34) return undefined;
+		if (buf[i] !== 34) return false;
 		j = stringEnd(buf, i + 1, head);
-		if (j < 0) return undefined;
+		if (j < 0) return false;
 		parentId = asciiString(buf, i + 1, j - 1, previous.id);
 	}
-	if (!hasAt(buf, j, K_TIMESTAMP)) return undefined;
-	i = j + K_TIMESTAMP.length;
-	j = stringEnd(buf, i, head);
-	if (j < 0) return undefined;
-	const env: Envelope = { type, id, parentId, timestamp: buf.toString("latin1", i, j - 1), role: undefined };
+	if (!hasAt(buf, j, K_TIMESTAMP)) return false;
+	j = stringEnd(buf, j + K_TIMESTAMP.length, head);
+	if (j < 0) return false;
+	let role: string | undefined;
+	let provider: string | undefined;
+	let model: string | undefined;
+	if (type === "message") {
+		if (!hasAt(buf, j, K_ROLE)) return false;
+		i = j + K_ROLE.length;
+		j = stringEnd(buf, i, head);
+		if (j < 0) return false;
+		role = knownName(buf, i, j - 1, KNOWN_ROLES) ?? buf.toString("latin1", i, j - 1);
+		if (role === "assistant") {
+			const p = lastKeyIn(buf, K_PROVIDER, Math.max(j, end - 2048), last + 1);
+			if (p < 0) return false;
+			i = p + K_PROVIDER.length;
+			j = stringEnd(buf, i, end);
+			if (j < 0 || !hasAt(buf, j, K_MODEL)) return false;
+			const pEnd = j - 1;
+			const mStart = j + K_MODEL.length;
+			const k = stringEnd(buf, mStart, end);
+			if (k < 0) return false;
+			provider = previous.provider = asciiString(buf, i, pEnd, previous.provider);
+			model = previous.model = asciiString(buf, mStart, k - 1, previous.model);
+		}
+	}
+	const id = buf.toString("latin1", idStart, idEnd);
 	previous.id = id;
-	if (type !== "message") return env;
-	if (!hasAt(buf, j, K_ROLE)) return undefined;
-	i = j + K_ROLE.length;
-	j = stringEnd(buf, i, head);
-	if (j < 0) return undefined;
-	env.role = knownName(buf, i, j - 1, KNOWN_ROLES);
-	if (env.role !== "assistant") return env;
-	const from = Math.max(j, end - 2048);
-	const rel = buf.subarray(from, last + 1).lastIndexOf(K_PROVIDER);
-	if (rel < 0) return undefined;
-	const p = from + rel;
-	i = p + K_PROVIDER.length;
-	j = stringEnd(buf, i, end);
-	if (j < 0 || !hasAt(buf, j, K_MODEL)) return undefined;
-	env.provider = previous.provider = asciiString(buf, i, j - 1, previous.provider);
-	i = j + K_MODEL.length;
-	j = stringEnd(buf, i, end);
-	if (j < 0) return undefined;
-	env.model = previous.model = asciiString(buf, i, j - 1, previous.model);
-	return env;
+	scratch.type = type;
+	scratch.id = id;
+	scratch.parentId = parentId;
+	scratch.role = role;
+	scratch.provider = provider;
+	scratch.model = model;
+	return true;
 }
 
 /** Scan a file from `fromOffset` (a line start) to its current end. */
@@ -374,8 +408,10 @@ export function scanFd(
 	warn: WarningSink,
 	fromOffset = 0,
 	firstLineNumber = 1,
-	/** Whether large lines may be indexed without parsing (current-format files only). */
+	/** Whether lines may be indexed without parsing (current-format files only). */
 	allowFastPath: () => boolean = () => false,
+	/** Where lines indexed from their envelope go (without it every line is parsed). */
+	index?: IndexSink,
 ): ScanSummary {
 	const size = fstatSync(fd).size;
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - fromOffset, 1)));
@@ -391,19 +427,19 @@ export function scanFd(
 		const lineOffset = bufStart + start;
 		let s = start;
 		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
-		if (!unterminated && allowFastPath()) {
-			let envelope: Envelope | undefined;
+		if (index && !unterminated && end - s >= SHORT_LAZY_MIN_BYTES && allowFastPath()) {
+			let indexed = false;
 			if (end - s >= FAST_PATH_MIN_BYTES) {
 				if (nextGlue >= 0 && nextGlue <= s) nextGlue = -1;
 				if (nextGlue < 0) nextGlue = nextEntryMarker(view, s + 1);
 				if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
-				envelope = envelopeOf(buf, s, end, nextGlue);
-			} else if (end - s >= SHORT_LAZY_MIN_BYTES && isJsonText(buf, s, end)) {
+				indexed = envelopeOf(buf, s, end, nextGlue);
+			} else if (isJsonText(buf, s, end)) {
 				// Well-formed, so one whole object (nothing glued): index it, parse on use.
-				envelope = envelopeOf(buf, s, end, Number.MAX_SAFE_INTEGER);
+				indexed = envelopeOf(buf, s, end, Number.MAX_SAFE_INTEGER);
 			}
-			if (envelope) {
-				emit({ envelope, line, offset: bufStart + s, length: end - s, recovered: false });
+			if (indexed) {
+				index(scratch, line, bufStart + s, end - s);
 				line++;
 				return;
 			}
