@@ -73,30 +73,47 @@ export async function finishExtensions(first: UserExtensions, o: ExtensionSetupO
 	// Nothing was ever to load: no runner (and none of the loader).
 	if (!all.runtime) return { errors: all.errors, warnings: all.warnings };
 	const { ExtensionRunner } = await import("../extensions/runner.js");
-	const runner = new ExtensionRunner(withoutReplacedBuiltins(all.extensions), all.runtime);
+	const kept = withoutReplacedBuiltins(all.extensions);
+	const runner = new ExtensionRunner(kept.extensions, all.runtime);
 	return {
 		runner,
 		errors: all.errors,
-		warnings: [...all.warnings, ...runner.warnings.map((w) => `Warning: ${w}`)],
+		warnings: [...all.warnings, ...kept.warnings, ...runner.warnings.map((w) => `Warning: ${w}`)],
 	};
 }
 
 /**
- * Built-ins another extension replaces: one that registers `/mcp` (such as
- * pi-mcp-adapter) takes over MCP, so `builtin:mcp` neither reads mcp.json nor
- * connects anything, and `/mcp` is the extension's alone.
+ * Built-ins another extension replaces, by what it registers: one that
+ * registers `/mcp` (such as pi-mcp-adapter) takes over MCP, so `builtin:mcp`
+ * neither reads mcp.json nor connects anything; one that registers a tool
+ * named `codemode` or `tool_search` replaces that built-in tool, as a tool
+ * named `read` replaces the built-in `read`. Unlike `read` (a core tool),
+ * these built-ins are whole extensions: the replaced one is left out
+ * entirely (no handlers, no conflict), and a warning says so (as 1.6.0).
  */
-const REPLACED_BY_COMMAND: Record<string, string> = { mcp: "builtin:mcp" };
+const REPLACED_BY: { builtin: string; kind: "command" | "tool"; name: string }[] = [
+	{ builtin: "mcp", kind: "command", name: "mcp" },
+	{ builtin: "codemode", kind: "tool", name: "codemode" },
+	{ builtin: "tool-search", kind: "tool", name: "tool_search" },
+];
 
-function withoutReplacedBuiltins(extensions: LoadedExtension[]): LoadedExtension[] {
-	const replaced = new Set<string>();
+function withoutReplacedBuiltins(extensions: LoadedExtension[]): { extensions: LoadedExtension[]; warnings: string[] } {
+	const replaced = new Map<string, string>();
 	for (const ext of extensions) {
 		if (ext.path.startsWith("builtin:")) continue;
-		for (const [command, builtin] of Object.entries(REPLACED_BY_COMMAND)) {
-			if (ext.commands.has(command)) replaced.add(builtin);
+		for (const r of REPLACED_BY) {
+			const path = `builtin:${r.builtin}`;
+			const registers = r.kind === "command" ? ext.commands.has(r.name) : ext.tools.has(r.name);
+			if (!registers || replaced.has(path) || !extensions.some((e) => e.path === path)) continue;
+			const what = r.kind === "command" ? `command \`/${r.name}\`` : `tool \`${r.name}\``;
+			replaced.set(
+				path,
+				`Warning: Extension ${ext.path} registers ${what}, so the built-in extension ${path} was not loaded. To use the built-in instead, disable or remove that extension (\`pi config\` switches built-in extensions on and off).`,
+			);
 		}
 	}
-	return replaced.size === 0 ? extensions : extensions.filter((e) => !replaced.has(e.path));
+	if (replaced.size === 0) return { extensions, warnings: [] };
+	return { extensions: extensions.filter((e) => !replaced.has(e.path)), warnings: [...replaced.values()] };
 }
 
 /** Discovers for `o` and loads the sources `have` has not loaded yet, keeping discovery order. */
