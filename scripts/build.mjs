@@ -39,7 +39,7 @@ const common = {
 const workspace = ["@pi/ai", "@pi/agent-core", "@pi/tui", "@pi/coding-agent", "@pi/fleet"];
 
 const libraries = [
-	{ dir: "packages/ai", entries: ["src/index.ts"] },
+	{ dir: "packages/ai", entries: ["src/index.ts", "src/internal.ts"] },
 	{ dir: "packages/agent", entries: ["src/index.ts"] },
 	{ dir: "packages/tui", entries: ["src/index.ts", "src/text.ts"] },
 	// The search and codemode workers are loaded by file name (worker_threads), so each is an entry of its own at the dist root.

@@ -80,7 +80,7 @@ describe("architecture", () => {
 		expect(violations).toEqual([]);
 	});
 
-	it("no module imports its own package's index.ts (or coding-agent's internal.ts barrel)", () => {
+	it("no module imports its own package's index.ts (or its internal.ts barrel)", () => {
 		const violations: string[] = [];
 		for (const { pkg, file } of files) {
 			const barrels = [

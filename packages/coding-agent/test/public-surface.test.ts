@@ -5,42 +5,15 @@
 // `@pi/coding-agent/internal`, exported with the same conditions.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { exportedNames, readSurfaceList } from "../../../test/support/public-surface.js";
 
 const pkgDir = resolve(import.meta.dirname, "..");
 const LIST = resolve(import.meta.dirname, "public-surface.txt");
 
-/** Every name a module exports, `name` for values and `name (type)` for type-only names, sorted. */
-function exportedNames(file: string): string[] {
-	const program = ts.createProgram([file], {
-		module: ts.ModuleKind.NodeNext,
-		moduleResolution: ts.ModuleResolutionKind.NodeNext,
-		target: ts.ScriptTarget.ES2022,
-		strict: true,
-		noEmit: true,
-		skipLibCheck: true,
-		customConditions: ["development"],
-	});
-	const checker = program.getTypeChecker();
-	const source = program.getSourceFile(file);
-	if (!source) throw new Error(`${file} is not part of the program`);
-	const moduleSymbol = checker.getSymbolAtLocation(source);
-	if (!moduleSymbol) throw new Error(`${file} has no module symbol`);
-	return checker
-		.getExportsOfModule(moduleSymbol)
-		.map((symbol) => {
-			const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-			return target.flags & ts.SymbolFlags.Value ? symbol.name : `${symbol.name} (type)`;
-		})
-		.sort();
-}
-
 describe("public surface of @pi/coding-agent", () => {
 	it("index.ts exports exactly the names in test/public-surface.txt", { timeout: 120_000 }, () => {
-		const expected = readFileSync(LIST, "utf8")
-			.split("\n")
-			.filter((line) => line && !line.startsWith("#"));
+		const expected = readSurfaceList(LIST).all;
 		const actual = exportedNames(resolve(pkgDir, "src/index.ts"));
 		// On a deliberate change: update public-surface.txt (and docs/sdk.md when an SDK user would notice).
 		expect(actual).toEqual(expected);
@@ -50,9 +23,7 @@ describe("public surface of @pi/coding-agent", () => {
 		timeout: 60_000,
 	}, async () => {
 		const mod = (await import("../src/index.js")) as Record<string, unknown>;
-		const values = readFileSync(LIST, "utf8")
-			.split("\n")
-			.filter((line) => line && !line.startsWith("#") && !line.endsWith(" (type)"));
+		const { values } = readSurfaceList(LIST);
 		expect(Object.keys(mod).sort()).toEqual(values);
 		for (const name of values) expect(mod[name], name).toBeDefined();
 	});

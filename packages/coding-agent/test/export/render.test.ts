@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clearSecrets } from "@pi/ai";
+import { clearSecrets } from "@pi/ai/internal";
 import { describe, expect, it } from "vitest";
 import { registerConfiguredSecrets } from "../../src/config/configured-secrets.js";
 import { PageIndexBuilder } from "../../src/export/index-builder.js";
