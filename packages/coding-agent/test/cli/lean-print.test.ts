@@ -8,6 +8,7 @@
  * And Node's built-in undici (behind fetch, Headers, Response) is never loaded:
  * the requests go to a plain-http server over node:http.
  * Nor is jiti, the extension loader: a run without extensions loads none of it (issue 14).
+ * And no Intl.Segmenter is made (the first Intl object builds ICU's locale tables; ASCII needs none).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,11 +19,13 @@ let sb: Sandbox;
 let hook: string;
 let record: string;
 let builtins: string;
+let segmenters: string;
 beforeAll(async () => {
 	assertBuilt();
 	sb = await createSandbox();
 	record = join(sb.root, "resolved-modules");
 	builtins = join(sb.root, "loaded-builtins");
+	segmenters = join(sb.root, "segmenters");
 	hook = join(sb.root, "record-modules.mjs");
 	const hooks = `
 import { appendFileSync } from "node:fs";
@@ -38,6 +41,10 @@ export async function resolve(specifier, context, next) {
 			`import { register } from "node:module";`,
 			`register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`,
 			`process.on("exit", () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n")));`,
+			`let made = 0;`,
+			`const Segmenter = Intl.Segmenter;`,
+			`Intl.Segmenter = class extends Segmenter { constructor(...a) { super(...a); made++; } };`,
+			`process.on("exit", () => writeFileSync(${JSON.stringify(segmenters)}, String(made)));`,
 		].join("\n"),
 	);
 }, 60_000);
@@ -46,7 +53,7 @@ afterAll(async () => {
 });
 
 describe("a -p run loads only what it uses", () => {
-	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici", async () => {
+	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici, nor makes a segmenter", async () => {
 		sb.fake.enqueue(toolReply("write", { path: "notes.txt", content: "lean\n" }));
 		sb.fake.enqueue(toolReply("read", { path: "notes.txt" }));
 		sb.fake.enqueue(textReply("Done."));
@@ -71,5 +78,6 @@ describe("a -p run loads only what it uses", () => {
 		const loaded = readFileSync(builtins, "utf8").split("\n");
 		expect(loaded).toContain("NativeModule _http_client");
 		expect(loaded.filter((m) => m.includes("undici"))).toEqual([]);
+		expect(readFileSync(segmenters, "utf8")).toBe("0");
 	}, 60_000);
 });

@@ -6,10 +6,13 @@
 import { eastAsianWidth } from "get-east-asian-width";
 import { escapeLength } from "./ansi.js";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use: the first Intl object builds ICU's locale tables (~90M instructions, about
+// a tenth of a whole `pi -p` run), and ASCII text — most of what is measured — never needs it.
+let segmenter: Intl.Segmenter | undefined;
 
 /** The shared grapheme segmenter. */
 export function getSegmenter(): Intl.Segmenter {
+	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	return segmenter;
 }
 
@@ -55,7 +58,7 @@ function isPrintableAscii(str: string): boolean {
 export function textWidth(text: string): number {
 	if (isPrintableAscii(text)) return text.length;
 	let w = 0;
-	for (const { segment } of segmenter.segment(text)) w += graphemeWidth(segment);
+	for (const { segment } of getSegmenter().segment(text)) w += graphemeWidth(segment);
 	return w;
 }
 
