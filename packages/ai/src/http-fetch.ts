@@ -9,7 +9,8 @@
 // an `HttpResponse`, the part of a Response that pi-ai's own raw adapters read,
 // built without touching `Headers`/`Response`: on Node 20 the first use of any
 // of fetch's classes loads all of undici (~40 ms of CPU and ~12 MiB at start),
-// even when the bytes go over node:http. Both: connection failures reject
+// even when the bytes go over node:http. Its body is read as node:http gives
+// it (`bodyChunks`, NodeBody), not through a web stream. Both: connection failures reject
 // with `TypeError("fetch failed", { cause })`, a body cut short errors with
 // `TypeError("terminated", { cause })`, an abort rejects (or errors the body)
 // with the signal's reason. Redirects are never followed (providerFetch does
@@ -32,56 +33,119 @@ function bodyBytes(body: RequestInit["body"]): Uint8Array | string | null | unde
 	return undefined;
 }
 
-/** The response body as a web byte stream, paused while the reader is behind. */
-function webBody(res: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-	let ended = false;
-	return new ReadableStream<Uint8Array>(
-		{
-			start(controller) {
-				const fail = (error: unknown) => {
-					if (ended) return;
-					ended = true;
-					controller.error(error);
-				};
-				res.on("data", (chunk: Buffer) => {
-					if (ended) return;
-					controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-					if ((controller.desiredSize ?? 1) <= 0) res.pause();
-				});
-				res.on("end", () => {
-					if (ended) return;
-					ended = true;
-					controller.close();
-				});
-				res.on("error", (error) =>
-					fail(signal?.aborted ? abortReason(signal) : new TypeError("terminated", { cause: error })),
+/**
+ * A response body read straight from node:http: byte chunks through an async iterator, the
+ * stream paused while the reader is behind. Not a web `ReadableStream`: on Node 20 the first
+ * web stream loads the webstreams modules, and ending a `for await` over one (releaseLock)
+ * builds a whole new V8 context for an error it may throw — CPU an SSE response does not need.
+ * The web stream fetch's `Response` wants is made from this one when asked for (HttpResponse.body).
+ * Errors as fetch's body: a cut `TypeError("terminated", { cause })`, an abort the signal's reason.
+ */
+export class NodeBody implements AsyncIterableIterator<Uint8Array> {
+	private readonly queue: Uint8Array[] = [];
+	private ended = false;
+	private failure: { error: unknown } | undefined;
+	private waiter: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: unknown) => void } | undefined;
+
+	constructor(
+		private readonly res: Readable,
+		signal: AbortSignal | undefined,
+	) {
+		res.on("data", (chunk: Buffer) => {
+			if (this.ended || this.failure) return;
+			const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+			if (this.waiter) this.settle({ done: false, value: bytes });
+			else {
+				this.queue.push(bytes);
+				if (this.queue.length >= 16) res.pause();
+			}
+		});
+		res.on("end", () => {
+			if (this.ended || this.failure) return;
+			this.ended = true;
+			if (this.waiter) this.settle({ done: true, value: undefined });
+		});
+		res.on("error", (error) =>
+			this.fail(signal?.aborted ? abortReason(signal) : new TypeError("terminated", { cause: error })),
+		);
+		res.on("close", () => {
+			if (!this.ended)
+				this.fail(
+					signal?.aborted
+						? abortReason(signal)
+						: new TypeError("terminated", { cause: new Error("other side closed") }),
 				);
-				res.on("close", () => {
-					if (!ended)
-						fail(
-							signal?.aborted
-								? abortReason(signal)
-								: new TypeError("terminated", { cause: new Error("other side closed") }),
-						);
-				});
-				signal?.addEventListener(
-					"abort",
-					() => {
-						fail(abortReason(signal));
-						res.destroy();
-					},
-					{ once: true },
-				);
-			},
-			pull() {
-				res.resume();
-			},
-			cancel() {
-				ended = true;
+		});
+		signal?.addEventListener(
+			"abort",
+			() => {
+				this.fail(abortReason(signal));
 				res.destroy();
 			},
+			{ once: true },
+		);
+	}
+
+	private settle(result: IteratorResult<Uint8Array>): void {
+		const waiter = this.waiter;
+		this.waiter = undefined;
+		waiter?.resolve(result);
+	}
+
+	private fail(error: unknown): void {
+		if (this.ended || this.failure) return;
+		this.failure = { error };
+		const waiter = this.waiter;
+		this.waiter = undefined;
+		waiter?.reject(error);
+	}
+
+	next(): Promise<IteratorResult<Uint8Array>> {
+		const value = this.queue.shift();
+		if (value) {
+			if (this.queue.length === 0) this.res.resume();
+			return Promise.resolve({ done: false, value });
+		}
+		if (this.failure) return Promise.reject(this.failure.error);
+		if (this.ended) return Promise.resolve({ done: true, value: undefined });
+		this.res.resume();
+		return new Promise((resolve, reject) => {
+			this.waiter = { resolve, reject };
+		});
+	}
+
+	/** The reader stopped early (break, cancel): the rest is not read and the connection is closed. */
+	return(): Promise<IteratorResult<Uint8Array>> {
+		this.cancel();
+		return Promise.resolve({ done: true, value: undefined });
+	}
+
+	cancel(): void {
+		if (this.ended || this.failure) return;
+		this.ended = true;
+		this.queue.length = 0;
+		this.res.destroy();
+	}
+
+	[Symbol.asyncIterator](): this {
+		return this;
+	}
+}
+
+/** A web byte stream over a NodeBody, for fetch's `Response` and the rare readers that want one. */
+function webBody(source: NodeBody): ReadableStream<Uint8Array> {
+	return new ReadableStream<Uint8Array>(
+		{
+			async pull(controller) {
+				const { done, value } = await source.next();
+				if (done) controller.close();
+				else controller.enqueue(value);
+			},
+			cancel() {
+				source.cancel();
+			},
 		},
-		{ highWaterMark: 16 },
+		{ highWaterMark: 0 },
 	);
 }
 
@@ -147,29 +211,47 @@ export interface ProviderResponse {
 
 /** A node:http answer in the shape of {@link ProviderResponse}. */
 export class HttpResponse implements ProviderResponse {
+	private web: ReadableStream<Uint8Array> | null | undefined;
+
 	constructor(
 		readonly status: number,
 		readonly statusText: string,
 		readonly headers: HttpHeaders,
-		readonly body: ReadableStream<Uint8Array> | null,
+		/** The body as node:http delivers it; read with {@link bodyChunks}. */
+		readonly source: NodeBody | null,
 	) {}
+
+	/** The body as a web stream, made on first use (see NodeBody for why it is not the default). */
+	get body(): ReadableStream<Uint8Array> | null {
+		if (this.web === undefined) this.web = this.source ? webBody(this.source) : null;
+		return this.web;
+	}
 
 	get ok(): boolean {
 		return this.status >= 200 && this.status <= 299;
 	}
 
 	async text(): Promise<string> {
-		if (!this.body) return "";
+		const chunks = bodyChunks(this);
+		if (!chunks) return "";
 		const decoder = new TextDecoder();
 		let text = "";
-		for await (const chunk of this.body as unknown as AsyncIterable<Uint8Array>)
-			text += decoder.decode(chunk, { stream: true });
+		for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
 		return text + decoder.decode();
 	}
 
 	async json(): Promise<unknown> {
 		return JSON.parse(await this.text());
 	}
+}
+
+/**
+ * A response's body as byte chunks: an HttpResponse's straight from node:http (no web stream),
+ * a fetch Response's body stream otherwise. Null when there is no body.
+ */
+export function bodyChunks(response: ProviderResponse): AsyncIterable<Uint8Array> | null {
+	if (response instanceof HttpResponse) return response.source;
+	return response.body as unknown as AsyncIterable<Uint8Array> | null;
 }
 
 /** Request headers as one lowercase record, merged as `new Headers(init)` merges them (repeats joined). */
@@ -233,7 +315,12 @@ export function httpRequest(url: URL, init: RequestInit): Promise<HttpResponse> 
 			if (nullBody) res.resume();
 			const answer = (stream: Readable | null) =>
 				resolve(
-					new HttpResponse(status, res.statusMessage ?? "", responseHeaders, stream ? webBody(stream, signal) : null),
+					new HttpResponse(
+						status,
+						res.statusMessage ?? "",
+						responseHeaders,
+						stream ? new NodeBody(stream, signal) : null,
+					),
 				);
 			// Nothing asks for compression, but a server may compress anyway: decoded as fetch does.
 			const encoding = String(res.headers["content-encoding"] ?? "")

@@ -14,7 +14,7 @@
 //   start of the body instead.
 import { ProviderFault } from "./errors.js";
 import { startupFetch } from "./fetch-origin.js";
-import { headerRecord, httpFetch, httpRequest, type ProviderResponse } from "./http-fetch.js";
+import { bodyChunks, HttpResponse, headerRecord, httpFetch, httpRequest, type ProviderResponse } from "./http-fetch.js";
 import type { Model, StreamOptions } from "./types.js";
 
 const MAX_REDIRECTS = 5;
@@ -132,7 +132,7 @@ async function follow<R extends ProviderResponse>(
 		const location = response.headers.get("location");
 		if (!isRedirect(response.status) || !location) return checkEventStream(url, response);
 		const next = new URL(location, url);
-		await response.body?.cancel().catch(() => {});
+		await discardBody(response);
 		if (next.origin !== url.origin) throw new CrossOriginRedirectError(url.origin, next.origin, response.status);
 		if (hop >= MAX_REDIRECTS) {
 			throw new ProviderFault(`Too many redirects from ${url.origin} (more than ${MAX_REDIRECTS})`, {
@@ -167,27 +167,33 @@ async function checkEventStream<R extends ProviderResponse>(url: URL, response: 
 	);
 }
 
+/** Closes a body that will not be read (a redirect's). */
+async function discardBody(response: ProviderResponse): Promise<void> {
+	if (response instanceof HttpResponse) response.source?.cancel();
+	else await response.body?.cancel().catch(() => {});
+}
+
 /** The first bytes of the body as one line of text; the rest is not read. */
 async function readExcerpt(response: ProviderResponse): Promise<string> {
-	const reader = response.body?.getReader();
-	if (!reader) return "";
-	const chunks: Uint8Array[] = [];
+	const chunks = bodyChunks(response)?.[Symbol.asyncIterator]();
+	if (!chunks) return "";
+	const read: Uint8Array[] = [];
 	let size = 0;
 	try {
 		while (size < EXCERPT_BYTES) {
-			const { done, value } = await reader.read();
+			const { done, value } = await chunks.next();
 			if (done) break;
-			chunks.push(value);
+			read.push(value);
 			size += value.length;
 		}
 	} catch {
 		// What arrived is enough for the message.
 	} finally {
-		await reader.cancel().catch(() => {});
+		await chunks.return?.()?.catch(() => {});
 	}
 	const bytes = new Uint8Array(size);
 	let at = 0;
-	for (const chunk of chunks) {
+	for (const chunk of read) {
 		bytes.set(chunk, at);
 		at += chunk.length;
 	}

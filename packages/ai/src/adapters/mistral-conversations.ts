@@ -3,7 +3,8 @@ import type { ChatCompletionStreamRequest } from "@mistralai/mistralai/models/co
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { errorFromHttpStatus, ProviderFault, providerStreamError } from "../errors.js";
-import { providerFetchFor } from "../provider-fetch.js";
+import { bodyChunks } from "../http-fetch.js";
+import { providerRequestFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { type MistralChunk, MistralEventMapper } from "./mistral-conversations-events.js";
 import { buildMistralRequest } from "./mistral-conversations-request.js";
@@ -19,8 +20,9 @@ import { failMalformed, readSseBody, streamObserver } from "./sse-body.js";
  * output by a test) and sent with the SDK's user agent. The SDK's zod schemas
  * are loaded only to check and write a payload replaced by `onPayload`:
  * importing them cost more than the rest of a cold first request (762 ms
- * against 1.6.0's 205 ms when the SDK's chatStream sent every request). The response is
- * read with pi-ai's SSE parser; an error status is classified from its body.
+ * against 1.6.0's 205 ms when the SDK's chatStream sent every request). It is sent through
+ * providerRequest (plain http over node:http, no undici: a local or proxied Mistral endpoint)
+ * and the response is read with pi-ai's SSE parser; an error status is classified from its body.
  */
 export const adapter: ApiAdapter = {
 	stream(model: Model, context: NormalizedContext, options: AdapterOptions) {
@@ -30,7 +32,7 @@ export const adapter: ApiAdapter = {
 			// What the builder made is written without the SDK's schemas; a replaced payload is the SDK's to check.
 			const body =
 				replaced === undefined ? (mistralWireBody(built) ?? (await sdkWireBody(built))) : await sdkWireBody(replaced);
-			const send = providerFetchFor(options, model);
+			const send = providerRequestFor(options, model);
 			const response = await send(`${serverUrlOf(model.baseUrl)}/v1/chat/completions`, {
 				method: "POST",
 				headers: {
@@ -49,11 +51,12 @@ export const adapter: ApiAdapter = {
 				const mapped = errorFromHttpStatus(response.status, await response.text(), response.headers);
 				throw new ProviderFault(mapped.message, mapped.info);
 			}
-			if (!response.body) throw new Error("The response has no body");
+			const responseBody = bodyChunks(response);
+			if (!responseBody) throw new Error("The response has no body");
 			const mapper = new MistralEventMapper(writer);
 			let sawDone = false;
 			const ended = await readSseBody(
-				response.body as unknown as AsyncIterable<Uint8Array>,
+				responseBody,
 				writer,
 				touch,
 				(data) => {

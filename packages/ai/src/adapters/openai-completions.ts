@@ -15,6 +15,7 @@
 import { type AdapterOptions, type ApiAdapter, runAdapterStream } from "../adapter.js";
 import type { NormalizedContext } from "../context.js";
 import { errorFromHttpStatus, ProviderFault, providerStreamError } from "../errors.js";
+import { bodyChunks } from "../http-fetch.js";
 import { providerRequestFor } from "../provider-fetch.js";
 import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
@@ -87,12 +88,13 @@ export const adapter: ApiAdapter = {
 				const mapped = errorFromHttpStatus(response.status, await response.text(), response.headers);
 				throw new ProviderFault(mapped.message, mapped.info);
 			}
-			if (!response.body) throw new Error("The response has no body");
+			const body = bodyChunks(response);
+			if (!body) throw new Error("The response has no body");
 
 			const state = new ChunkReader(writer);
 			const parser = new SseParser();
 			let sawDone = false;
-			for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+			for await (const bytes of body) {
 				touch(bytes.length);
 				if (sawDone) continue; // drain to the end so the connection can be reused
 				for (const event of parser.pushBytes(bytes)) {

@@ -8,7 +8,8 @@
  * And Node's built-in undici (behind fetch, Headers, Response) is never loaded:
  * the requests go to a plain-http server over node:http.
  * Nor is jiti, the extension loader: a run without extensions loads none of it (issue 14).
- * And no Intl.Segmenter is made (the first Intl object builds ICU's locale tables; ASCII needs none).
+ * Nor are web streams (the response body is read from node:http directly), and no
+ * Intl.Segmenter is made (the first Intl object builds ICU's locale tables; ASCII needs none).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,7 +54,7 @@ afterAll(async () => {
 });
 
 describe("a -p run loads only what it uses", () => {
-	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici, nor makes a segmenter", async () => {
+	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici or web streams, nor makes a segmenter", async () => {
 		sb.fake.enqueue(toolReply("write", { path: "notes.txt", content: "lean\n" }));
 		sb.fake.enqueue(toolReply("read", { path: "notes.txt" }));
 		sb.fake.enqueue(textReply("Done."));
@@ -78,6 +79,8 @@ describe("a -p run loads only what it uses", () => {
 		const loaded = readFileSync(builtins, "utf8").split("\n");
 		expect(loaded).toContain("NativeModule _http_client");
 		expect(loaded.filter((m) => m.includes("undici"))).toEqual([]);
+		// (webstreams/util and queuingstrategies are loaded by Node itself, as in a bare script.)
+		expect(loaded.filter((m) => m.includes("webstreams/readablestream"))).toEqual([]);
 		expect(readFileSync(segmenters, "utf8")).toBe("0");
 	}, 60_000);
 });
