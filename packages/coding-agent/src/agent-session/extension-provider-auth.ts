@@ -11,12 +11,14 @@
 //   at registration for tokens already stored).
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
+import type { ApiKeyLogin } from "../auth/api-key.js";
 import type { LoginInteraction } from "../auth/interaction.js";
 import { LoginError } from "../auth/interaction.js";
 import type { LoginFlow } from "../auth/types.js";
 import { AuthError, type AuthStorage, type OAuthCredential, type ProviderKeySource } from "../config/auth.js";
 import type {
 	ProviderApiKeyAuth,
+	ProviderApiKeyCredential,
 	ProviderAuthContext,
 	ProviderAuthInteraction,
 	ProviderModelAuth,
@@ -170,4 +172,36 @@ export function nativeLoginFlow(
 		},
 	};
 	return { flow, prime: derive };
+}
+
+/**
+ * `auth.apiKey.login` as the provider's key login (/login, `pi auth login`):
+ * what it returns is stored as the provider's auth.json key entry (the key
+ * and any provider environment), which `resolve()` is then given.
+ */
+export function nativeApiKeyLogin(provider: string, apiKey: ProviderApiKeyAuth, extensionPath: string): ApiKeyLogin {
+	return {
+		provider,
+		name: apiKey.name,
+		async login(interaction) {
+			if (typeof apiKey.login !== "function") throw new LoginError(`provider "${provider}" has no auth.apiKey.login`);
+			// Called on the object so a login written as a method keeps its `this`.
+			const result = (await apiKey.login(nativeInteraction(interaction))) as Partial<ProviderApiKeyCredential> | null;
+			const env = result?.env;
+			const envOk =
+				env === undefined ||
+				(env !== null && typeof env === "object" && Object.values(env).every((v) => typeof v === "string"));
+			if (result?.type !== "api_key" || (result.key !== undefined && typeof result.key !== "string") || !envOk) {
+				throw new LoginError(
+					`auth.apiKey.login() of provider "${provider}" returned no { type: "api_key", key?, env? } credential (${extensionPath})`,
+				);
+			}
+			if (!result.key && !env) {
+				throw new LoginError(
+					`auth.apiKey.login() of provider "${provider}" returned neither a key nor an environment (${extensionPath})`,
+				);
+			}
+			return { type: "api_key", key: result.key ?? "", ...(env ? { env: { ...env } } : {}) };
+		},
+	};
 }

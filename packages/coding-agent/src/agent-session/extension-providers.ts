@@ -14,6 +14,7 @@ import {
 	registerApi,
 	unregisterApi,
 } from "@pi/ai";
+import { setApiKeyLogin } from "../auth/api-key.js";
 import { removeLoginFlow, setLoginFlow } from "../auth/flows.js";
 import { LoginError, type LoginInteraction } from "../auth/interaction.js";
 import type { LoginFlow } from "../auth/types.js";
@@ -31,7 +32,7 @@ import type {
 	ProviderStreamFunction,
 } from "../extensions/types.js";
 import { modelRefresher } from "./extension-model-refresh.js";
-import { nativeKeySource, nativeLoginFlow } from "./extension-provider-auth.js";
+import { nativeApiKeyLogin, nativeKeySource, nativeLoginFlow } from "./extension-provider-auth.js";
 
 export interface ProviderRegistrarDeps {
 	registry: ModelRegistry;
@@ -49,6 +50,8 @@ interface Registered {
 	keySource?: boolean;
 	/** A refreshModels refresher was registered. */
 	refresher?: boolean;
+	/** An auth.apiKey.login key login was registered. */
+	apiKeyLogin?: boolean;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		if (previous.login) removeLoginFlow(name);
 		if (previous.keySource) registry.auth.setProviderKeySource(name, undefined);
 		if (previous.refresher) registry.refreshers.set(name, undefined);
+		if (previous.apiKeyLogin) setApiKeyLogin(undefined, name);
 	};
 
 	const register = (name: string, config: ProviderConfig, extensionPath: string) => {
@@ -117,6 +121,10 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 			registry.auth.setProviderKeySource(name, native.source);
 			entry.keySource = true;
 			d.pendingKeys.push(native.check().catch(report("registerProvider")));
+			if (typeof config.auth.apiKey.login === "function") {
+				setApiKeyLogin(nativeApiKeyLogin(name, config.auth.apiKey, extensionPath));
+				entry.apiKeyLogin = true;
+			}
 		}
 		if (config.auth?.oauth) {
 			const native = nativeLoginFlow(name, config.auth.oauth, extensionPath);

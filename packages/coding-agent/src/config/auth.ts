@@ -16,6 +16,8 @@ export interface ApiKeyCredential {
 	type: "api_key";
 	/** Literal key, environment variable name, or `!command`. */
 	key: string;
+	/** Provider environment a native key login stored with the key (an extension provider's `auth.apiKey.login`). */
+	env?: Record<string, string>;
 }
 
 export interface OAuthCredential {

@@ -53,6 +53,11 @@ export class ModelRefreshers {
 		return this.refreshers.has(provider);
 	}
 
+	/** Providers with a refresher. */
+	ids(): string[] {
+		return [...this.refreshers.keys()];
+	}
+
 	async refresh(options: ModelRefreshOptions = {}): Promise<ModelRefreshResult> {
 		const errors = new Map<string, Error>();
 		const signal = options.signal ?? new AbortController().signal;

@@ -26,6 +26,9 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		if (auth.apiKey && typeof auth.apiKey.resolve !== "function") {
 			fail(`auth.apiKey.resolve of provider "${name}" must be a function`, path);
 		}
+		if (auth.apiKey?.login !== undefined && typeof auth.apiKey.login !== "function") {
+			fail(`auth.apiKey.login of provider "${name}" must be a function`, path);
+		}
 		if (auth.oauth) {
 			for (const member of ["login", "refresh", "toAuth"] as const) {
 				if (typeof auth.oauth[member] !== "function") {

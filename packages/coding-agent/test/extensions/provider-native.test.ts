@@ -13,6 +13,7 @@ import { json } from "../../../ai/test/support/fake-provider/server.js";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 
 const NATIVE = resolve(__dirname, "../fixtures/extensions/providers/native-ai.ts");
+const KEYLOGIN = resolve(__dirname, "../fixtures/extensions/providers/key-login.ts");
 
 let sb: Sandbox;
 beforeAll(assertBuilt);
@@ -20,6 +21,7 @@ beforeEach(async () => {
 	sb = await createSandbox();
 	chmodSync(sb.agentDir, 0o700);
 	sb.env.NATIVE_BASE_URL = `${sb.fake.url}/v1`;
+	sb.env.KEYLOGIN_BASE_URL = `${sb.fake.url}/v1`;
 });
 afterEach(async () => {
 	await sb.close();
@@ -92,6 +94,19 @@ describe("registerProvider object form: native auth and refreshModels (built CLI
 		expect(r.stdout).toBe("sso answer\n");
 		expect(chatRequests()[0].headers.authorization).toBe("Bearer tok:acc-4711");
 		expect(chatRequests()[0].headers["x-sso-account"]).toBe("acct-ref-4711");
+	}, 120_000);
+
+	it("auth.apiKey.login: pi auth login runs the provider's own key login and stores its key and environment", async () => {
+		sb.fake.enqueueFor("/models", catalog("k1"));
+		const r = await sb.run(["auth", "login", "keyed", "-e", KEYLOGIN], { stdin: "k-9\n" });
+		expect(r.stderr).toContain("Your Keyed AI key:");
+		expect(r.stderr).toContain("Saved the Keyed AI key for keyed in");
+		expect(r.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(sb.agentDir, "auth.json"), "utf8")).keyed).toEqual({
+			type: "api_key",
+			key: "k-9",
+			env: { KEYED_REGION: "eu" },
+		});
 	}, 120_000);
 
 	it("an expired native login is refreshed before the request; toAuth then derives from the new tokens", async () => {

@@ -3,7 +3,7 @@
 // prints ready / not_ready / invalid (exit 0 / 1 / 2), `--json` prints
 // {status, provider, authType | reason[, credentials]}. Secrets go to stdout
 // only from the commands whose job is to print them.
-import { saveApiKey } from "../../auth/api-key.js";
+import { loginWithApiKey, saveApiKey } from "../../auth/api-key.js";
 import { findLoginFlow, withLoginFlows } from "../../auth/flows.js";
 import { LoginCancelledError } from "../../auth/interaction.js";
 import { AuthStorage } from "../../config/auth.js";
@@ -226,9 +226,15 @@ async function login(p: Parsed, io: CommandIo): Promise<number> {
 	const interaction = terminalLogin(io, { browser: !p.noBrowser });
 	try {
 		if (!flow) {
-			const key = await interaction.prompt({ type: "secret", message: `API key for ${provider}:` });
-			await saveApiKey(auth, provider, key);
-			io.stderr.write(`Saved an API key for ${provider} in ${auth.file}.\n`);
+			// --api-key asks for a plain key; otherwise a provider's own key login (auth.apiKey.login) runs.
+			if (p.apiKey) {
+				const key = await interaction.prompt({ type: "secret", message: `API key for ${provider}:` });
+				await saveApiKey(auth, provider, key);
+				io.stderr.write(`Saved an API key for ${provider} in ${auth.file}.\n`);
+			} else {
+				const saved = await loginWithApiKey(auth, provider, interaction);
+				io.stderr.write(`${saved.replace(/\.$/, "")} in ${auth.file}.\n`);
+			}
 			return 0;
 		}
 		io.stderr.write(`Logging in to ${flow.name}…\n`);

@@ -2,11 +2,12 @@
 // (ChatGPT, GitHub Copilot) and an API key for any provider; the browser is
 // opened where there is one, and the URL or device code is always shown in the
 // transcript to copy. Esc in any of its prompts cancels the login.
-import { saveApiKey } from "../../../auth/api-key.js";
+import { apiKeyLoginList, findApiKeyLogin, loginWithApiKey } from "../../../auth/api-key.js";
 import { findLoginFlow, loginFlows } from "../../../auth/flows.js";
 import { LoginCancelledError, type LoginInteraction, type LoginPrompt } from "../../../auth/interaction.js";
 import { canOpenBrowser, openBrowser } from "../../../auth/open-browser.js";
 import type { InteractiveContext } from "../context.js";
+import { refreshModelCatalogs } from "../model-catalog-refresh.js";
 import { createChoicePrompt, createTextPrompt } from "../selectors/prompts.js";
 import type { SlashCommand } from "./registry.js";
 
@@ -61,11 +62,19 @@ function interactionFor(ctx: InteractiveContext): LoginInteraction & { controlle
 	};
 }
 
+/** After a login: a provider with a dynamic catalog lists what the new credential unlocks (as 1.6.0). */
+async function refreshAfterLogin(ctx: InteractiveContext, provider: string, what: string): Promise<void> {
+	const outcome = await refreshModelCatalogs(ctx.session.modelRegistry, [provider]);
+	if (!outcome.skipped && !outcome.ok) ctx.showStatus(`${what}, but ${outcome.message}.`, "warning");
+	ctx.refreshStatus();
+	ctx.requestRender();
+}
+
 async function loginWithKey(ctx: InteractiveContext, provider: string): Promise<void> {
 	const interaction = interactionFor(ctx);
-	const key = await interaction.prompt({ type: "secret", message: `API key for ${provider}:` });
-	await saveApiKey(ctx.session.modelRegistry.auth, provider, key);
-	ctx.showStatus(`Saved an API key for ${provider}.`);
+	const saved = await loginWithApiKey(ctx.session.modelRegistry.auth, provider, interaction);
+	ctx.showStatus(saved);
+	await refreshAfterLogin(ctx, provider, saved.replace(/\.$/, ""));
 }
 
 async function login(ctx: InteractiveContext, provider: string): Promise<void> {
@@ -77,6 +86,7 @@ async function login(ctx: InteractiveContext, provider: string): Promise<void> {
 	await ctx.session.modelRegistry.auth.set(provider, credential);
 	ctx.showStatus(`Logged in to ${flow.name}.`);
 	ctx.refreshStatus();
+	await refreshAfterLogin(ctx, provider, `Logged in to ${flow.name}`);
 }
 
 function run(ctx: InteractiveContext, provider: string): void {
@@ -106,11 +116,13 @@ export const loginCommand: SlashCommand = {
 			.map((f) => ({ value: f.id, label: f.id, description: f.name })),
 	run(args, ctx) {
 		if (args) return run(ctx, args);
+		const keyLogins = apiKeyLoginList().filter((l) => !findLoginFlow(l.provider));
 		const providers = [...new Set(ctx.session.modelRegistry.getAll().map((m) => m.provider))].filter(
-			(p) => !findLoginFlow(p),
+			(p) => !findLoginFlow(p) && !findApiKeyLogin(p),
 		);
 		const choices = [
 			...loginFlows().map((f) => ({ value: f.id, label: f.name, description: "sign in with your account" })),
+			...keyLogins.map((l) => ({ value: l.provider, label: l.name, description: `API key (${l.provider})` })),
 			...providers.map((p) => ({ value: p, label: p, description: "API key" })),
 			{ value: API_KEY, label: "Another provider…", description: "API key" },
 		];

@@ -3,6 +3,7 @@
 import type { Model } from "@pi/ai";
 import { findExactModel } from "../../../config/model-resolver.js";
 import type { InteractiveContext } from "../context.js";
+import { refreshModelCatalogs } from "../model-catalog-refresh.js";
 import { createModelSelector, modelKey } from "../selectors/model-selector.js";
 import type { SlashCommand } from "./registry.js";
 
@@ -29,17 +30,40 @@ export const modelCommand: SlashCommand = {
 				return;
 			}
 		}
-		const restore = ctx.showInEditorArea(
-			createModelSelector(() => ctx.theme, {
-				models,
-				current: ctx.session.model,
-				initialQuery: args || undefined,
-				onSelect: (model) => {
-					restore();
-					switchTo(ctx, model);
-				},
-				onCancel: () => restore(),
-			}),
+		let open = true;
+		const close = () => {
+			open = false;
+			restore();
+		};
+		const selector = createModelSelector(() => ctx.theme, {
+			models,
+			current: ctx.session.model,
+			initialQuery: args || undefined,
+			onSelect: (model) => {
+				close();
+				switchTo(ctx, model);
+			},
+			onCancel: close,
+		});
+		const restore = ctx.showInEditorArea(selector);
+		// Dynamic catalogs are re-read while the known list is already shown (as 1.6.0).
+		const registry = ctx.session.modelRegistry;
+		if (registry.refreshers.ids().length === 0) return;
+		selector.setNotice("refreshing model catalogs…");
+		void refreshModelCatalogs(registry).then(
+			(outcome) => {
+				if (!open) return;
+				selector.setNotice(outcome.message);
+				selector.setModels(registry.getAvailable());
+				ctx.requestRender();
+			},
+			(error: unknown) => {
+				if (!open) return;
+				selector.setNotice(
+					`could not refresh model catalogs: ${error instanceof Error ? error.message : String(error)}`,
+				);
+				ctx.requestRender();
+			},
 		);
 	},
 };

@@ -1,5 +1,7 @@
 // The model selector (/model, Ctrl+L): models that have credentials, the
 // current one first and marked, filtered as you type ("sonnet", "openai/gpt").
+// The list can be replaced while it is open (a model catalog refresh came
+// back); a notice line under the title says how that went.
 import type { Model } from "@pi/ai";
 import type { SelectItem } from "@pi/tui";
 import { SelectorFrame, type ThemeSource } from "./frame.js";
@@ -12,6 +14,13 @@ export interface ModelSelectorOptions {
 	maxVisible?: number;
 	onSelect(model: Model): void;
 	onCancel(): void;
+}
+
+export interface ModelSelector extends SelectorFrame {
+	/** Replaces the listed models (filter and highlight kept). */
+	setModels(models: readonly Model[]): void;
+	/** Shown after the title ("refreshing model catalogs…"); undefined clears it. */
+	setNotice(text: string | undefined): void;
 }
 
 export function modelKey(model: Pick<Model, "provider" | "id">): string {
@@ -28,31 +37,44 @@ export function sortModels(models: readonly Model[], current: Model | undefined)
 	});
 }
 
-export function createModelSelector(theme: ThemeSource, o: ModelSelectorOptions): SelectorFrame {
-	const sorted = sortModels(o.models, o.current);
-	const byKey = new Map(sorted.map((m) => [modelKey(m), m]));
+export function createModelSelector(theme: ThemeSource, o: ModelSelectorOptions): ModelSelector {
 	const cur = o.current ? modelKey(o.current) : undefined;
-	const items: SelectItem[] = sorted.map((m) => ({
-		value: modelKey(m),
-		label: `${modelKey(m)}${modelKey(m) === cur ? " ✓" : ""}`,
-		description: m.name && m.name !== m.id ? m.name : undefined,
-	}));
+	let byKey = new Map<string, Model>();
+	let count = 0;
+	let notice: string | undefined;
+	const itemsOf = (models: readonly Model[]): SelectItem[] => {
+		const sorted = sortModels(models, o.current);
+		byKey = new Map(sorted.map((m) => [modelKey(m), m]));
+		count = sorted.length;
+		return sorted.map((m) => ({
+			value: modelKey(m),
+			label: `${modelKey(m)}${modelKey(m) === cur ? " ✓" : ""}`,
+			description: m.name && m.name !== m.id ? m.name : undefined,
+		}));
+	};
 	const search = new SearchSelect(theme, {
-		items,
+		items: itemsOf(o.models),
 		initialQuery: o.initialQuery,
 		initialValue: cur,
 		maxVisible: o.maxVisible ?? 10,
-		emptyText: o.models.length === 0 ? "No models with credentials. Set an API key or edit models.json." : "No matches",
+		get emptyText() {
+			return count === 0 ? "No models with credentials. Set an API key or edit models.json." : "No matches";
+		},
 		onSelect: (item) => {
 			const model = byKey.get(item.value);
 			if (model) o.onSelect(model);
 		},
 		onCancel: () => o.onCancel(),
 	});
-	return new SelectorFrame(
+	const frame = new SelectorFrame(
 		theme,
-		() => "Select model",
+		() => (notice ? `Select model · ${notice}` : "Select model"),
 		search,
 		() => "type to search · ↑↓ move · enter select · esc cancel · only models with credentials are listed",
-	);
+	) as ModelSelector;
+	frame.setModels = (models) => search.setItems(itemsOf(models));
+	frame.setNotice = (text) => {
+		notice = text;
+	};
+	return frame;
 }

@@ -70,8 +70,12 @@ export class SearchSelect implements Component, Focusable {
 		return this.list.getSelectedItem();
 	}
 
+	/** Replaces the items, keeping the filter and (when still listed) the highlighted item. */
 	setItems(items: SelectItem[]): void {
+		const highlighted = this.list.getSelectedItem()?.value;
 		this.list.setItems(items);
+		const i = this.list.getVisibleItems().findIndex((item) => item.value === highlighted);
+		if (i >= 0) this.list.setSelectedIndex(i);
 	}
 
 	invalidate(): void {}
