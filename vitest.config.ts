@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/sequencer.js";
 
 export default defineConfig({
 	resolve: { conditions: ["development", "node", "import", "default"] },
@@ -10,6 +12,11 @@ export default defineConfig({
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
 		pool: "forks",
+		// Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most test time is
+		// spent waiting on child processes, servers and lock timeouts rather than computing. Two files at once there.
+		maxWorkers: Math.max(2, availableParallelism() - 1),
+		// The slowest files first (see test/sequencer.ts), so none of them starts last and runs alone.
+		sequence: { sequencer: LongestFirstSequencer },
 		// Tests drive real terminals, servers and child processes on a shared 2-core machine; a test that fails once
 		// runs once more, so a loaded moment cannot fail the whole suite. A test that fails twice is a real failure.
 		// PI_TEST_NO_RETRY=1 turns this off to hunt flakes.
