@@ -9,7 +9,6 @@
 // promise. test/public-surface.test.ts holds this list, so it changes only
 // on purpose.
 export { AgentSession, AgentSessionBusyError, type PromptOptions } from "./agent-session/agent-session.js";
-export { serializeConversation, serializeMessage } from "./agent-session/compaction/serialize.js";
 export type { CompactionResult } from "./agent-session/compaction/summarize.js";
 export {
 	type CreateAgentSessionOptions,
@@ -38,15 +37,11 @@ export {
 } from "./config/auth.js";
 export { ModelRegistry, type ModelRegistryOptions } from "./config/model-registry.js";
 export { type CliModelResult, resolveCliModel, type ScopedModel } from "./config/model-resolver.js";
-export {
-	ENV_AGENT_DIR,
-	ENV_SESSION_DIR,
-	getAgentDir,
-	PROJECT_CONFIG_DIR,
-	PROJECT_CONFIG_DIR as CONFIG_DIR_NAME,
-} from "./config/paths.js";
+export { ENV_AGENT_DIR, ENV_SESSION_DIR, PROJECT_CONFIG_DIR } from "./config/paths.js";
 export { SettingsManager, type SettingsManagerOptions, type SettingsScope } from "./config/settings.js";
 export type { Settings } from "./config/settings-schema.js";
+// The runtime helpers extensions import as @earendil-works/pi-coding-agent, listed once in sdk-module.ts.
+export * from "./extensions/sdk-module.js";
 export type {
 	AfterProviderResponseEvent,
 	AgentActivityOutcome,
@@ -132,7 +127,12 @@ export type {
 	MarkdownTransformContext,
 	MarkdownTransformer,
 	MarkdownTransformerOptions,
+	McpExposure,
+	McpHttpServerConfig,
+	McpOAuthConfig,
+	McpServerConfig,
 	McpServersChangeEvent,
+	McpStdioServerConfig,
 	MessageEndEvent,
 	MessageEndEventResult,
 	MessageRenderer,
@@ -149,10 +149,23 @@ export type {
 	ProjectTrustEventDecision,
 	ProjectTrustEventResult,
 	ProjectTrustHandler,
+	ProviderApiKeyAuth,
+	ProviderApiKeyCredential,
+	ProviderAuth,
+	ProviderAuthContext,
+	ProviderAuthEvent,
+	ProviderAuthInteraction,
+	ProviderAuthPrompt,
+	ProviderAuthResult,
 	ProviderConfig,
 	ProviderDefinition,
+	ProviderModelAuth,
 	ProviderModelConfig,
+	ProviderModelsStoreEntry,
+	ProviderOAuthAuth,
 	ProviderOAuthConfig,
+	ProviderOAuthCredential,
+	ProviderRefreshContext,
 	ProviderStreamEvent,
 	ProviderStreamFunction,
 	ReachesTools,
@@ -162,6 +175,7 @@ export type {
 	ReadToolInput,
 	ReadToolResultEvent,
 	RegisteredCommand,
+	RegisteredMcpServer,
 	ReplacedSessionContext,
 	ResourcesDiscoverEvent,
 	ResourcesDiscoverResult,
@@ -227,29 +241,12 @@ export type {
 	WriteToolInput,
 	WriteToolResultEvent,
 } from "./extensions/types.js";
-export {
-	defineTool,
-	EXTENSION_API_VERSION,
-	EXTENSION_EVENT_NAMES,
-	isBashToolResult,
-	isEditToolResult,
-	isFindToolResult,
-	isGrepToolResult,
-	isLsToolResult,
-	isReadToolResult,
-	isToolCallEventType,
-	isWriteToolResult,
-} from "./extensions/types.js";
-export { CustomEditor, type CustomEditorOptions, DynamicBorder } from "./extensions/ui-components.js";
-export {
-	type BashExecutionMessage,
-	type BranchSummaryMessage,
-	COMPACTION_SUMMARY_PREFIX,
-	COMPACTION_SUMMARY_SUFFIX,
-	type CompactionSummaryMessage,
-	type CustomMessage,
-	convertToLlm,
-	createCustomMessage,
+export { EXTENSION_EVENT_NAMES } from "./extensions/types.js";
+export type {
+	BashExecutionMessage,
+	BranchSummaryMessage,
+	CompactionSummaryMessage,
+	CustomMessage,
 } from "./messages.js";
 export { type PrintModeOptions, runPrintMode } from "./modes/print-mode.js";
 export {
@@ -292,7 +289,7 @@ export type { SessionServices, SessionServicesOptions } from "./runtime/services
 export { SessionConflictError, SessionWriteError } from "./session/file.js";
 export type { SessionInfo } from "./session/listing.js";
 export { SessionLockedError } from "./session/lock.js";
-export { SessionManager, type SessionManagerOptions } from "./session/session-manager.js";
+export type { SessionManagerOptions } from "./session/session-manager.js";
 export {
 	type BranchSummaryEntry,
 	type CompactionEntry,
@@ -326,27 +323,14 @@ export {
 	type BashSpawnHook,
 	type BashToolDetails,
 	type BashToolOptions,
-	createAllTools,
-	createBashTool,
-	createCodingTools,
-	createEditTool,
-	createFindTool,
-	createGrepTool,
-	createLocalBashOperations,
 	createLocalEditOperations,
 	createLocalFindOperations,
 	createLocalGrepOperations,
 	createLocalLsOperations,
 	createLocalReadOperations,
 	createLocalWriteOperations,
-	createLsTool,
-	createReadOnlyTools,
-	createReadTool,
 	createTool,
 	createTools,
-	createWriteTool,
-	DEFAULT_MAX_BYTES,
-	DEFAULT_MAX_LINES,
 	defaultToolNames,
 	type EditOperations,
 	type EditToolDetails,
@@ -354,7 +338,6 @@ export {
 	type FindOperations,
 	type FindToolDetails,
 	type FindToolOptions,
-	formatSize,
 	type GrepOperations,
 	type GrepToolDetails,
 	type GrepToolOptions,
@@ -370,11 +353,6 @@ export {
 	type ToolsOptions,
 	type TruncationOptions,
 	type TruncationResult,
-	truncateHead,
-	truncateLine,
-	truncateTail,
 	type WriteOperations,
 	type WriteToolOptions,
-	withFileMutationQueue,
 } from "./tools/index.js";
-export { VERSION } from "./version.js";
