@@ -480,6 +480,12 @@ export class AgentSession {
 		return this.agent.state.messages;
 	}
 
+	/** `pi.appendEntry`: a custom entry (never sent to the model), announced as `entry_appended` (json/rpc). */
+	appendCustomEntry(customType: string, data: unknown): void {
+		const entry = this.sessionManager.getEntry(this.sessionManager.appendCustomEntry(customType, data));
+		if (entry) void this.emit({ type: "entry_appended", entry });
+	}
+
 	setSessionName(name: string): void {
 		this.sessionManager.appendSessionInfo(name);
 		void this.emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });

@@ -32,7 +32,10 @@ export type AgentSessionEvent =
 	| { type: "session_write_failed"; file: string | undefined; code?: string; errorMessage: string }
 	/** Everything (retries, overflow compaction, queues) is done; `prompt()` resolves after this. */
 	| { type: "agent_settled"; aborted: boolean }
-	/** An entry was appended outside a run's messages: a prompt-cache refresh's `usage` entry (kind "cache_warm"). */
+	/**
+	 * An entry was appended outside a run's messages: an extension's custom entry (`pi.appendEntry`),
+	 * a prompt-cache refresh's `usage` entry (kind "cache_warm").
+	 */
 	| { type: "entry_appended"; entry: SessionEntry }
 	/** A prompt-cache refresh failed; warming stopped, the conversation is untouched. */
 	| { type: "cache_warming_error"; errorMessage: string };

@@ -99,9 +99,7 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			}
 			d.track(send());
 		},
-		appendEntry: (customType, data) => {
-			session.sessionManager.appendCustomEntry(customType, data);
-		},
+		appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
 		setSessionName: (name) => session.setSessionName(name),
 		getSessionName: () => session.sessionManager.getSessionName(),
 		setLabel: (entryId, label) => {

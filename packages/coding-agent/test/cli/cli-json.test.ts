@@ -37,6 +37,8 @@ describe("pi --mode json", () => {
 		});
 		const collapsed = kinds.filter((k: string, i: number) => !(k.endsWith("_delta") && kinds[i - 1] === k));
 		expect(collapsed).toEqual([
+			// builtin:checkpoints records the folder before the prompt (pi.appendEntry, announced).
+			"entry_appended",
 			"agent_start",
 			"turn_start",
 			"message_start:user",
@@ -61,6 +63,7 @@ describe("pi --mode json", () => {
 			"agent_end",
 			"agent_settled",
 		]);
+		expect(lines[1].entry).toMatchObject({ type: "custom", customType: "checkpoint", data: { reason: "start" } });
 		const end = lines.find((e) => e.type === "agent_end");
 		expect(end.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		const toolEnd = lines.find((e) => e.type === "tool_execution_end");
