@@ -140,7 +140,8 @@ export class SessionFile {
 		return this.needsNewline;
 	}
 
-	readAt(offset: number, length: number): string {
+	/** The bytes [offset, offset + length) of the file (fewer at its end). */
+	readAt(offset: number, length: number): Buffer {
 		const buf = Buffer.allocUnsafe(length);
 		let got = 0;
 		while (got < length) {
@@ -148,7 +149,7 @@ export class SessionFile {
 			if (n === 0) break;
 			got += n;
 		}
-		return buf.toString("utf8", 0, got);
+		return got === length ? buf : buf.subarray(0, got);
 	}
 
 	/**

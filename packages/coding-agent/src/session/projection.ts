@@ -278,6 +278,7 @@ export class ContextProjector {
 			}
 			for (let i = ci + 1; i < this.path.length; i++) selected.push(this.path[i]);
 		}
+		this.tree.preload(selected);
 		// Edits first, so each target is projected once with its latest edit.
 		for (const rec of selected) {
 			if (rec.type === "context_edit") {

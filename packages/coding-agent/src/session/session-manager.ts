@@ -582,8 +582,9 @@ export class SessionManager {
 
 	/** Entries from the root to `fromId` (default: the leaf). */
 	getBranch(fromId?: string): SessionEntry[] {
-		const start = fromId ?? this.tree.leafId;
-		return this.branchRecords(start).map((r) => this.tree.entryOf(r));
+		const records = this.branchRecords(fromId ?? this.tree.leafId);
+		this.tree.preload(records);
+		return records.map((r) => this.tree.entryOf(r));
 	}
 	/**
 	 * The entries of one type from the root to `fromId` (default: the leaf). Only

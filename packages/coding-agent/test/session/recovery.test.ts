@@ -168,6 +168,52 @@ describe("loading damaged session files", () => {
 		again.close();
 	});
 
+	it("a resumed branch read in bulk (one read for neighbouring lines): multi-byte text, a gap, a damaged line", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		const big = (tag: string) => `${tag} ${"é☃😀".repeat(200)} ${"y".repeat(600)}`;
+		const a = sm.appendMessage(user(big("a")));
+		const b = sm.appendMessage(assistant(big("b")));
+		// An abandoned branch between them in the file: a gap the bulk read skips or spans.
+		sm.appendMessage(user(big("abandoned")));
+		sm.branch(b);
+		const c = sm.appendMessage(user(big("c")));
+		const d = sm.appendMessage(assistant(big("d")));
+		const e = sm.appendMessage(user(big("e")));
+		const file = sm.getSessionFile() as string;
+		const expected = sm.getBranch();
+		sm.close();
+		const text = readFileSync(file, "utf8");
+		const warnings: string[] = [];
+		const openIt = () =>
+			SessionManager.open(file, undefined, undefined, {
+				durability: "write",
+				onWarning: (w) => warnings.push(w.message),
+			});
+		const again = openIt();
+		expect(again.getBranch()).toEqual(expected);
+		expect(texts(again.buildSessionContext().messages).map((t) => t.slice(0, 7))).toEqual([
+			"user:a ",
+			"assista",
+			"user:c ",
+			"assista",
+			"user:e ",
+		]);
+		again.close();
+		// Damage the middle entry of the branch inside its content (envelope and closing brace intact).
+		const dLine = text.split("\n").find((l) => l.includes(`"id":"${d}"`)) as string;
+		writeFileSync(file, text.replace(dLine, dLine.replace("yyyyyyyyyy", 'yyyy"yyyyy')));
+		const damaged = openIt();
+		expect(warnings).toEqual([]);
+		const context = texts(damaged.buildSessionContext().messages).map((t) => t.slice(0, 7));
+		expect(context).toEqual(["user:a ", "assista", "user:c ", "user:e "]);
+		expect(warnings).toEqual([expect.stringContaining(`entry ${d} (`)]);
+		expect(damaged.getBranch().map((x) => x.id)).toEqual([a, b, c, d, e]);
+		expect(damaged.getEntry(d)).toMatchObject({ type: "custom", customType: "pi.unreadable-entry" });
+		expect(damaged.getEntry(e)).toEqual(expected[4]);
+		damaged.close();
+	});
+
 	it("short lines indexed without parsing: a damaged one is still found and warned about at open, before any append", () => {
 		const dir = tempDir();
 		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
