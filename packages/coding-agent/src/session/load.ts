@@ -269,7 +269,7 @@ export function breakParentCycles(state: LoadState, tree: SessionTree): void {
 		while (cur && !mark.has(cur.id)) {
 			mark.set(cur.id, walk);
 			chain.push(cur);
-			cur = cur.parentId ? tree.byId.get(cur.parentId) : undefined;
+			cur = tree.parentOf(cur);
 		}
 		if (cur && mark.get(cur.id) === walk) {
 			// `cur` is on this walk: the chain from it onwards is a cycle.
@@ -283,6 +283,7 @@ export function breakParentCycles(state: LoadState, tree: SessionTree): void {
 				message: `parentId cycle through ${cycle.length} entr${cycle.length === 1 ? "y" : "ies"}: entry ${cut.id} (parent ${cut.parentId}) made a root`,
 			});
 			cut.parentId = null;
+			cut.parent = undefined;
 			if (cut.value) cut.value.parentId = null;
 		}
 		for (const r of chain) mark.set(r.id, DONE);

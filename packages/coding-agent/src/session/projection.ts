@@ -151,7 +151,7 @@ export class ContextProjector {
 				return out;
 			}
 			tail.push(cur);
-			cur = cur.parentId ? this.tree.byId.get(cur.parentId) : undefined;
+			cur = this.tree.parentOf(cur);
 		}
 		return undefined;
 	}
@@ -176,7 +176,7 @@ export class ContextProjector {
 			}
 			if (++steps > this.tree.size) break; // a parent cycle in a damaged file
 			appended.push(cur);
-			cur = cur.parentId ? this.tree.byId.get(cur.parentId) : undefined;
+			cur = this.tree.parentOf(cur);
 		}
 		appended.reverse();
 		this.cachedLeaf = leafId;

@@ -27,6 +27,11 @@ export interface EntryRecord {
 	length: number;
 	/** 1-based line in the file, for warnings. */
 	line?: number;
+	/**
+	 * The parent's record when it was added before this one (almost always): the
+	 * walks from a leaf to the root follow it instead of looking up 100k ids.
+	 */
+	parent: EntryRecord | undefined;
 	/** Position on the projector's cached path (valid only while `path[pathPos]` is this record). */
 	pathPos?: number;
 }
@@ -64,6 +69,7 @@ export function newRecord(
 		offset,
 		length,
 		line,
+		parent: undefined,
 		pathPos: undefined,
 	};
 }
@@ -113,6 +119,7 @@ export class SessionTree {
 
 	/** Add a record; the leaf follows file order, as the reference does on load. */
 	add(rec: EntryRecord): void {
+		rec.parent = rec.parentId !== null ? this.byId.get(rec.parentId) : undefined;
 		this.records.push(rec);
 		this.byId.set(rec.id, rec);
 		this.leafId = rec.id;
@@ -238,6 +245,11 @@ export class SessionTree {
 		return rec ? this.entryOf(rec) : undefined;
 	}
 
+	/** The record of `rec`'s parent, if it is in the tree. */
+	parentOf(rec: EntryRecord): EntryRecord | undefined {
+		return rec.parent ?? (rec.parentId !== null ? this.byId.get(rec.parentId) : undefined);
+	}
+
 	/** Records from the root to `fromId` (inclusive). */
 	pathRecords(fromId: string | null): EntryRecord[] {
 		// Loading cuts every parent cycle (load.ts) and appends only add new ids, so a walk
@@ -248,7 +260,7 @@ export class SessionTree {
 		let cur = fromId ? this.byId.get(fromId) : undefined;
 		while (cur && path.length <= limit) {
 			path.push(cur);
-			cur = cur.parentId ? this.byId.get(cur.parentId) : undefined;
+			cur = this.parentOf(cur);
 		}
 		if (cur) return this.pathRecordsGuarded(fromId);
 		return path.reverse();
@@ -262,7 +274,7 @@ export class SessionTree {
 		while (cur && !seen.has(cur.id)) {
 			seen.add(cur.id);
 			path.push(cur);
-			cur = cur.parentId ? this.byId.get(cur.parentId) : undefined;
+			cur = this.parentOf(cur);
 		}
 		return path.reverse();
 	}
