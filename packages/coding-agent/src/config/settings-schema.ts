@@ -76,6 +76,8 @@ export interface Settings {
 	defaultModel?: string;
 	defaultThinkingLevel?: ThinkingLevel;
 	hideThinkingBlock?: boolean;
+	/** Transcript notices for significant prompt-cache misses, cache warms and summary costs (default false). */
+	showCacheMissNotices?: boolean;
 	/** Prompt-cache warming (default "idle"); read from the user's settings only, never a project's. */
 	cacheWarming?: CacheWarmingMode;
 	thinkingBudgets?: Partial<Record<"minimal" | "low" | "medium" | "high", number>>;

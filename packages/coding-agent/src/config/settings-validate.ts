@@ -24,6 +24,7 @@ const RULES: Record<string, Rule> = {
 	defaultModel: "string",
 	defaultThinkingLevel: { oneOf: THINKING },
 	hideThinkingBlock: "boolean",
+	showCacheMissNotices: "boolean",
 	cacheWarming: { oneOf: ["off", "streaming", "idle"] },
 	thinkingBudgets: { record: "number" },
 	transport: { oneOf: ["sse", "websocket", "websocket-cached", "auto"] },

@@ -329,6 +329,9 @@ export class SettingsManager {
 	getHideThinkingBlock(): boolean {
 		return this.merged.hideThinkingBlock ?? false;
 	}
+	getShowCacheMissNotices(): boolean {
+		return this.merged.showCacheMissNotices ?? false;
+	}
 	/**
 	 * `cacheWarming`, from the user's settings (and SDK overrides) only: a
 	 * project cannot make pi send requests the user did not ask for.

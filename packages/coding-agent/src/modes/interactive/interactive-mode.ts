@@ -20,6 +20,7 @@ import type { AgentSession } from "../../agent-session/agent-session.js";
 import { formatLoadWarning } from "../../session/load.js";
 import type { AppHandle, InteractiveModeOptions, SubmitOptions } from "./app-options.js";
 import { bannerData } from "./banner-data.js";
+import { type CacheNotice, historyCacheNotices } from "./cache-notices.js";
 import { readClipboardImage } from "./clipboard.js";
 import { registerBuiltinCommands } from "./commands/builtin.js";
 import { SlashCommandRegistry } from "./commands/registry.js";
@@ -237,6 +238,7 @@ export class InteractiveMode implements AppHandle {
 				showProgress: this.showProgress,
 				refreshStatus: () => this.refreshStatus(),
 				showStatus: (text, kind) => this.showStatus(text, kind),
+				cacheNotices: () => this.session.settings.getShowCacheMissNotices(),
 			}),
 		);
 		this.themes?.onChange((theme) => this.setTheme(theme));
@@ -245,7 +247,7 @@ export class InteractiveMode implements AppHandle {
 		// `system` and light/dark pairs follow the terminal when it reports a scheme change.
 		const themes = this.themes;
 		if (themes) this.tui.onColorSchemeChange((appearance) => themes.setAppearance(appearance));
-		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
+		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries, this.historyCacheNotices());
 		this.chat.syncEntries(this.session.sessionManager, true);
 		// The start-up session's damaged lines were reported with the start-up warnings.
 		for (const w of this.session.sessionManager.getLoadWarnings())
@@ -402,11 +404,18 @@ export class InteractiveMode implements AppHandle {
 		return askTrustInApp(this.ctx, cwd, resources);
 	}
 
+	/** Cache notices re-derived for history (only with showCacheMissNotices: it reads the whole branch). */
+	private historyCacheNotices(): Map<string, CacheNotice[]> | undefined {
+		if (!this.session.settings.getShowCacheMissNotices()) return undefined;
+		const registry = this.session.modelRegistry;
+		return historyCacheNotices(this.session.sessionManager.getBranch(), (p, m) => registry.find(p, m)?.cost.cacheRead);
+	}
+
 	private reloadFromSession(): void {
 		if (this.o.runtime) this.afterResourcesChanged();
 		this.chat.clear();
 		this.queueView.set([], []);
-		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries);
+		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries, this.historyCacheNotices());
 		// A session opened now (/resume, /import) names its damaged lines after its history, once.
 		for (const w of this.session.sessionManager.getLoadWarnings()) {
 			const key = `${w.file}:${w.line}:${w.message}`;

@@ -5,7 +5,9 @@
 import type { TUI } from "@pi/tui";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionEvent } from "../../agent-session/events.js";
+import { detectCacheMiss, formatCacheMiss, formatCacheWarmed, formatSummaryCost } from "./cache-notices.js";
 import type { ChatView } from "./components/chat-view.js";
+import type { NoticeItem } from "./components/notice.js";
 import type { QueueView } from "./components/queue-view.js";
 import { WORKING, type WorkingRow } from "./components/working-row.js";
 import type { StatusKind } from "./context.js";
@@ -20,6 +22,34 @@ export interface SessionEventViews {
 	showProgress: boolean;
 	refreshStatus(): void;
 	showStatus(text: string, kind: StatusKind): void;
+	/** Setting showCacheMissNotices, read at each event (it can change while the app runs). */
+	cacheNotices(): boolean;
+}
+
+/** The last cache-warm line drawn, so a warm right after it adds up into it. */
+const lastWarm = new WeakMap<ChatView, { item: NoticeItem; cost: number; note?: string }>();
+
+function showCacheNotices(event: AgentSessionEvent, v: SessionEventViews): void {
+	const { chat, session } = v;
+	const readPrice = (provider: string, model: string) => session.modelRegistry.find(provider, model)?.cost.cacheRead;
+	if (event.type === "message_end" && event.message.role === "assistant") {
+		const miss = detectCacheMiss(session.sessionManager.getBranch(), event.message, readPrice);
+		const text = miss && formatCacheMiss(miss);
+		if (text) chat.addNotice(text, "warning");
+	} else if (event.type === "entry_appended" && event.entry.type === "usage" && event.entry.kind === "cache_warm") {
+		const { usage, note } = event.entry;
+		const last = lastWarm.get(chat);
+		if (last && chat.children.at(-1) === last.item && last.note === note) {
+			last.cost += usage.cost.total;
+			last.item.setText(formatCacheWarmed(last.cost, note));
+			v.tui.requestRender();
+			return;
+		}
+		const item = chat.addNotice(formatCacheWarmed(usage.cost.total, note), "muted");
+		lastWarm.set(chat, { item, cost: usage.cost.total, note });
+	} else if (event.type === "compaction_end" && event.result?.usage) {
+		chat.addNotice(formatSummaryCost("compaction", event.result.usage), "warning");
+	}
 }
 
 export function showSessionEvent(event: AgentSessionEvent, v: SessionEventViews): void {
@@ -28,6 +58,7 @@ export function showSessionEvent(event: AgentSessionEvent, v: SessionEventViews)
 	if (event.type === "message_start") chat.syncEntries(session.sessionManager);
 	chat.handleEvent(event);
 	if (event.type === "message_end") chat.syncEntries(session.sessionManager, true);
+	if (v.cacheNotices()) showCacheNotices(event, v);
 	switch (event.type) {
 		case "agent_start":
 			if (v.showProgress) v.tui.terminal.setProgress?.(true);

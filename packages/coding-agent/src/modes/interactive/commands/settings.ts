@@ -27,6 +27,7 @@ export function currentSettingsState(ctx: InteractiveContext): SettingsState {
 		autoRetry: s.autoRetryEnabled,
 		cacheWarming: settings.getCacheWarmingMode(),
 		hideThinkingBlock: settings.getHideThinkingBlock(),
+		showCacheMissNotices: settings.getShowCacheMissNotices(),
 		quietStartup: settings.getQuietStartup(),
 		doubleEscapeAction: (settings.get("doubleEscapeAction") as SettingsState["doubleEscapeAction"]) ?? "tree",
 		treeFilterMode: (settings.get("treeFilterMode") as SettingsState["treeFilterMode"]) ?? "default",
@@ -68,6 +69,9 @@ export function applySetting(ctx: InteractiveContext, id: SettingId, value: stri
 		case "cache-warming":
 			settings.setCacheWarmingMode(value as "off" | "streaming" | "idle");
 			s.cacheWarming?.onModeChanged();
+			break;
+		case "cache-notices":
+			settings.set("showCacheMissNotices", on);
 			break;
 		case "hide-thinking":
 			settings.set("hideThinkingBlock", on);

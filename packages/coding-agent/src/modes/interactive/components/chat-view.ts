@@ -163,7 +163,10 @@ export class ChatView extends Container {
 	 * /fork) from the session's projection: each context entry's messages, and
 	 * the custom entries an extension draws (registerEntryRenderer) in place.
 	 */
-	renderHistory(entries: readonly ProjectedSessionEntry[]): void {
+	renderHistory(
+		entries: readonly ProjectedSessionEntry[],
+		notices?: ReadonlyMap<string, readonly { text: string; kind: StatusKind | "muted" }[]>,
+	): void {
 		for (const { sourceEntry, messages } of entries) {
 			if (sourceEntry.type === "custom") {
 				const item = this.renderers?.customEntry(sourceEntry, this.toolsExpanded);
@@ -171,6 +174,8 @@ export class ChatView extends Container {
 				continue;
 			}
 			for (const m of messages) this.addMessage(m, sourceEntry);
+			// Lines derived from the recorded usage (cache notices), after the entry they belong to.
+			for (const n of notices?.get(sourceEntry.id) ?? []) this.addChild(new NoticeItem(this.theme, n.text, n.kind));
 		}
 		this.streaming = undefined;
 		// Calls without a result in history were cut off (crash, abort before the result).

@@ -17,6 +17,7 @@ export interface SettingsState {
 	autoRetry: boolean;
 	cacheWarming: "off" | "streaming" | "idle";
 	hideThinkingBlock: boolean;
+	showCacheMissNotices: boolean;
 	quietStartup: boolean;
 	doubleEscapeAction: "tree" | "fork" | "none";
 	treeFilterMode: "default" | "no-tools" | "user-only" | "labeled-only" | "all";
@@ -35,6 +36,7 @@ export type SettingId =
 	| "auto-compact"
 	| "auto-retry"
 	| "cache-warming"
+	| "cache-notices"
 	| "hide-thinking"
 	| "quiet-startup"
 	| "double-escape-action"
@@ -103,6 +105,13 @@ export function buildSettingItems(s: SettingsState): (SettingItem & { id: Settin
 				"Keep the provider's prompt cache warm: during runs (streaming), also up to 30 min after (idle), or off",
 			currentValue: s.cacheWarming,
 			values: ["idle", "streaming", "off"],
+		},
+		{
+			id: "cache-notices",
+			label: "Cache notices",
+			description: "Show significant prompt-cache misses, cache warms and what compactions were billed",
+			currentValue: bool(s.showCacheMissNotices),
+			values: BOOL,
 		},
 		{
 			id: "hide-thinking",
