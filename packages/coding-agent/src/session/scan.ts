@@ -288,10 +288,27 @@ function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
 	return true;
 }
 
-/** Start of the last `key` lying wholly inside [from, to), or -1 (searched backwards: the key is near `to`). */
-function lastKeyIn(buf: Buffer, key: Buffer, from: number, to: number): number {
-	const first = key[0];
-	for (let p = to - key.length; p >= from; p--) if (buf[p] === first && hasAt(buf, p, key)) return p;
+/**
+ * For a backward Horspool search of `key`: how far the window may move left
+ * when its first byte is b (the nearest later position of b in the key, else
+ * the key's length).
+ */
+function backwardShifts(key: Buffer): Uint8Array {
+	const shift = new Uint8Array(256).fill(key.length);
+	for (let k = key.length - 1; k >= 1; k--) shift[key[k]] = k;
+	return shift;
+}
+
+const PROVIDER_SHIFTS = backwardShifts(K_PROVIDER);
+
+/**
+ * Start of the last `key` lying wholly inside [from, to), or -1: searched
+ * backwards (the key is near `to`), skipping by `shifts` — most bytes of an
+ * assistant line's tail (usage figures) are not in the key, so a step skips
+ * several bytes instead of testing each.
+ */
+function lastKeyIn(buf: Buffer, key: Buffer, shifts: Uint8Array, from: number, to: number): number {
+	for (let p = to - key.length; p >= from; p -= shifts[buf[p]]) if (hasAt(buf, p, key)) return p;
 	return -1;
 }
 
@@ -361,7 +378,7 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 		if (j < 0) return false;
 		role = knownName(buf, i, j - 1, KNOWN_ROLES) ?? buf.toString("latin1", i, j - 1);
 		if (role === "assistant") {
-			const p = lastKeyIn(buf, K_PROVIDER, Math.max(j, end - 2048), last + 1);
+			const p = lastKeyIn(buf, K_PROVIDER, PROVIDER_SHIFTS, Math.max(j, end - 2048), last + 1);
 			if (p < 0) return false;
 			i = p + K_PROVIDER.length;
 			j = stringEnd(buf, i, end);
