@@ -32,7 +32,7 @@ import { SessionListeners } from "./listeners.js";
 import { MessageRecorder } from "./message-recorder.js";
 import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
 import { type ExecuteToolOptions, type NestedToolOutcome, NestedToolRunner } from "./nested-tools.js";
-import type { PromptRecorder } from "./prompt-recorder.js";
+import type { PromptRecorder, SystemPromptInputs } from "./prompt-recorder.js";
 import { AgentSessionBusyError, type PromptOptions, PromptRunner } from "./prompt-runner.js";
 import { messageText, QueueReport } from "./queue-report.js";
 import { createRecovery } from "./recovery/create-recovery.js";
@@ -478,6 +478,14 @@ export class AgentSession {
 
 	get messages(): AgentMessage[] {
 		return this.agent.state.messages;
+	}
+
+	/**
+	 * The base inputs of the system prompt with the active tools: before_agent_start's
+	 * `systemPromptOptions` and a command's `ctx.getSystemPromptOptions()`. A fresh copy each call.
+	 */
+	getSystemPromptOptions(): SystemPromptInputs & { selectedTools: string[] } {
+		return { ...this.promptRecorder.inputs(), selectedTools: this.getActiveToolNames() };
 	}
 
 	/** `pi.appendEntry`: a custom entry (never sent to the model), announced as `entry_appended` (json/rpc). */

@@ -108,6 +108,8 @@ export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandC
 		Promise.reject(new Error(`ctx.${what}() is not available in ${d.mode} mode yet`));
 	return Object.assign(createExtensionContext(d), {
 		waitForIdle: () => d.waitForIdle(),
+		// The base inputs now, without this turn's before_agent_start changes (as 1.6.0).
+		getSystemPromptOptions: () => session.getSystemPromptOptions(),
 		// The session asks session_before_switch / session_before_fork itself (its lifecycle seams).
 		newSession: (options?: { parentSession?: string }) => session.newSession({ parentSession: options?.parentSession }),
 		fork: async (entryId: string, options?: { position?: "before" | "at" }) => {

@@ -81,12 +81,7 @@ export class ExtensionRequestShaper {
 				messageType: "user",
 				prompt: text,
 				...(images && images.length > 0 ? { images } : {}),
-				systemPromptOptions: {
-					selectedTools: this.session.getActiveToolNames(),
-					cwd: this.session.cwd,
-					contextFiles: [],
-					skills: [],
-				},
+				systemPromptOptions: this.session.getSystemPromptOptions(),
 			},
 			systemPrompt,
 		);

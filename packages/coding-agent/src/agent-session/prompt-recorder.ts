@@ -27,6 +27,15 @@ export interface PromptRecorderOptions {
 	now?: () => Date;
 }
 
+/** What the prompt is built from besides the tools (see `PromptRecorder.inputs`). */
+export interface SystemPromptInputs {
+	customPrompt?: string;
+	appendSystemPrompt?: string;
+	cwd: string;
+	contextFiles: { path: string; content: string }[];
+	skills: { name: string; description: string; filePath: string }[];
+}
+
 export function toToolDeclaration(tool: AnyTool): Tool {
 	return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
@@ -74,6 +83,27 @@ export class PromptRecorder {
 			cwd: this.o.cwd,
 			date: this.o.now?.() ?? new Date(),
 		});
+	}
+
+	/**
+	 * The base inputs the prompt is built from (custom prompt, appended texts,
+	 * context files, skills, cwd), as fresh copies: extensions get them as
+	 * `systemPromptOptions` and may change them without touching pi's.
+	 */
+	inputs(): SystemPromptInputs {
+		const r = this.o.resources;
+		const custom = r.getSystemPrompt();
+		const append = r
+			.getAppendSystemPrompt()
+			.map((t) => t.trim())
+			.filter((t) => t !== "");
+		return {
+			...(custom !== undefined ? { customPrompt: custom } : {}),
+			...(append.length > 0 ? { appendSystemPrompt: append.join("\n\n") } : {}),
+			cwd: this.o.cwd,
+			contextFiles: r.getContextFiles().map((f) => ({ path: f.path, content: f.content })),
+			skills: r.getSkills().map((s) => ({ name: s.name, description: s.description, filePath: s.filePath })),
+		};
 	}
 
 	/** The rendered prompt text (for `agent.state.systemPrompt` and UIs). */

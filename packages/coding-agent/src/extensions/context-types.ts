@@ -8,6 +8,7 @@ import type { AssistantMessage, Context, ImageContent, Model, StreamOptions, Tex
 import type { CompactionResult } from "../agent-session/compaction/summarize.js";
 import type { CustomMessage } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { SystemPromptOptions } from "./run-events.js";
 import type { ExtensionUIContext } from "./ui-types.js";
 
 export type ExtensionMode = "tui" | "rpc" | "json" | "print";
@@ -134,6 +135,12 @@ export interface ReplacedSessionContext extends ExtensionCommandContext {
 
 /** `ctx` in a command handler: adds session control that would deadlock inside an event. */
 export interface ExtensionCommandContext extends ExtensionContext {
+	/**
+	 * The base inputs pi builds the system prompt from now (the shape of before_agent_start's
+	 * `systemPromptOptions`; a fresh copy). Without per-turn before_agent_start changes, `context`
+	 * rewrites or payload rewrites. May hold whole context files: keep it to the extension.
+	 */
+	getSystemPromptOptions(): SystemPromptOptions;
 	waitForIdle(): Promise<void>;
 	newSession(options?: {
 		parentSession?: string;

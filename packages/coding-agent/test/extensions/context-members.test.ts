@@ -1,6 +1,6 @@
 // The extension contract has upstream Pi 1.6.0's names: the 41 event names,
 // and, on the live objects a real session hands an extension (not on the
-// types), the 18 `ctx` members of every handler and the 6 a command context
+// types), the 18 `ctx` members of every handler and the 7 a command context
 // adds. The lists were read off 1.6.0's published type declarations.
 // (`pi`'s 33 members are held by api-surface.test.ts.)
 import { mkdtempSync, rmSync } from "node:fs";
@@ -77,8 +77,15 @@ const CTX_MEMBERS_1_6 = [
 	"ui",
 ];
 
-// 1.6.0 also has `getSystemPromptOptions` here; not part of this build (issue 14 lists these six).
-const COMMAND_CTX_EXTRA = ["fork", "navigateTree", "newSession", "reload", "switchSession", "waitForIdle"];
+const COMMAND_CTX_EXTRA = [
+	"fork",
+	"getSystemPromptOptions",
+	"navigateTree",
+	"newSession",
+	"reload",
+	"switchSession",
+	"waitForIdle",
+];
 
 /** Own and prototype member names of an object, without Object.prototype's. */
 function memberNames(value: object): string[] {
