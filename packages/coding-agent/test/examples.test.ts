@@ -1,16 +1,43 @@
-// Runs every SDK example (examples/*.ts, with tsx, importing the BUILT
-// package) against the fake provider, so the examples cannot rot.
+// Runs every SDK example (examples/*.ts, importing the BUILT package) against
+// the fake provider, so the examples cannot rot. The examples are turned into
+// JavaScript once, as tsx would on each run (esbuild strips the types; the
+// packages they import stay imports, resolved by node to the built package),
+// and each runs under plain node: tsx's loader hooks cost a second of CPU per
+// run on every module the built package loads.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildSync } from "esbuild";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./cli/support.js";
 
 const EXAMPLES = resolve(__dirname, "../examples");
-const TSX = resolve(__dirname, "../../../node_modules/.bin/tsx");
+// Under the repository's node_modules, so that node finds @pi/coding-agent and the other packages from there.
+const CACHE = resolve(__dirname, "../../../node_modules/.cache");
+let built = "";
 
 let sb: Sandbox;
-beforeAll(assertBuilt);
+beforeAll(() => {
+	assertBuilt();
+	mkdirSync(CACHE, { recursive: true });
+	built = mkdtempSync(join(CACHE, "pi-examples-"));
+	buildSync({
+		entryPoints: readdirSync(EXAMPLES)
+			.filter((f) => /^\d\d-.*\.ts$/.test(f))
+			.map((f) => join(EXAMPLES, f)),
+		bundle: true,
+		packages: "external",
+		platform: "node",
+		format: "esm",
+		target: "node20",
+		outdir: built,
+		outExtension: { ".js": ".mjs" },
+		logLevel: "silent",
+	});
+});
+afterAll(() => {
+	if (built) rmSync(built, { recursive: true, force: true });
+});
 beforeEach(async () => {
 	sb = await createSandbox();
 });
@@ -20,7 +47,7 @@ afterEach(async () => {
 
 function runExample(name: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(TSX, [join(EXAMPLES, name)], {
+		const child = spawn(process.execPath, [join(built, name.replace(/\.ts$/, ".mjs"))], {
 			cwd: sb.cwd,
 			env: { ...sb.env, PI_EXAMPLE_MODEL: "fake/fake-model" },
 			stdio: ["ignore", "pipe", "pipe"],
