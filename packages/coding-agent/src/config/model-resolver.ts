@@ -2,7 +2,7 @@
 // model and thinking level. Pure functions over a model list, so the rules are
 // testable without a registry.
 import { clampThinkingLevel, type Model, THINKING_LEVELS, type ThinkingLevel } from "@pi/ai";
-import picomatch from "picomatch";
+import { picomatch } from "../lazy-cjs.js";
 import { DEFAULT_THINKING_LEVEL } from "./settings-schema.js";
 
 /** The model tried first for each provider when nothing is chosen, in preference order. */
@@ -235,7 +235,7 @@ export function resolveModelScope(
 				level = pattern.slice(colon + 1) as ThinkingLevel;
 				glob = pattern.slice(0, colon);
 			}
-			const isMatch = picomatch(glob, { nocase: true });
+			const isMatch = picomatch()(glob, { nocase: true });
 			const hits = models.filter((m) => isMatch(key(m)) || isMatch(m.id));
 			if (hits.length === 0) warnings.push(`No models match pattern "${pattern}"`);
 			for (const m of hits) add(m, level);

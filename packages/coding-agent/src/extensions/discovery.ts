@@ -17,8 +17,8 @@
 // `index.ts`/`index.js`. Nothing here executes extension code.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
-import picomatch from "picomatch";
 import { PROJECT_CONFIG_DIR, resolveUserPath } from "../config/paths.js";
+import { picomatch } from "../lazy-cjs.js";
 import type { SourceInfo } from "./types.js";
 
 export interface ExtensionSource {
@@ -216,7 +216,7 @@ export function discoverExtensions(o: DiscoverOptions): {
 			for (const e of expandPath(p, diagnostics)) found.push(source(e, "project", "settings", projectConfig));
 		}
 
-		const globs = [...globalSetting.globs, ...projectSetting.globs].map((g) => picomatch(g, { dot: true }));
+		const globs = [...globalSetting.globs, ...projectSetting.globs].map((g) => picomatch()(g, { dot: true }));
 		const excluded = new Set([...globalSetting.exclude, ...projectSetting.exclude].map((p) => resolve(p)));
 		const forced = new Set([...globalSetting.include, ...projectSetting.include].map((p) => resolve(p)));
 		const matchesGlob = (s: ExtensionSource) => {

@@ -9,8 +9,8 @@
 // of strings) is an error: `pi install` refuses the package, start-up skips it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import { discoverInDirectory } from "../extensions/discovery.js";
+import { picomatch } from "../lazy-cjs.js";
 
 export const RESOURCE_KINDS = ["extensions", "skills", "prompts", "themes"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
@@ -124,13 +124,13 @@ function expandList(kind: ResourceKind, root: string, list: string[], notes: str
 		const entry = raw.trim();
 		if (entry === "") continue;
 		if (entry.startsWith("!")) {
-			excludes.push(picomatch(normalize(entry.slice(1)), { dot: true }));
+			excludes.push(picomatch()(normalize(entry.slice(1)), { dot: true }));
 			continue;
 		}
 		const rel = normalize(entry);
-		if (picomatch.scan(rel).isGlob) {
+		if (picomatch().scan(rel).isGlob) {
 			tree ??= walk(root);
-			const match = picomatch(rel, { dot: true });
+			const match = picomatch()(rel, { dot: true });
 			const hits = tree.filter((t) => match(t.path));
 			if (hits.length === 0) notes.push(`pi.${kind}: "${entry}" matches nothing`);
 			for (const h of hits) {
@@ -218,8 +218,8 @@ export function applyFilter(items: readonly string[], filter: readonly string[] 
 		if (entry === "") continue;
 		if (entry.startsWith("+")) forced.add(normalize(entry.slice(1)));
 		else if (entry.startsWith("-")) removed.add(normalize(entry.slice(1)));
-		else if (entry.startsWith("!")) excludes.push(picomatch(normalize(entry.slice(1)), { dot: true }));
-		else includes.push(picomatch(normalize(entry), { dot: true }));
+		else if (entry.startsWith("!")) excludes.push(picomatch()(normalize(entry.slice(1)), { dot: true }));
+		else includes.push(picomatch()(normalize(entry), { dot: true }));
 	}
 	const hit = (matchers: ((p: string) => boolean)[], item: string) =>
 		matchers.some((m) => m(item) || m(`${item}/SKILL.md`));
@@ -252,7 +252,7 @@ export function applyDelta(
 		const exact = sign === "+" || sign === "-";
 		const body = normalize(sign === "+" || sign === "-" || sign === "!" ? entry.slice(1) : entry);
 		const enable = sign !== "-" && sign !== "!";
-		const match = exact ? (i: string) => i === body : picomatch(body, { dot: true });
+		const match = exact ? (i: string) => i === body : picomatch()(body, { dot: true });
 		for (const item of items) {
 			if (match(item) || (!exact && match(`${item}/SKILL.md`))) {
 				if (enable) on.add(item);

@@ -5,8 +5,8 @@
 // (the agent dir for user settings, `<cwd>/.pi` for project settings); `~`
 // and absolute paths work.
 import { basename, dirname, relative, sep } from "node:path";
-import picomatch from "picomatch";
 import { resolveUserPath } from "../config/paths.js";
+import { picomatch } from "../lazy-cjs.js";
 
 export interface ResourceEntries {
 	/** Paths to load (plain and `+` entries), resolved. */
@@ -35,7 +35,7 @@ export function parseResourceEntries(
 		const entry = raw.trim();
 		if (entry === "") continue;
 		if (entry.startsWith("!")) {
-			const match = picomatch(entry.slice(1), { dot: true });
+			const match = picomatch()(entry.slice(1), { dot: true });
 			into.globs.push({ base: baseDir, match });
 		} else if (entry.startsWith("-")) {
 			into.excluded.push(resolveUserPath(entry.slice(1), baseDir));

@@ -10,7 +10,8 @@
 // and the skill still loads. The first skill of a name wins; later ones are
 // reported as collisions. Roots are given in precedence order by the loader.
 import { basename, dirname, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+import { ignoreFactory } from "../lazy-cjs.js";
 import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
 import { enterDir, listDir, readResourceText, type WalkGuard } from "./files.js";
 import { type FrontmatterError, frontmatterFieldLine, parseFrontmatter, type YamlParse } from "./frontmatter.js";
@@ -242,7 +243,7 @@ export function loadSkills(roots: readonly SkillRoot[], options: LoadSkillsOptio
 		{
 			kind: "skill",
 			noun: "skill",
-			collect: (root, guard, out) => collectSkillFiles(root.path, root.path, 0, ignore(), guard, out),
+			collect: (root, guard, out) => collectSkillFiles(root.path, root.path, 0, ignoreFactory()(), guard, out),
 			load: (file, root) => {
 				if (options.include && !options.include(file.path, root.origin)) return;
 				if (!skills.firstVisit(file.path)) return;

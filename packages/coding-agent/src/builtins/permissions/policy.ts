@@ -6,7 +6,7 @@
 // never on the raw string: every one of them must be allowed for the line to
 // be, and one denied command denies the line.
 import { isAbsolute, relative, resolve } from "node:path";
-import picomatch from "picomatch";
+import { picomatch } from "../../lazy-cjs.js";
 import { parseShellCommand, type SimpleCommand } from "./shell.js";
 
 export const PERMISSION_MODES = ["off", "read-only", "ask", "auto-edit", "full"] as const;
@@ -96,7 +96,7 @@ export function commandMatches(pattern: string, cmd: SimpleCommand): boolean {
 	const rest = words.at(-1) === "*";
 	const fixed = rest ? words.slice(0, -1) : words;
 	if (cmd.argv.length < fixed.length || (!rest && cmd.argv.length !== fixed.length)) return false;
-	return fixed.every((w, i) => picomatch.isMatch(cmd.argv[i] ?? "", w, { dot: true, bash: true }));
+	return fixed.every((w, i) => picomatch().isMatch(cmd.argv[i] ?? "", w, { dot: true, bash: true }));
 }
 
 /** Programs whose second word names what they do (`git push`, `npm test`). */
@@ -131,7 +131,8 @@ function pathMatches(globs: string[], cwd: string, absolute: string): string | u
 	for (const glob of globs) {
 		const target = isAbsolute(glob) || glob.startsWith("~") ? absolute : rel;
 		const g = glob.startsWith("~/") ? resolve(process.env.HOME ?? "/", glob.slice(2)) : glob;
-		if (picomatch.isMatch(target, g, { dot: true }) || picomatch.isMatch(target, `${g}/**`, { dot: true })) return glob;
+		if (picomatch().isMatch(target, g, { dot: true }) || picomatch().isMatch(target, `${g}/**`, { dot: true }))
+			return glob;
 	}
 	return undefined;
 }

@@ -5,7 +5,7 @@
  * Both return every match sorted in walk order; the caller applies the limit.
  */
 import { spawn } from "node:child_process";
-import picomatch from "picomatch";
+import { picomatch } from "../../lazy-cjs.js";
 import { onDisk } from "../shared/paths.js";
 import { findGitRoot, loadRootStack } from "./ignore-rules.js";
 import type { FindQuery } from "./types.js";
@@ -25,7 +25,7 @@ function sortEntries(paths: string[]): string[] {
 export async function findJs(query: FindQuery): Promise<string[]> {
 	const full = fullPathPattern(query.pattern);
 	// The compiled regex directly: much cheaper per entry than picomatch's matcher wrapper.
-	const re = picomatch.makeRe(full ?? query.pattern, { dot: true });
+	const re = picomatch().makeRe(full ?? query.pattern, { dot: true });
 	const isMatch = (s: string) => re.test(s);
 	const { stack } = await loadRootStack(query.root);
 	const root = query.root.endsWith("/") ? query.root.slice(0, -1) : query.root;

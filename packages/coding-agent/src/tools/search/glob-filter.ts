@@ -4,7 +4,7 @@
  * positive glob selects matching files (and lets matching directories be
  * entered even if ignored); a leading "!" excludes matches.
  */
-import ignore from "ignore";
+import { ignoreFactory } from "../../lazy-cjs.js";
 
 /** "include"/"exclude" decide; undefined falls through to the ignore files. */
 export type Override = (rel: string, isDir: boolean) => "include" | "exclude" | undefined;
@@ -12,7 +12,7 @@ export type Override = (rel: string, isDir: boolean) => "include" | "exclude" | 
 export function createGlobOverride(glob: string | undefined): Override | undefined {
 	if (!glob) return undefined;
 	const negated = glob.startsWith("!");
-	const ig = ignore().add(negated ? glob.slice(1) : glob);
+	const ig = ignoreFactory()().add(negated ? glob.slice(1) : glob);
 	if (negated) return (rel, isDir) => (ig.ignores(isDir ? `${rel}/` : rel) ? "exclude" : undefined);
 	return (rel, isDir) => {
 		if (ig.ignores(isDir ? `${rel}/` : rel)) return "include";

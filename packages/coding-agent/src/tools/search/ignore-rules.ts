@@ -8,7 +8,8 @@
  */
 import { promises as fs, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+import { ignoreFactory } from "../../lazy-cjs.js";
 import { joinOnDisk } from "../shared/paths.js";
 
 export interface Matcher {
@@ -30,7 +31,7 @@ function onlyDirectoryRules(text: string): boolean {
 }
 
 function matcher(text: string, base: string, prefix: string): Matcher {
-	return { ig: ignore().add(text), base, prefix, dirOnly: onlyDirectoryRules(text) };
+	return { ig: ignoreFactory()().add(text), base, prefix, dirOnly: onlyDirectoryRules(text) };
 }
 
 /** Ordered from lowest to highest precedence. */
