@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { git, initRepo, stashCommits } from "./git-repo.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const ext = (name: string) => ["-e", join(UPSTREAM, name)];
@@ -172,6 +173,27 @@ describe("upstream examples in print mode (built CLI)", () => {
 		expect(r.stderr).toContain("Event from event-bus-example: Session started");
 		expect(r.stderr).toContain("Event from /emit command: hi there");
 		expect(sb.fake.requests).toHaveLength(0);
+	});
+
+	it("git-checkpoint: each turn after the model changed tracked files starts with a git stash commit; the work tree is untouched", async () => {
+		initRepo(sb.cwd, { "a.txt": "v1\n" });
+		const head = git(sb.cwd, ["rev-parse", "HEAD"]);
+		sb.fake.enqueue(
+			toolReply("bash", { command: "printf 'v2\\n' > a.txt" }),
+			toolReply("bash", { command: "printf 'v3\\n' > a.txt" }),
+			textReply("done"),
+		);
+		const r = await sb.run(["-p", ...MODEL, ...ext("git-checkpoint.ts"), "change a.txt twice"]);
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("done\n");
+		// Turn 1 starts clean (nothing to stash); turns 2 and 3 start after a change: `git stash create` each.
+		const stashes = stashCommits(sb.cwd, "a.txt");
+		expect(stashes.map((c) => c.content)).toEqual(["v2\n", "v3\n"]);
+		expect(stashes.every((c) => c.subject.startsWith("WIP on main:"))).toBe(true);
+		// Only objects: no stash entry, HEAD and the file as the model left them.
+		expect(git(sb.cwd, ["stash", "list"])).toBe("");
+		expect(git(sb.cwd, ["rev-parse", "HEAD"])).toBe(head);
+		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
 	});
 
 	it("with-deps: the extension's own node_modules resolve and its tool runs", async () => {

@@ -2,7 +2,7 @@
 // unmodified) driven through the BUILT `pi --mode rpc`: their dialogs arrive
 // as extension_ui_request records and this test answers them as a client
 // would. Each test asserts what the example does on 1.6.0. Build first.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -15,6 +15,7 @@ import {
 	textReply,
 	toolReply,
 } from "../rpc/support.js";
+import { initRepo, stashCommits } from "./git-repo.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const ext = (name: string) => ["-e", join(UPSTREAM, name)];
@@ -182,4 +183,101 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		await notified(pi, "stamp three");
 		expect(sb.fake.requests).toHaveLength(1);
 	}, 90_000);
+});
+
+/** The data of a successful response to `command`. */
+async function data(p: RawPi, command: Rec): Promise<Rec> {
+	const response = await call(p, command);
+	expect(response).toMatchObject({ success: true });
+	return response.data as Rec;
+}
+
+async function promptAndSettle(p: RawPi, message: string): Promise<void> {
+	const settled = p.records.filter((r) => r.type === "agent_settled").length;
+	await call(p, { type: "prompt", message });
+	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > settled, 30_000);
+}
+
+const sessionFile = async (p: RawPi) => (await data(p, { type: "get_state" })).sessionFile as string;
+const forkEntry = async (p: RawPi, text: string) => {
+	const { messages } = (await data(p, { type: "get_fork_messages" })) as {
+		messages: { entryId: string; text: string }[];
+	};
+	const found = messages.find((m) => m.text === text);
+	expect(found).toBeDefined();
+	return found?.entryId as string;
+};
+
+describe("upstream session examples in rpc mode (built CLI)", () => {
+	it("confirm-destructive: new_session, switch_session and fork ask first; a refusal cancels with a notice", async () => {
+		pi = spawnRaw(sb, ext("confirm-destructive.ts"));
+		sb.fake.enqueue(textReply("hi there"), textReply("second answer"));
+		await promptAndSettle(pi, "hello");
+		const original = await sessionFile(pi);
+		const helloEntry = await forkEntry(pi, "hello");
+
+		// fork: a select; anything but "Yes, create fork" cancels.
+		const refusedFork = call(pi, { type: "fork", entryId: helloEntry });
+		const select = await answer(pi, "select", { value: "No, stay in current session" });
+		expect(select).toMatchObject({
+			title: `Fork from entry ${helloEntry.slice(0, 8)}?`,
+			options: ["Yes, create fork", "No, stay in current session"],
+		});
+		await notified(pi, "Fork cancelled");
+		expect(await refusedFork).toMatchObject({ success: true, data: { cancelled: true } });
+		expect(await sessionFile(pi)).toBe(original);
+
+		// new_session: a confirm; refused, then accepted.
+		const refusedNew = call(pi, { type: "new_session" });
+		const confirm = await answer(pi, "confirm", { confirmed: false });
+		expect(confirm).toMatchObject({
+			title: "Clear session?",
+			message: "This will delete all messages in the current session.",
+		});
+		await notified(pi, "Clear cancelled");
+		expect(await refusedNew).toMatchObject({ success: true, data: { cancelled: true } });
+		expect(await sessionFile(pi)).toBe(original);
+		const acceptedNew = call(pi, { type: "new_session" });
+		await answer(pi, "confirm", { confirmed: true }, (r) => r.title === "Clear session?");
+		expect(await acceptedNew).toMatchObject({ success: true, data: { cancelled: false } });
+		const second = await sessionFile(pi);
+		expect(second).not.toBe(original);
+
+		// switch_session (reason "resume") from a session with a user message: a confirm.
+		await promptAndSettle(pi, "second question");
+		const refusedSwitch = call(pi, { type: "switch_session", sessionPath: original });
+		const ask = await answer(pi, "confirm", { confirmed: false }, (r) => r.title === "Switch session?");
+		expect(ask.message).toBe("You have messages in the current session. Switch anyway?");
+		await notified(pi, "Switch cancelled");
+		expect(await refusedSwitch).toMatchObject({ success: true, data: { cancelled: true } });
+		expect(await sessionFile(pi)).toBe(second);
+		const acceptedSwitch = call(pi, { type: "switch_session", sessionPath: original });
+		await answer(pi, "confirm", { confirmed: true }, (r) => r.title === "Switch session?");
+		expect(await acceptedSwitch).toMatchObject({ success: true, data: { cancelled: false } });
+		expect(await sessionFile(pi)).toBe(original);
+
+		// An accepted fork goes ahead.
+		const acceptedFork = call(pi, { type: "fork", entryId: helloEntry });
+		await answer(pi, "select", { value: "Yes, create fork" });
+		expect(await acceptedFork).toMatchObject({ success: true, data: { text: "hello", cancelled: false } });
+		expect(sb.fake.requests).toHaveLength(2);
+	}, 90_000);
+
+	it("git-checkpoint: stash commits at turn starts; once the run settled they are dropped, so a fork asks nothing", async () => {
+		initRepo(sb.cwd, { "a.txt": "v1\n" });
+		// -ne: pi's own builtin:checkpoints would offer its file restore on fork; only the example's behaviour is asked here.
+		pi = spawnRaw(sb, ["-ne", ...ext("git-checkpoint.ts")]);
+		sb.fake.enqueue(
+			toolReply("bash", { command: "printf 'v2\\n' > a.txt" }),
+			toolReply("bash", { command: "printf 'v3\\n' > a.txt" }),
+			textReply("done"),
+		);
+		await promptAndSettle(pi, "change a.txt twice");
+		expect(stashCommits(sb.cwd, "a.txt").map((c) => c.content)).toEqual(["v2\n", "v3\n"]);
+		// The extension clears its checkpoints on agent_settled: the fork is not offered a restore.
+		const forked = await call(pi, { type: "fork", entryId: await forkEntry(pi, "change a.txt twice") });
+		expect(forked).toMatchObject({ success: true, data: { text: "change a.txt twice", cancelled: false } });
+		expect(pi.records.filter((r) => r.type === "extension_ui_request" && r.method === "select")).toEqual([]);
+		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
+	}, 60_000);
 });
