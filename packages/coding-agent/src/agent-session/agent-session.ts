@@ -1,44 +1,22 @@
-// AgentSession coordinates one conversation. It does not run the loop: the
-// agent-core Agent does. The session plugs product rules into the Agent's
-// hooks and events:
-//   - prepareRequest: every request's context is projected afresh from the
-//     session tree (the only source of truth; the Agent's transcript is a cache);
-//   - message_end: each message is appended to the session (durably) before
-//     any listener of the session hears of it;
-//   - beforeToolCall/afterToolCall: the seams extensions use (ToolHooks).
-// Collaborators, one job each: PromptRunner (prompt -> input pipeline ->
-// settled run), MessageRecorder (message_end -> session entry), DeferredSync
-// (the prompt's one fdatasync), RunBoundaries (turn_end, agent_before_settle),
-// SessionTools (registered, active and declared tools), ModelRuntime (model,
-// level, keys), PromptRecorder (system prompt + tools as session history),
-// recovery/ (retry, compaction, queues), session-switch, user-bash.
-import type { Agent, AgentEvent, AgentMessage, StreamFn } from "@pi/agent-core";
+// AgentSession coordinates one conversation: the operations a host (CLI
+// modes, SDK, extensions' ctx) calls — prompting and queues, compaction,
+// retry and tree navigation, model and thinking level, tools, session
+// switching, user bash. Each delegates to a collaborator; how they are built
+// and plugged into the agent-core Agent is AgentSessionCore (agent-session-core.ts).
+import type { AgentMessage, StreamFn } from "@pi/agent-core";
 import type { ImageContent, Model, ThinkingLevel } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
-import type { SettingsManager } from "../config/settings.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
-import { ToolHooks } from "../extensions/tool-hooks.js";
-import { InputPipeline } from "../input/pipeline.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
-import type { Timers } from "./backoff/timers.js";
-import type { CacheWarmer } from "./cache-warmer.js";
-import type { Compactor } from "./compaction/compactor.js";
+import { AgentSessionCore } from "./agent-session-core.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./compaction/navigate-tree.js";
 import type { CompactionResult } from "./compaction/summarize.js";
-import { DeferredSync } from "./deferred-sync.js";
-import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
-import { SessionListeners } from "./listeners.js";
-import { MessageRecorder } from "./message-recorder.js";
-import type { ModelCycleResult, ModelRuntime } from "./model-runtime.js";
-import { type ExecuteToolOptions, type NestedToolOutcome, NestedToolRunner } from "./nested-tools.js";
-import type { PromptRecorder, SystemPromptInputs } from "./prompt-recorder.js";
-import { AgentSessionBusyError, type PromptOptions, PromptRunner } from "./prompt-runner.js";
-import { messageText, QueueReport } from "./queue-report.js";
-import { createRecovery } from "./recovery/create-recovery.js";
-import type { RunRecovery } from "./recovery/recovery.js";
-import { createRouteFit } from "./route-fit.js";
-import { RunBoundaries } from "./run-boundaries.js";
+import type { ModelCycleResult } from "./model-runtime.js";
+import type { ExecuteToolOptions, NestedToolOutcome } from "./nested-tools.js";
+import type { SystemPromptInputs } from "./prompt-recorder.js";
+import { AgentSessionBusyError, type PromptOptions } from "./prompt-runner.js";
+import { messageText } from "./queue-report.js";
 import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	type ForkableMessage,
@@ -50,203 +28,13 @@ import {
 	type SessionSwitchHost,
 	type SwitchObserver,
 } from "./session-switch.js";
-import { type AnyTool, SessionTools } from "./session-tools.js";
-import { TranscriptSync } from "./transcript.js";
-import { UserBash, type UserBashOptions } from "./user-bash.js";
+import type { AnyTool } from "./session-tools.js";
+import type { UserBashOptions } from "./user-bash.js";
 
+export type { AgentSessionOptions } from "./agent-session-core.js";
 export { AgentSessionBusyError, type PromptOptions } from "./prompt-runner.js";
 
-export interface AgentSessionOptions {
-	agent: Agent;
-	sessionManager: SessionManager;
-	settings: SettingsManager;
-	models: ModelRuntime;
-	prompt: PromptRecorder;
-	/** Every tool the session may use, by name (built-in, custom, extension). */
-	tools: AnyTool[];
-	/** Names of the tools active at the start. */
-	activeToolNames: string[];
-	cwd: string;
-	/** Timers for retry backoff (tests); default the real ones. */
-	timers?: Timers;
-	/** Prompt-cache warming (cache-warmer.ts); the session announces its entries and errors, and ends it on dispose. */
-	cacheWarmer?: CacheWarmer;
-}
-
-export class AgentSession {
-	readonly agent: Agent;
-	readonly sessionManager: SessionManager;
-	readonly settings: SettingsManager;
-	readonly toolHooks = new ToolHooks();
-	private _cwd: string;
-	private switchObserver: SwitchObserver | undefined;
-	private readonly models: ModelRuntime;
-	private readonly promptRecorder: PromptRecorder;
-	/** Every tool by name, the active ones, the declaration shaper (the extension bridge installs `prepareLoadout`). */
-	private readonly tools: SessionTools;
-	private readonly listeners = new SessionListeners();
-	private unsubscribeAgent: () => void;
-	/** Records each ended message before it is announced; keeps the run's first failed write. */
-	private readonly recorder: MessageRecorder;
-	/** Typed prompts and extension messages to settled runs (prompt-runner.ts). */
-	private readonly runner: PromptRunner;
-	/** The prompt's sync hold: its first entries are fdatasync'ed once (deferred-sync.ts). */
-	private readonly deferredSync: DeferredSync;
-	private readonly queue: QueueReport;
-	/** Keeps the Agent's message cache in step with the session projection. */
-	private readonly transcript: TranscriptSync;
-	/** Compaction and tree hooks (the extension runner installs them); none by default. */
-	private lifecycleHooks: SessionLifecycleHooks = {};
-	/** Compaction (threshold, overflow, manual) and branch summaries. */
-	readonly compactor: Compactor;
-	/** Post-run recovery: auto-retry, overflow compaction, queued messages, `agent_settled`. */
-	readonly recovery: RunRecovery;
-	/** Commands the user runs directly (`!cmd`, RPC bash). */
-	private readonly userBash: UserBash;
-	/** The prompt path: commands, `input` event, skills, templates, `before_agent_start` (src/input/). */
-	readonly input = new InputPipeline();
-	/** The `turn_end` and `agent_before_settle` boundaries (run-boundaries.ts). */
-	private readonly boundaries: RunBoundaries;
-	/** Keeps the conversation's prompt cache warm between requests (`/session` shows its next decision). */
-	readonly cacheWarming: CacheWarmer | undefined;
-	/** Tools calling tools (`ctx.executeTool`); their records become `nestedCalls` on the caller's result. */
-	private readonly nestedTools = new NestedToolRunner({
-		getTools: () => this.getAllTools(),
-		toolHooks: this.toolHooks,
-		lastAssistant: () => {
-			const messages = this.agent.state.messages;
-			for (let i = messages.length - 1; i >= 0; i--) {
-				const m = messages[i];
-				if (m.role === "assistant") return m;
-			}
-			return undefined;
-		},
-		emit: (event) => this.emit(event),
-	});
-
-	constructor(o: AgentSessionOptions) {
-		this.agent = o.agent;
-		this.sessionManager = o.sessionManager;
-		this.settings = o.settings;
-		this.models = o.models;
-		this.promptRecorder = o.prompt;
-		this._cwd = o.cwd;
-		this.tools = new SessionTools(this.agent, o.tools, o.activeToolNames);
-		this.deferredSync = new DeferredSync(this.sessionManager);
-
-		this.transcript = new TranscriptSync(this.agent, this.sessionManager);
-		this.boundaries = new RunBoundaries({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			transcript: this.transcript,
-			getHooks: () => this.lifecycleHooks,
-		});
-		this.queue = new QueueReport(this.agent, (event) => this.emit(event));
-		this.agent.prepareRequest = async () => ({ context: this.projectContext() });
-		this.agent.beforeToolCall = this.toolHooks.runBefore;
-		this.agent.afterToolCall = this.toolHooks.runAfter;
-		const recovery = createRecovery({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			settings: this.settings,
-			getModel: () => this.models.model,
-			getContextWindow: () => this.models.contextWindowFor(this.agent.state.messages),
-			replyModel: (reply) => this.models.replyModel(reply),
-			getThinkingLevel: () => this.models.thinkingLevel,
-			emit: (event) => this.emit(event),
-			timers: o.timers,
-			getHooks: () => this.lifecycleHooks,
-			transcript: this.transcript,
-			beforeSettle: this.boundaries.beforeSettle,
-			getDirectStreamFn: () => this.models.directStreamFn,
-		});
-		this.compactor = recovery.compactor;
-		this.recovery = recovery.recovery;
-		this.agent.prepareNextTurn = this.recovery.prepareNextTurn;
-		this.models.setRouteFit(
-			createRouteFit({ agent: this.agent, compactor: this.compactor, project: () => this.transcript.project() }),
-		);
-		this.agent.finishTurn = this.boundaries.finishTurn;
-		const session = this;
-		this.userBash = new UserBash({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			get cwd() {
-				return session.cwd;
-			},
-			shellPath: this.settings.getShellPath(),
-			isStreaming: () => this.isStreaming,
-		});
-		this.recorder = new MessageRecorder({
-			agent: this.agent,
-			sessionManager: this.sessionManager,
-			nestedTools: this.nestedTools,
-			transcript: this.transcript,
-			deferredSync: this.deferredSync,
-			boundaries: this.boundaries,
-			getHooks: () => this.lifecycleHooks,
-			emit: (event) => this.emit(event),
-		});
-		this.runner = new PromptRunner({
-			agent: this.agent,
-			input: this.input,
-			models: this.models,
-			recovery: this.recovery,
-			userBash: this.userBash,
-			deferredSync: this.deferredSync,
-			recorder: this.recorder,
-			queue: this.queue,
-			recordSystemPrompt: () => this.recordSystemPrompt(),
-		});
-		this.unsubscribeAgent = this.agent.subscribe((event) => this.onAgentEvent(event));
-		this.cacheWarming = o.cacheWarmer;
-		if (o.cacheWarmer) {
-			o.cacheWarmer.onWarmed = (entry) => void this.emit({ type: "entry_appended", entry });
-			o.cacheWarmer.onError = (errorMessage) => void this.emit({ type: "cache_warming_error", errorMessage });
-		}
-		// The Agent's transcript mirrors the active branch (a cache for UIs and stats).
-		this.transcript.refresh();
-	}
-
-	/** The folder tools, `!` commands and the system prompt work in (moveTo changes it). */
-	get cwd(): string {
-		return this._cwd;
-	}
-
-	// -- events ------------------------------------------------------------------
-
-	/** Adds a listener; returns the function that removes it. Listeners are awaited in order (listeners.ts). */
-	subscribe(listener: AgentSessionListener): () => void {
-		return this.listeners.add(listener);
-	}
-
-	protected emit(event: AgentSessionEvent): Promise<void> {
-		// Entries appended under the prompt's deferSync are synced before any event that could announce one.
-		this.deferredSync.beforeEvent(event.type);
-		return this.listeners.emit(event);
-	}
-
-	private async onAgentEvent(event: AgentEvent): Promise<void> {
-		if (event.type === "message_end") {
-			const recorded = await this.recorder.record(event);
-			if (!recorded) return;
-			event = recorded;
-		}
-		if (event.type === "message_end" && event.message.role === "assistant")
-			this.boundaries.replyEnded((event.message as { stopReason?: string }).stopReason);
-		await this.emit(event);
-		if (event.type === "message_end" && event.message.role === "assistant")
-			await this.recovery.onReplyEnd(event.message);
-		if (event.type === "message_start" && event.message.role === "user") await this.queue.emitIfChanged();
-	}
-
-	// -- context -----------------------------------------------------------------
-
-	/** The model context of the active branch, projected from the session tree (the Agent's copy follows). */
-	private projectContext() {
-		return { systemPrompt: "", messages: this.transcript.project(), tools: this.getDeclaredTools() };
-	}
-
+export class AgentSession extends AgentSessionCore {
 	// -- prompting ---------------------------------------------------------------
 
 	get isStreaming(): boolean {
@@ -363,13 +151,6 @@ export class AgentSession {
 		return () => {
 			if (this.lifecycleHooks === hooks) this.lifecycleHooks = {};
 		};
-	}
-
-	/** Records the system prompt and tool declarations if they changed (append-only). */
-	private recordSystemPrompt(): void {
-		const declared = this.getDeclaredTools();
-		this.agent.setSystemPrompt(this.promptRecorder.render(declared, this.tools.active));
-		this.promptRecorder.sync(this.sessionManager, declared, this.tools.active);
 	}
 
 	// -- model and thinking --------------------------------------------------------

@@ -40,8 +40,9 @@ import { loadFromText, newLoadState } from "./load.js";
 import { createSessionFile, openSessionFile } from "./open-file.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
+import { SessionView } from "./session-view.js";
 import { getCurrentSystemMessage } from "./system-state.js";
-import { type EntryRecord, recordFor, SessionTree } from "./tree.js";
+import { recordFor, SessionTree } from "./tree.js";
 import {
 	type BranchSummaryEntry,
 	type ContextEditEntry,
@@ -49,12 +50,8 @@ import {
 	type FileEntry,
 	type LabelEntry,
 	type NewSessionOptions,
-	type SessionContext,
 	type SessionEntry,
-	type SessionHeader,
 	type SessionLoadWarning,
-	type SessionProjection,
-	type SessionTreeNode,
 	type UsageEntry,
 } from "./types.js";
 
@@ -67,27 +64,20 @@ export interface SessionManagerOptions {
 	readOnly?: boolean;
 }
 
-export class SessionManager {
-	private tree = new SessionTree();
-	private projector = new ContextProjector(this.tree);
-	private header!: SessionHeader;
-	private file: SessionFile | undefined;
-	private sessionFile: string | undefined;
-	private warnings: SessionLoadWarning[] = [];
+export class SessionManager extends SessionView {
 	/** Open `deferSync` holds: appends skip their own fdatasync while any is open. */
 	private syncHolds = 0;
-	private readOnlyReason: string | undefined;
 	private readonly durability: Durability;
 
 	private constructor(
-		private cwd: string,
-		private sessionDir: string,
-		private readonly persist: boolean,
+		cwd: string,
+		sessionDir: string,
+		persist: boolean,
 		private readonly options: SessionManagerOptions,
 	) {
+		super(cwd, sessionDir, persist);
 		this.durability = options.durability ?? "fsync";
 	}
-
 	// ---------------------------------------------------------------- factories
 
 	/** A new session for `cwd`, stored in `sessionDir` (default: the project's dir under the agent dir). */
@@ -514,111 +504,5 @@ export class SessionManager {
 		}
 		if (this.hasConversation()) this.flushNow();
 		return this.sessionFile;
-	}
-
-	// ---------------------------------------------------------------- queries
-
-	isPersisted(): boolean {
-		return this.persist;
-	}
-	/** Whether the file exists yet (lazy creation). */
-	isFlushed(): boolean {
-		return this.file !== undefined;
-	}
-	isReadOnly(): boolean {
-		return this.readOnlyReason !== undefined;
-	}
-	getReadOnlyReason(): string | undefined {
-		return this.readOnlyReason;
-	}
-	getLoadWarnings(): SessionLoadWarning[] {
-		return [...this.warnings];
-	}
-	getCwd(): string {
-		return this.cwd;
-	}
-	getSessionDir(): string {
-		return this.sessionDir;
-	}
-	getSessionId(): string {
-		return this.header.id;
-	}
-	getSessionFile(): string | undefined {
-		return this.sessionFile;
-	}
-	getHeader(): SessionHeader | null {
-		return this.header ?? null;
-	}
-	getLeafId(): string | null {
-		return this.tree.leafId;
-	}
-	getLeafEntry(): SessionEntry | undefined {
-		return this.tree.leafId ? this.tree.get(this.tree.leafId) : undefined;
-	}
-	getEntry(id: string): SessionEntry | undefined {
-		return this.tree.get(id);
-	}
-	getEntryCount(): number {
-		return this.tree.size;
-	}
-	/** Every entry in file order (loads lazily-held entries). */
-	getEntries(): SessionEntry[] {
-		return this.tree.all();
-	}
-	getChildren(parentId: string): SessionEntry[] {
-		return this.tree.children(parentId);
-	}
-	getLabel(id: string): string | undefined {
-		return this.tree.getLabel(id);
-	}
-	getSessionName(): string | undefined {
-		return this.tree.getName();
-	}
-	/** Records from the root to `fromId`: from the projector's cached path when it reaches it, else a walk. */
-	private branchRecords(fromId: string | null): EntryRecord[] {
-		if (fromId === null) return [];
-		return this.projector.cachedPathTo(fromId) ?? this.tree.pathRecords(fromId);
-	}
-
-	/** Entries from the root to `fromId` (default: the leaf). */
-	getBranch(fromId?: string): SessionEntry[] {
-		const records = this.branchRecords(fromId ?? this.tree.leafId);
-		this.tree.preload(records);
-		return records.map((r) => this.tree.entryOf(r));
-	}
-	/**
-	 * The entries of one type from the root to `fromId` (default: the leaf). Only
-	 * those are read from disk: in a resumed session most of the branch is held
-	 * on disk, and a scan for a few custom entries must not load every message.
-	 */
-	getBranchEntries<T extends SessionEntry["type"]>(type: T, fromId?: string): Extract<SessionEntry, { type: T }>[] {
-		const out: Extract<SessionEntry, { type: T }>[] = [];
-		for (const rec of this.branchRecords(fromId ?? this.tree.leafId)) {
-			if (rec.type !== type) continue;
-			const entry = this.tree.entryOf(rec);
-			// An entry that no longer parses reads as a custom stand-in.
-			if (entry.type === type) out.push(entry as Extract<SessionEntry, { type: T }>);
-		}
-		return out;
-	}
-	getTree(): SessionTreeNode[] {
-		return this.tree.tree();
-	}
-
-	// ---------------------------------------------------------------- projection
-
-	/** The model context of the active branch, with provenance per entry. Incremental; see projection.ts. */
-	buildSessionProjection(): SessionProjection {
-		return this.projector.project(this.tree.leafId);
-	}
-
-	buildSessionContext(): SessionContext {
-		const { messages, thinkingLevel, model } = this.projector.project(this.tree.leafId);
-		return { messages, thinkingLevel, model };
-	}
-
-	/** The compaction-aware entries selected from the active branch. */
-	buildContextEntries(): SessionEntry[] {
-		return this.projector.contextEntries(this.tree.leafId);
 	}
 }

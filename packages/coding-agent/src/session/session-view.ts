@@ -1,0 +1,137 @@
+// SessionView: what a SessionManager holds (the entry tree of one session,
+// its header, file and load warnings) and the read side of its API —
+// queries, branches and the model-context projection. SessionManager
+// (session-manager.ts) adds opening, creating and writing sessions.
+import type { SessionFile } from "./file.js";
+import { ContextProjector } from "./projection.js";
+import { type EntryRecord, SessionTree } from "./tree.js";
+import type {
+	SessionContext,
+	SessionEntry,
+	SessionHeader,
+	SessionLoadWarning,
+	SessionProjection,
+	SessionTreeNode,
+} from "./types.js";
+
+export class SessionView {
+	protected tree = new SessionTree();
+	protected projector = new ContextProjector(this.tree);
+	protected header!: SessionHeader;
+	protected file: SessionFile | undefined;
+	protected sessionFile: string | undefined;
+	protected warnings: SessionLoadWarning[] = [];
+	protected readOnlyReason: string | undefined;
+
+	protected constructor(
+		protected cwd: string,
+		protected sessionDir: string,
+		protected readonly persist: boolean,
+	) {}
+
+	// ---------------------------------------------------------------- queries
+
+	isPersisted(): boolean {
+		return this.persist;
+	}
+	/** Whether the file exists yet (lazy creation). */
+	isFlushed(): boolean {
+		return this.file !== undefined;
+	}
+	isReadOnly(): boolean {
+		return this.readOnlyReason !== undefined;
+	}
+	getReadOnlyReason(): string | undefined {
+		return this.readOnlyReason;
+	}
+	getLoadWarnings(): SessionLoadWarning[] {
+		return [...this.warnings];
+	}
+	getCwd(): string {
+		return this.cwd;
+	}
+	getSessionDir(): string {
+		return this.sessionDir;
+	}
+	getSessionId(): string {
+		return this.header.id;
+	}
+	getSessionFile(): string | undefined {
+		return this.sessionFile;
+	}
+	getHeader(): SessionHeader | null {
+		return this.header ?? null;
+	}
+	getLeafId(): string | null {
+		return this.tree.leafId;
+	}
+	getLeafEntry(): SessionEntry | undefined {
+		return this.tree.leafId ? this.tree.get(this.tree.leafId) : undefined;
+	}
+	getEntry(id: string): SessionEntry | undefined {
+		return this.tree.get(id);
+	}
+	getEntryCount(): number {
+		return this.tree.size;
+	}
+	/** Every entry in file order (loads lazily-held entries). */
+	getEntries(): SessionEntry[] {
+		return this.tree.all();
+	}
+	getChildren(parentId: string): SessionEntry[] {
+		return this.tree.children(parentId);
+	}
+	getLabel(id: string): string | undefined {
+		return this.tree.getLabel(id);
+	}
+	getSessionName(): string | undefined {
+		return this.tree.getName();
+	}
+	/** Records from the root to `fromId`: from the projector's cached path when it reaches it, else a walk. */
+	protected branchRecords(fromId: string | null): EntryRecord[] {
+		if (fromId === null) return [];
+		return this.projector.cachedPathTo(fromId) ?? this.tree.pathRecords(fromId);
+	}
+
+	/** Entries from the root to `fromId` (default: the leaf). */
+	getBranch(fromId?: string): SessionEntry[] {
+		const records = this.branchRecords(fromId ?? this.tree.leafId);
+		this.tree.preload(records);
+		return records.map((r) => this.tree.entryOf(r));
+	}
+	/**
+	 * The entries of one type from the root to `fromId` (default: the leaf). Only
+	 * those are read from disk: in a resumed session most of the branch is held
+	 * on disk, and a scan for a few custom entries must not load every message.
+	 */
+	getBranchEntries<T extends SessionEntry["type"]>(type: T, fromId?: string): Extract<SessionEntry, { type: T }>[] {
+		const out: Extract<SessionEntry, { type: T }>[] = [];
+		for (const rec of this.branchRecords(fromId ?? this.tree.leafId)) {
+			if (rec.type !== type) continue;
+			const entry = this.tree.entryOf(rec);
+			// An entry that no longer parses reads as a custom stand-in.
+			if (entry.type === type) out.push(entry as Extract<SessionEntry, { type: T }>);
+		}
+		return out;
+	}
+	getTree(): SessionTreeNode[] {
+		return this.tree.tree();
+	}
+
+	// ---------------------------------------------------------------- projection
+
+	/** The model context of the active branch, with provenance per entry. Incremental; see projection.ts. */
+	buildSessionProjection(): SessionProjection {
+		return this.projector.project(this.tree.leafId);
+	}
+
+	buildSessionContext(): SessionContext {
+		const { messages, thinkingLevel, model } = this.projector.project(this.tree.leafId);
+		return { messages, thinkingLevel, model };
+	}
+
+	/** The compaction-aware entries selected from the active branch. */
+	buildContextEntries(): SessionEntry[] {
+		return this.projector.contextEntries(this.tree.leafId);
+	}
+}
