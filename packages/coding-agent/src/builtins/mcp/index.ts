@@ -142,12 +142,15 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 		manager = undefined;
 	});
 
-	// A prompt waits (bounded) for servers whose tools must be declared in its request.
-	const waitForDirectServers = async () => {
+	// A prompt waits (bounded) for servers whose tools must be declared in its request; it
+	// returns the names of those it went without (`skip`: servers not to wait for again).
+	const waitForDirectServers = async (skip: ReadonlySet<string> = new Set()): Promise<Set<string>> => {
 		const m = manager;
-		if (!m) return;
-		const direct = [...m.servers.values()].filter((e) => e.state === "connecting" && hasDirectTools(e.configured));
-		if (direct.length === 0) return;
+		if (!m) return new Set();
+		const direct = [...m.servers.values()].filter(
+			(e) => e.state === "connecting" && hasDirectTools(e.configured) && !skip.has(e.name),
+		);
+		if (direct.length === 0) return new Set();
 		const late = await m.waitFor(
 			direct.map((e) => e.name),
 			PROMPT_WAIT_MS,
@@ -158,12 +161,16 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 				"warning",
 			);
 		}
+		return new Set(late.map((e) => e.name));
 	};
+	// Servers the typed prompt already waited for and went without: its run (before_agent_start,
+	// right after) does not wait for them a second time.
+	let wentWithout = new Set<string>();
 
 	// At the input stage, before the session records the prompt's system prompt, so the
 	// direct tools are in its tool list too. Queued input (steer/follow-up) does not wait.
 	pi.on("input", async (event) => {
-		if (!event.streamingBehavior) await waitForDirectServers();
+		if (!event.streamingBehavior) wentWithout = await waitForDirectServers();
 		return { action: "continue" };
 	});
 
@@ -172,7 +179,9 @@ export default function mcpExtension(pi: ExtensionAPI): void {
 	pi.on("before_agent_start", async (event) => {
 		const m = manager;
 		if (!m) return;
-		await waitForDirectServers();
+		const skip = wentWithout;
+		wentWithout = new Set();
+		await waitForDirectServers(skip);
 		const section = mcpServersSection([...m.servers.values()], (e) => m.describe(e));
 		return serversPrompt.next(event.systemPrompt, section);
 	});
