@@ -3,7 +3,7 @@
  * clusters (with their column width). Slicing and wrapping work on units.
  */
 import { escapeLength } from "./ansi.js";
-import { getSegmenter, graphemeWidth } from "./width.js";
+import { graphemes, graphemeWidth } from "./width.js";
 
 /** An escape sequence (`width === -1`) or one grapheme cluster. */
 export interface Unit {
@@ -36,7 +36,7 @@ export function walkUnits(line: string, fn: (text: string, width: number) => boo
 		// Segment the run up to the next escape sequence.
 		let end = line.indexOf("\x1b", i);
 		if (end === -1) end = n;
-		for (const { segment } of getSegmenter().segment(line.slice(i, end))) {
+		for (const segment of graphemes(line.slice(i, end))) {
 			if (fn(segment, graphemeWidth(segment)) === false) return;
 		}
 		i = end;

@@ -54,11 +54,40 @@ function isPrintableAscii(str: string): boolean {
 	return true;
 }
 
+/**
+ * True when each UTF-16 unit of `text` is a grapheme cluster of its own, as Intl.Segmenter would
+ * split it: only units below U+0300 (Latin, no combining marks; CR excluded, CR LF is one cluster)
+ * and U+2000–U+2BFF (punctuation, arrows, box drawing, shapes, symbols) without the joiners
+ * U+200C/U+200D and the combining marks for symbols U+20D0–U+20FF. No surrogates (emoji, flags),
+ * no variation selectors, no Hangul jamo. Lets the common non-ASCII text of a screen (borders,
+ * "…", "→", "·") skip the segmenter, whose first use builds ICU's locale tables (~90M instructions).
+ */
+export function isSingleUnitGraphemes(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c < 0x300) {
+			if (c === 0x0d) return false;
+			continue;
+		}
+		if (c < 0x2000 || c > 0x2bff || c === 0x200c || c === 0x200d || (c >= 0x20d0 && c <= 0x20ff)) return false;
+	}
+	return true;
+}
+
+function* segments(text: string): Generator<string> {
+	for (const { segment } of getSegmenter().segment(text)) yield segment;
+}
+
+/** The grapheme clusters of `text` (see isSingleUnitGraphemes for when the segmenter is skipped). */
+export function graphemes(text: string): Iterable<string> {
+	return isSingleUnitGraphemes(text) ? text : segments(text);
+}
+
 /** Width of a string with no escape sequences. */
 export function textWidth(text: string): number {
 	if (isPrintableAscii(text)) return text.length;
 	let w = 0;
-	for (const { segment } of getSegmenter().segment(text)) w += graphemeWidth(segment);
+	for (const g of graphemes(text)) w += graphemeWidth(g);
 	return w;
 }
 
