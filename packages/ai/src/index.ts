@@ -59,6 +59,25 @@ export {
 	parseModelsJson,
 } from "./models/models-config.js";
 export type { ModelsConfigIssue } from "./models/models-config-fields.js";
+export {
+	type AssistantImages,
+	type ClassifierAnswer,
+	type ClassifierContext,
+	type ClassifierModel,
+	type ClassifierOptions,
+	type ClassifierQuestion,
+	type ClassifierResult,
+	classifierError,
+	type ImageModel,
+	type ImagesContext,
+	type ImagesOptions,
+	imagesError,
+	isOperationModel,
+	type ModelType,
+	type OperationModel,
+	type ProviderClassifier,
+	type ProviderImages,
+} from "./operations.js";
 export { isContextOverflow } from "./overflow.js";
 export { containsSecret, redact, registerHeaderSecrets, registerSecret, registerUrlCredentials } from "./redaction.js";
 export { type AdapterLoader, apiLoader, hasApi, registerApi, unregisterApi } from "./registry.js";

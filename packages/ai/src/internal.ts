@@ -19,6 +19,7 @@ export * from "./models/catalog.js";
 export * from "./models/jsonc.js";
 export * from "./models/local-compat.js";
 export * from "./models/models-config.js";
+export * from "./operations.js";
 export * from "./overflow.js";
 export * from "./partial-json.js";
 export * from "./provider-fetch.js";

@@ -1,7 +1,10 @@
 // The extension bridge's `ctx` builders: what a handler, a tool and a command
 // see of the session. Each call makes a fresh object over the live session
 // (model, thinking level and signal are getters, so they stay current).
+
+import type { ModelType } from "@pi/ai";
 import { isVirtualModel } from "../config/virtual-models.js";
+import type { ModelOfType } from "../extensions/context-types.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	ExtensionCommandContext,
@@ -51,6 +54,16 @@ export function createExtensionContext(d: ExtensionContextDeps): ExtensionContex
 				return stream.result();
 			},
 			refresh: (options) => registry.refresh(options),
+			getModelsOfType: <T extends ModelType>(type: T, provider?: string) =>
+				registry.getModelsOfType(type, provider) as ModelOfType[T][],
+			getAvailableOfType: async <T extends ModelType>(type: T, provider?: string) =>
+				registry.getAvailableOfType(type, provider) as ModelOfType[T][],
+			getModelOfType: <T extends ModelType>(type: T, provider: string, id: string) =>
+				registry.getModelsOfType(type, provider).find((m) => m.id === id) as ModelOfType[T] | undefined,
+			findOfType: <T extends ModelType>(type: T, provider: string, id: string) =>
+				registry.getModelsOfType(type, provider).find((m) => m.id === id) as ModelOfType[T] | undefined,
+			classify: (model, context, options) => registry.operations.classify(model, context, options),
+			generateImages: (model, context, options) => registry.operations.generateImages(model, context, options),
 		},
 		get model() {
 			return session.model;

@@ -3,10 +3,9 @@
 // generation-checked `publish`, and the list it returns (the legacy form; the
 // object form's getModels() after it published) replaces the models of that
 // registration. A failure or a result that is not a list names the extension.
-import type { Model } from "@pi/ai";
 import type { ModelRefresher } from "../config/model-refresh.js";
 import type { ModelRegistry } from "../config/model-registry.js";
-import { checkThinkingLevelMap } from "../extensions/provider-shape.js";
+import { checkModelType, checkThinkingLevelMap } from "../extensions/provider-shape.js";
 import type {
 	ProviderApiKeyCredential,
 	ProviderConfig,
@@ -22,7 +21,8 @@ export function modelRefresher(
 	registry: ModelRegistry,
 	provider: string,
 	config: ProviderConfig,
-	toModel: (m: ProviderModelConfig) => Model,
+	/** Replaces the registration's models (every type) with the list. */
+	apply: (list: ProviderModelConfig[]) => void,
 	extensionPath: string,
 ): ModelRefresher {
 	const refreshModels = config.refreshModels;
@@ -57,9 +57,10 @@ export function modelRefresher(
 		if (bad !== undefined) {
 			throw new Error(`refreshModels of provider "${provider}" returned a model without an id (${extensionPath})`);
 		}
-		for (const m of list) checkThinkingLevelMap(m, provider, extensionPath);
-		const models = list.map((m) => toModel({ ...m, name: m.name ?? m.id, input: m.input ?? ["text"] }));
-		registry.unregisterProvider(provider);
-		for (const model of models) registry.registerModel(model);
+		for (const m of list) {
+			checkThinkingLevelMap(m, provider, extensionPath);
+			checkModelType(config, m, provider, extensionPath);
+		}
+		apply(list.map((m) => ({ ...m, name: m.name ?? m.id, input: m.input ?? ["text"] })));
 	};
 }

@@ -11,6 +11,7 @@ import {
 	apiLoader,
 	failedStream,
 	type Model,
+	type OperationModel,
 	registerApi,
 	unregisterApi,
 } from "@pi/ai";
@@ -27,6 +28,7 @@ import type {
 	OAuthCredentials,
 	OAuthLoginCallbacks,
 	ProviderConfig,
+	ProviderDefinition,
 	ProviderModelConfig,
 	ProviderOAuthConfig,
 	ProviderStreamFunction,
@@ -52,6 +54,8 @@ interface Registered {
 	refresher?: boolean;
 	/** An auth.apiKey.login key login was registered. */
 	apiKeyLogin?: boolean;
+	/** Image/classifier implementations or availability filters were registered. */
+	operations?: boolean;
 }
 
 /**
@@ -96,6 +100,10 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		if (previous.keySource) registry.auth.setProviderKeySource(name, undefined);
 		if (previous.refresher) registry.refreshers.set(name, undefined);
 		if (previous.apiKeyLogin) setApiKeyLogin(undefined, name);
+		if (previous.operations) {
+			registry.operations.setOperations(name, undefined);
+			registry.operations.setFilters(name, undefined);
+		}
 	};
 
 	const register = (name: string, config: ProviderConfig, extensionPath: string) => {
@@ -149,21 +157,66 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 			...(m.promptCache ? { promptCache: { ...m.promptCache } } : {}),
 			...(m.thinkingLevelMap ? { thinkingLevelMap: { ...m.thinkingLevelMap } } : {}),
 		});
+		const toOperationModel = (m: ProviderModelConfig & { type: "image" | "classifier" }): OperationModel => {
+			const base = {
+				id: m.id,
+				name: m.name,
+				api: m.api ?? api ?? "",
+				provider: name,
+				baseUrl: m.baseUrl ?? config.baseUrl ?? "",
+				input: m.input,
+				cost: m.cost,
+				...(m.headers || headers ? { headers: { ...headers, ...m.headers } } : {}),
+			};
+			return m.type === "image"
+				? { ...base, type: "image", output: m.output ?? ["image"] }
+				: {
+						...base,
+						type: "classifier",
+						contextWindow: m.contextWindow ?? 128_000,
+						...(m.compat ? { compat: m.compat } : {}),
+					};
+		};
+		/** The registration's models of every type replace the provider's extension models. */
+		const apply = (list: ProviderModelConfig[]) => {
+			registry.unregisterProvider(name);
+			for (const m of list) {
+				if (m.type === "image" || m.type === "classifier") {
+					registry.operations.register(toOperationModel(m as ProviderModelConfig & { type: "image" | "classifier" }));
+				} else registry.registerModel(toModel(m));
+			}
+		};
+		const definition = config as ProviderConfig & Pick<ProviderDefinition, "generateImages" | "classify">;
+		if (config.images || config.classifiers || definition.generateImages || definition.classify) {
+			registry.operations.setOperations(name, {
+				images: config.images,
+				classifiers: config.classifiers,
+				generateImages: definition.generateImages,
+				classify: definition.classify,
+			});
+			entry.operations = true;
+		}
+		if (config.filterModels || config.filterAllModels) {
+			registry.operations.setFilters(name, { chat: config.filterModels, all: config.filterAllModels });
+			entry.operations = true;
+		}
 		if (config.refreshModels) {
-			registry.refreshers.set(name, modelRefresher(registry, name, config, toModel, extensionPath));
+			registry.refreshers.set(name, modelRefresher(registry, name, config, apply, extensionPath));
 			entry.refresher = true;
 		}
+		if (config.models) {
+			apply(config.models);
+			return;
+		}
 		const existing = registry.getAll().filter((m) => m.provider === name);
-		const models: Model[] = config.models
-			? config.models.map(toModel)
-			: existing.map((m) => ({
-					...m,
-					...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-					...(headers ? { headers: { ...m.headers, ...headers } } : {}),
-					...(config.streamSimple ? { api: api as Model["api"] } : {}),
-				}));
-		if (config.models) registry.unregisterProvider(name);
-		for (const model of models) registry.registerModel(model);
+		for (const m of existing) {
+			registry.registerModel({
+				...m,
+				...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+				...(headers ? { headers: { ...m.headers, ...headers } } : {}),
+				...(config.streamSimple ? { api: api as Model["api"] } : {}),
+			});
+		}
 	};
 
 	function interpolateHeaders(headers: Record<string, string>): Record<string, string> {

@@ -12,12 +12,14 @@ import {
 	loadModelsJson,
 	type Model,
 	type ModelsConfigProvider,
+	type ModelType,
 } from "@pi/ai";
 import type { AuthStorage } from "./auth.js";
 import { resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
 import { resolveConfiguredLocalModel, scanLocalModels } from "./local-models.js";
 import { ModelRefreshers } from "./model-refresh.js";
+import { type AnyModel, modelTypeOf, OperationModels } from "./operation-models.js";
 import { agentPaths, getAgentDir } from "./paths.js";
 import { createVirtualModel, isVirtualModel, type VirtualModelDefinition } from "./virtual-models.js";
 
@@ -42,6 +44,8 @@ export class ModelRegistry {
 	private readonly virtual = new Map<string, { definition: VirtualModelDefinition; model: Model }>();
 	/** Providers whose model list comes from a live service (extensions' refreshModels). */
 	readonly refreshers: ModelRefreshers;
+	/** Image and classifier models, their implementations, and providers' availability filters. */
+	readonly operations: OperationModels;
 
 	constructor(
 		readonly auth: AuthStorage,
@@ -50,6 +54,16 @@ export class ModelRegistry {
 		this.refreshers = new ModelRefreshers(
 			options.modelsPath ? join(dirname(options.modelsPath), "provider-models.json") : undefined,
 		);
+		this.operations = new OperationModels({
+			credential: (provider) => this.auth.get(provider),
+			requestAuth: async (model) => {
+				const apiKey = await this.getApiKey(model);
+				const extras = this.auth.getRequestExtras(model.provider);
+				const configured = await this.getRequestHeaders(model, apiKey);
+				const headers = { ...model.headers, ...configured, ...extras?.headers };
+				return { apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+			},
+		});
 		auth.setFallbackKeySource({
 			has: (provider) =>
 				typeof this.providers[provider]?.apiKey === "string" ||
@@ -148,6 +162,7 @@ export class ModelRegistry {
 
 	/** Removes the runtime models of `provider` (extensions' unregisterProvider); built-ins it replaced come back. */
 	unregisterProvider(provider: string): void {
+		this.operations.removeProvider(provider);
 		const kept = this.extraModels.filter((m) => m.provider !== provider);
 		if (kept.length === this.extraModels.length) return;
 		this.extraModels.splice(0, this.extraModels.length, ...kept);
@@ -202,12 +217,16 @@ export class ModelRegistry {
 		return [...this.models];
 	}
 
-	/** Models whose provider has some credential configured (a virtual-only provider needs none). */
+	/**
+	 * Models whose provider has some credential configured (a virtual-only
+	 * provider needs none), as the provider's `filterModels` leaves them for
+	 * its stored credential.
+	 */
 	getAvailable(): Model[] {
 		// Asked once per provider: each answer scans the models (keyless local, embedded, virtual-only),
 		// so asking per model was quadratic in the catalog (~190 ms of a -p start-up at load 19).
 		const byProvider = new Map<string, boolean>();
-		return this.models.filter((m) => {
+		const available = this.models.filter((m) => {
 			let ok = byProvider.get(m.provider);
 			if (ok === undefined) {
 				ok = this.hasAuth(m);
@@ -215,6 +234,38 @@ export class ModelRegistry {
 			}
 			return ok;
 		});
+		const filtered = new Map<string, Set<Model>>();
+		for (const [provider, ok] of byProvider) {
+			if (!ok) continue;
+			const own = available.filter((m) => m.provider === provider);
+			const kept = this.operations.filterChat(provider, own);
+			if (kept !== own) filtered.set(provider, new Set(kept));
+		}
+		return filtered.size === 0 ? available : available.filter((m) => filtered.get(m.provider)?.has(m) ?? true);
+	}
+
+	/** Every known model of a type (image and classifier models come from extension providers). */
+	getModelsOfType(type: ModelType, provider?: string): AnyModel[] {
+		if (type === "chat") return this.models.filter((m) => provider === undefined || m.provider === provider);
+		return this.operations.list(type, provider);
+	}
+
+	/** Models of a type whose provider has credentials, after `filterAllModels` (else `filterModels` on chat). */
+	getAvailableOfType(type: ModelType, provider?: string): AnyModel[] {
+		const all = [
+			...this.models.filter((m) => provider === undefined || m.provider === provider),
+			...this.operations.list("image", provider),
+			...this.operations.list("classifier", provider),
+		];
+		const providers = [...new Set(all.map((m) => m.provider))].filter((p) => this.hasAuth({ provider: p }));
+		return providers
+			.flatMap((p) =>
+				this.operations.filterAll(
+					p,
+					all.filter((m) => m.provider === p),
+				),
+			)
+			.filter((m) => modelTypeOf(m) === type);
 	}
 
 	find(provider: string, id: string): Model | undefined {

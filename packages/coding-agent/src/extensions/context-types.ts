@@ -4,7 +4,24 @@
 // message shapes `ctx`/`pi` send. Part of the public API; re-exported by
 // types.ts, which is what extensions and builtins/ import.
 import type { AgentToolResult, AgentToolUpdateCallback } from "@pi/agent-core";
-import type { AssistantMessage, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "@pi/ai";
+import type {
+	AssistantImages,
+	AssistantMessage,
+	ClassifierContext,
+	ClassifierModel,
+	ClassifierOptions,
+	ClassifierResult,
+	Context,
+	ImageContent,
+	ImageModel,
+	ImagesContext,
+	ImagesOptions,
+	Model,
+	ModelType,
+	StreamOptions,
+	TextContent,
+	ThinkingLevel,
+} from "@pi/ai";
 import type { CompactionResult } from "../agent-session/compaction/summarize.js";
 import type { CustomMessage } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -71,6 +88,24 @@ export interface ExtensionModelRegistry {
 		force?: boolean;
 		signal?: AbortSignal;
 	}): Promise<{ aborted: boolean; errors: ReadonlyMap<string, Error> }>;
+	/** Every known model of a type (image and classifier models come from extension providers). */
+	getModelsOfType<T extends ModelType>(type: T, provider?: string): readonly ModelOfType[T][];
+	/** Models of a type whose provider has credentials, after the provider's availability filters. */
+	getAvailableOfType<T extends ModelType>(type: T, provider?: string): Promise<readonly ModelOfType[T][]>;
+	getModelOfType<T extends ModelType>(type: T, provider: string, id: string): ModelOfType[T] | undefined;
+	/** Same as getModelOfType (1.6.0 has both names). */
+	findOfType<T extends ModelType>(type: T, provider: string, id: string): ModelOfType[T] | undefined;
+	/** Runs a classifier model with the provider's credentials. Never rejects: failures are `stopReason: "error"`. */
+	classify(model: ClassifierModel, context: ClassifierContext, options?: ClassifierOptions): Promise<ClassifierResult>;
+	/** Runs an image model with the provider's credentials. Never rejects. */
+	generateImages(model: ImageModel, context: ImagesContext, options?: ImagesOptions): Promise<AssistantImages>;
+}
+
+/** The model shape of each model type. */
+export interface ModelOfType {
+	chat: Model;
+	image: ImageModel;
+	classifier: ClassifierModel;
 }
 
 /** `ctx` in every handler. */

@@ -3,8 +3,6 @@
 // a provider name plus a `ProviderConfig`.
 import type { ProviderConfig, ProviderDefinition, ProviderModelConfig, ProviderStreamFunction } from "./types.js";
 
-const UNSUPPORTED = ["filterModels", "filterAllModels", "images", "classifiers"] as const;
-
 function fail(what: string, path: string): never {
 	throw new Error(`pi.registerProvider: ${what} (${path})`);
 }
@@ -13,7 +11,7 @@ function fail(what: string, path: string): never {
 export function checkProviderConfig(config: ProviderConfig | undefined, name: string, path: string): ProviderConfig {
 	if (!name.trim()) fail("the provider name is empty", path);
 	if (config === null || typeof config !== "object") fail(`provider "${name}" needs a config object`, path);
-	for (const member of ["streamSimple", "refreshModels"] as const) {
+	for (const member of ["streamSimple", "refreshModels", "filterModels", "filterAllModels"] as const) {
 		if (config[member] !== undefined && typeof config[member] !== "function") {
 			fail(`${member} of provider "${name}" must be a function`, path);
 		}
@@ -46,7 +44,9 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		}
 		if (typeof oauth.name !== "string" || !oauth.name) fail(`oauth.name of provider "${name}" must be a string`, path);
 	}
+	checkOperations(config, name, path);
 	for (const model of Array.isArray(config.models) ? config.models : []) {
+		checkModelType(config, model, name, path);
 		checkThinkingLevelMap(model, name, path);
 		const cache: unknown = model?.promptCache;
 		if (cache === undefined) continue;
@@ -64,6 +64,55 @@ export function checkProviderConfig(config: ProviderConfig | undefined, name: st
 		}
 	}
 	return config;
+}
+
+/** `images` / `classifiers`: maps from an api name to an object with the operation's function. */
+function checkOperations(config: ProviderConfig, name: string, path: string): void {
+	for (const [field, method] of [
+		["images", "generateImages"],
+		["classifiers", "classify"],
+	] as const) {
+		const map: unknown = config[field];
+		if (map === undefined) continue;
+		if (map === null || typeof map !== "object" || Array.isArray(map)) {
+			fail(`${field} of provider "${name}" must map api names to { ${method}() }`, path);
+		}
+		for (const [api, impl] of Object.entries(map as Record<string, unknown>)) {
+			if (typeof (impl as Record<string, unknown> | null)?.[method] !== "function") {
+				fail(`${field}["${api}"] of provider "${name}" needs a ${method} function`, path);
+			}
+		}
+	}
+}
+
+/**
+ * A model's `type`: chat (default), image or classifier. Image and
+ * classifier models need an api with an implementation (the provider's
+ * `images` / `classifiers` entry, or the object form's method).
+ */
+export function checkModelType(
+	config: ProviderConfig & { generateImages?: unknown; classify?: unknown },
+	model: ProviderModelConfig | undefined,
+	name: string,
+	path: string,
+): void {
+	const type = model?.type;
+	if (type === undefined || type === "chat") return;
+	if (type !== "image" && type !== "classifier") {
+		fail(`type of model "${model?.id}" (provider "${name}") must be "chat", "image" or "classifier"`, path);
+	}
+	const api = model?.api ?? config.api;
+	const hasImpl =
+		type === "image"
+			? (api !== undefined && config.images?.[api] !== undefined) || typeof config.generateImages === "function"
+			: (api !== undefined && config.classifiers?.[api] !== undefined) || typeof config.classify === "function";
+	if (!hasImpl) {
+		const field = type === "image" ? "images" : "classifiers";
+		fail(
+			`${type} model "${model?.id}" (provider "${name}") has no implementation: add ${field}["${api ?? "<api>"}"]`,
+			path,
+		);
+	}
 }
 
 const LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -91,14 +140,18 @@ export function providerFromDefinition(provider: ProviderDefinition, path: strin
 		fail("a provider object needs a string id", path);
 	}
 	const name = provider.id;
-	const unsupported = UNSUPPORTED.filter((member) => (provider as unknown as Record<string, unknown>)[member]);
-	if (unsupported.length > 0) {
-		fail(
-			`provider "${name}": ${unsupported.join(", ")} ${unsupported.length > 1 ? "are" : "is"} not supported by this build; use apiKey/oauth and models`,
-			path,
-		);
+	const { id: _id, api, getModels, getAllModels, stream, refreshModels, ...rest } = provider;
+	// Methods keep the provider as `this` (a pi-ai Provider is often a class instance).
+	for (const member of ["generateImages", "classify", "filterModels", "filterAllModels"] as const) {
+		const fn = provider[member];
+		if (typeof fn === "function") (rest as Record<string, unknown>)[member] = fn.bind(provider);
 	}
-	const { id: _id, api, getModels, stream, refreshModels, ...rest } = provider;
+	const listed = () =>
+		typeof getAllModels === "function"
+			? getAllModels.call(provider)
+			: typeof getModels === "function"
+				? getModels.call(provider)
+				: undefined;
 	let streamSimple: ProviderStreamFunction | undefined = provider.streamSimple ?? stream;
 	let apiName: string | undefined;
 	if (typeof api === "string") apiName = api;
@@ -107,13 +160,13 @@ export function providerFromDefinition(provider: ProviderDefinition, path: strin
 		if (typeof impl !== "function") fail(`provider "${name}": api needs a streamSimple function`, path);
 		streamSimple ??= impl.bind(api);
 	}
-	const models = provider.models ?? (typeof getModels === "function" ? getModels.call(provider) : undefined);
+	const models = provider.models ?? listed();
 	const config: ProviderConfig = { ...rest, ...(apiName ? { api: apiName } : {}), ...(models ? { models } : {}) };
 	if (typeof refreshModels === "function") {
 		// The object form publishes its list (`publish({ update })`); getModels() then answers with it.
 		config.refreshModels = async (context) => {
 			await refreshModels.call(provider, context);
-			return typeof getModels === "function" ? getModels.call(provider) : undefined;
+			return listed();
 		};
 	}
 	if (streamSimple) config.streamSimple = streamSimple;

@@ -2,14 +2,30 @@
 // forms (name + config, provider object), a custom wire protocol, an OAuth
 // login, and `pi.registerVirtualModel()`'s model. Re-exported by types.ts;
 // provider-shape.ts checks them where the extension calls.
-import type { AssistantMessageEventStream, Model, ModelPromptCache, NormalizedContext, StreamOptions } from "@pi/ai";
+import type {
+	AssistantMessageEventStream,
+	Model,
+	ModelPromptCache,
+	NormalizedContext,
+	OperationModel,
+	ProviderClassifier,
+	ProviderImages,
+	StreamOptions,
+} from "@pi/ai";
 import type { ModelRoute, ModelRouteRequest, VirtualModelDefinition } from "../config/virtual-models.js";
 import type { ExtensionContext } from "./context-types.js";
-import type { ProviderAuth, ProviderRefreshContext } from "./provider-auth-types.js";
+import type {
+	ProviderApiKeyCredential,
+	ProviderAuth,
+	ProviderOAuthCredential,
+	ProviderRefreshContext,
+} from "./provider-auth-types.js";
 
 export type * from "./provider-auth-types.js";
 
 export interface ProviderModelConfig {
+	/** Omitted: a chat model. Image and classifier models run through the provider's `images` / `classifiers`. */
+	type?: "chat" | "image" | "classifier";
 	id: string;
 	name: string;
 	api?: string;
@@ -29,7 +45,12 @@ export interface ProviderModelConfig {
 	compat?: Record<string, unknown>;
 	/** Prompt cache lifetime in seconds per retention tier; unset: never kept warm (docs/cache-warming.md). */
 	promptCache?: ModelPromptCache;
+	/** Image models: what they return ("image", and "text" when they also write text). */
+	output?: ("text" | "image")[];
 }
+
+/** A stored credential as a provider's filters and refresh see it. */
+export type ProviderCredential = ProviderApiKeyCredential | ProviderOAuthCredential;
 
 /** `pi.registerVirtualModel(model)`: a virtual model whose router also gets the extension context. */
 export interface ExtensionVirtualModel<TState = unknown> extends Omit<VirtualModelDefinition<TState>, "route"> {
@@ -69,6 +90,20 @@ export interface ProviderConfig {
 	 * each request's key, headers and endpoint; `oauth` is a /login account login.
 	 */
 	auth?: ProviderAuth;
+	/** Image-generation implementations keyed by the image models' `api`. */
+	images?: Record<string, ProviderImages>;
+	/** Classifier implementations keyed by the classifier models' `api`. */
+	classifiers?: Record<string, ProviderClassifier>;
+	/**
+	 * The object form's credential-specific chat availability: the models it
+	 * returns are the provider's available ones (`getAvailable()`, /model).
+	 */
+	filterModels?(models: readonly Model[], credential: ProviderCredential | undefined): readonly Model[];
+	/** The object form's availability across every model type (`getAvailableOfType`); chat uses `filterModels`. */
+	filterAllModels?(
+		models: readonly (Model | OperationModel)[],
+		credential: ProviderCredential | undefined,
+	): readonly (Model | OperationModel)[];
 }
 
 /** A custom wire protocol (`ProviderConfig.streamSimple`). */
@@ -121,13 +156,20 @@ export interface ProviderOAuthConfig {
  * name; `api` may be an API name or an implementation with `streamSimple`;
  * `getModels()` may stand in for `models` and is read again after
  * `refreshModels` (which publishes through `context.publish({ update })`).
- * Native `auth` is supported; image and classifier operations and
- * `filterModels` are not and are reported as an error naming the extension.
+ * Native `auth`, image and classifier operations (`images` / `classifiers`
+ * maps or `generateImages` / `classify`), `filterModels` and
+ * `filterAllModels` are supported.
  */
 export interface ProviderDefinition extends Omit<ProviderConfig, "api" | "refreshModels"> {
 	id: string;
 	api?: string | { streamSimple?: ProviderStreamFunction; stream?: ProviderStreamFunction };
 	getModels?(): ProviderModelConfig[];
+	/** Models of every type (chat, image, classifier); read instead of `getModels()` when present. */
+	getAllModels?(): ProviderModelConfig[];
+	/** Runs the provider's image models (when `images` has no entry for the model's api). */
+	generateImages?: ProviderImages["generateImages"];
+	/** Runs the provider's classifier models (when `classifiers` has no entry for the model's api). */
+	classify?: ProviderClassifier["classify"];
 	stream?: ProviderStreamFunction;
 	refreshModels?(context: ProviderRefreshContext): Promise<void>;
 }

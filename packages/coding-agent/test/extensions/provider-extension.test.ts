@@ -128,7 +128,7 @@ describe("registerProvider in the SDK (real extension file)", () => {
 		}
 	});
 
-	it("the object form: a malformed native auth block, and image/classifier operations, are refused at load naming the extension", async () => {
+	it("the object form: a malformed native auth block, and an images entry without generateImages, are refused at load naming the extension", async () => {
 		const factory = (pi: ExtensionAPI) => {
 			const register = pi.registerProvider as (provider: unknown) => void;
 			register({ id: "native", auth: { apiKey: {} } });
@@ -147,7 +147,9 @@ describe("registerProvider in the SDK (real extension file)", () => {
 			discover: false,
 		});
 		try {
-			expect(second.warnings.join("\n")).toMatch(/pi\.registerProvider: provider "painter": images is not supported/);
+			expect(second.warnings.join("\n")).toMatch(
+				/pi\.registerProvider: images\["x"\] of provider "painter" needs a generateImages function/,
+			);
 		} finally {
 			second.session.dispose();
 		}

@@ -1,13 +1,13 @@
 // The `models` global of codemode scripts, answered by the host from the
 // session's model registry (`ctx.modelRegistry`, the public extension API).
 // As in 1.6.0, chat models are listed but cannot be run from scripts;
-// scripts run classifier and image models. pi's catalog holds chat models
-// only, so `getModelsOfType("classifier" | "image")` lists none, and
-// `classify()` / `generateImages()` answer with `stopReason: "error"` and
-// the reason (they never throw on a model that cannot run, as documented).
+// scripts run classifier and image models (registered by extension
+// providers with `images` / `classifiers`) with the session's credentials.
+// `classify()` / `generateImages()` never throw on a model that cannot run:
+// they answer with `stopReason: "error"` and the reason, as documented.
+import type { ClassifierContext, ClassifierModel, ImageModel, ImagesContext, ModelType } from "@pi/ai";
 import type { ExtensionModelRegistry } from "../../extensions/types.js";
 
-type ModelType = "chat" | "image" | "classifier";
 const TYPES: readonly ModelType[] = ["chat", "image", "classifier"];
 
 interface ModelInfo {
@@ -18,18 +18,23 @@ interface ModelInfo {
 	api: string;
 	input: string[];
 	contextWindow?: number;
+	output?: string[];
 }
 
-type CatalogModel = ReturnType<ExtensionModelRegistry["getAll"]>[number];
+type AnyListed = { provider: string; id: string; name: string; api: string; input: readonly string[] } & {
+	contextWindow?: number;
+	output?: readonly string[];
+};
 
-const info = (m: CatalogModel): ModelInfo => ({
-	type: "chat",
+const info = (type: ModelType, m: AnyListed): ModelInfo => ({
+	type,
 	provider: m.provider,
 	id: m.id,
 	name: m.name,
 	api: m.api,
 	input: [...m.input],
-	contextWindow: m.contextWindow,
+	...(m.contextWindow !== undefined ? { contextWindow: m.contextWindow } : {}),
+	...(m.output ? { output: [...m.output] } : {}),
 });
 
 function typeOf(value: unknown): ModelType {
@@ -37,40 +42,50 @@ function typeOf(value: unknown): ModelType {
 	throw new TypeError(`model type must be one of ${TYPES.join(", ")} (got ${JSON.stringify(value)})`);
 }
 
-/** pi's catalog entries of a type (only chat models exist in it). */
-function ofType(all: readonly CatalogModel[], type: ModelType, provider: unknown): ModelInfo[] {
-	if (type !== "chat") return [];
-	return all.filter((m) => provider === undefined || m.provider === provider).map(info);
-}
+const providerArg = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
 
 /** Answers one `models.<method>(…)` call of a script. */
-export function callModels(registry: ExtensionModelRegistry, method: string, args: Record<string, unknown>): unknown {
+export async function callModels(
+	registry: ExtensionModelRegistry,
+	method: string,
+	args: Record<string, unknown>,
+): Promise<unknown> {
 	switch (method) {
-		case "getModelsOfType":
-			return ofType(registry.getAll(), typeOf(args.type), args.provider);
-		case "getAvailableOfType":
-			return ofType(registry.getAvailable(), typeOf(args.type), args.provider);
+		case "getModelsOfType": {
+			const type = typeOf(args.type);
+			return registry.getModelsOfType(type, providerArg(args.provider)).map((m) => info(type, m));
+		}
+		case "getAvailableOfType": {
+			const type = typeOf(args.type);
+			return (await registry.getAvailableOfType(type, providerArg(args.provider))).map((m) => info(type, m));
+		}
 		case "getModelOfType": {
 			const type = typeOf(args.type);
-			return ofType(registry.getAll(), type, args.provider).find((m) => m.id === args.id);
+			const found = registry.getModelOfType(type, String(args.provider ?? ""), String(args.id ?? ""));
+			return found ? info(type, found) : undefined;
 		}
 		case "classify":
 		case "generateImages": {
-			const model = (args.model ?? {}) as { provider?: unknown; id?: unknown };
-			const provider = String(model.provider ?? "");
-			const id = String(model.id ?? "");
+			const ref = (args.model ?? {}) as { provider?: unknown; id?: unknown };
+			const provider = String(ref.provider ?? "");
+			const id = String(ref.id ?? "");
 			const kind = method === "classify" ? "classifier" : "image";
-			const known = registry.find(provider, id);
-			const errorMessage = known
-				? `${provider}/${id} is a chat model; chat models cannot be run from scripts (only ${kind} models can)`
-				: `no ${kind} model ${provider}/${id}: pi's model catalog has no ${kind} models`;
-			return {
-				provider,
-				model: id,
-				...(method === "classify" ? { answers: {} } : { output: [] }),
-				stopReason: "error",
-				errorMessage,
-			};
+			const model = registry.getModelOfType(kind, provider, id);
+			if (!model) {
+				const chat = registry.find(provider, id);
+				return {
+					provider,
+					model: id,
+					...(method === "classify" ? { answers: {} } : { output: [] }),
+					stopReason: "error",
+					errorMessage: chat
+						? `${provider}/${id} is a chat model; chat models cannot be run from scripts (only ${kind} models can)`
+						: `no ${kind} model ${provider}/${id}`,
+				};
+			}
+			return method === "classify"
+				? registry.classify(model as ClassifierModel, args.context as ClassifierContext)
+				: registry.generateImages(model as ImageModel, args.context as ImagesContext);
 		}
 		default:
 			throw new TypeError(`models.${method} is not a function`);

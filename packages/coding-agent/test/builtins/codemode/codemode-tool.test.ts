@@ -156,7 +156,7 @@ return { chat: chat.length, type: one.type, same: one.id === chat[0].id, classif
 		expect(out).toMatchObject({ type: "chat", same: true, classifiers: [], images: [] });
 		expect(out.verdict[0]).toBe("error");
 		expect(out.verdict[1]).toMatch(/chat models cannot be run from scripts/);
-		expect(out.painted).toEqual(["error", "no image model nowhere/paint: pi's model catalog has no image models", []]);
+		expect(out.painted).toEqual(["error", "no image model nowhere/paint", []]);
 		expect(out.bad).toMatch(/model type must be one of chat, image, classifier/);
 	});
 

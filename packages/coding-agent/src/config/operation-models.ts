@@ -1,0 +1,176 @@
+// The non-chat side of the model registry (1.6.0's mixed-operation
+// providers): image and classifier models registered by extension
+// providers, the implementations that run them (per provider, keyed by the
+// model's api, or one provider-level method), and providers' credential-
+// specific availability filters (`filterModels` for chat models,
+// `filterAllModels` across every type). Operations never reject: a missing
+// model, implementation or key, or a throw, is an error result.
+import {
+	type AssistantImages,
+	type ClassifierContext,
+	type ClassifierModel,
+	type ClassifierOptions,
+	type ClassifierResult,
+	classifierError,
+	type ImageModel,
+	type ImagesContext,
+	type ImagesOptions,
+	imagesError,
+	type Model,
+	type ModelType,
+	type OperationModel,
+	type ProviderClassifier,
+	type ProviderImages,
+} from "@pi/ai";
+import type { AuthCredential } from "./auth.js";
+
+export type AnyModel = Model | OperationModel;
+
+export interface ProviderOperations {
+	images?: Record<string, ProviderImages>;
+	classifiers?: Record<string, ProviderClassifier>;
+	/** Provider-level implementations (a pi-ai Provider object); used when `images`/`classifiers` has no entry for the api. */
+	generateImages?: ProviderImages["generateImages"];
+	classify?: ProviderClassifier["classify"];
+}
+
+export interface ProviderModelFilters {
+	chat?(models: readonly Model[], credential: AuthCredential | undefined): readonly Model[];
+	all?(models: readonly AnyModel[], credential: AuthCredential | undefined): readonly AnyModel[];
+}
+
+/** What an operation request needs from the registry: the key and headers, as for chat requests. */
+export interface OperationAuth {
+	credential(provider: string): AuthCredential | undefined;
+	requestAuth(model: OperationModel): Promise<{ apiKey?: string; headers?: Record<string, string> }>;
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+export function modelTypeOf(m: AnyModel): ModelType {
+	const type = (m as { type?: unknown }).type;
+	return type === "image" ? "image" : type === "classifier" ? "classifier" : "chat";
+}
+
+export class OperationModels {
+	private models: OperationModel[] = [];
+	private readonly operations = new Map<string, ProviderOperations>();
+	private readonly filters = new Map<string, ProviderModelFilters>();
+
+	constructor(private readonly auth: OperationAuth) {}
+
+	/** Adds or replaces (same provider, type and id) a model. */
+	register(model: OperationModel): void {
+		const i = this.models.findIndex((m) => m.provider === model.provider && m.type === model.type && m.id === model.id);
+		if (i >= 0) this.models[i] = model;
+		else this.models.push(model);
+	}
+
+	removeProvider(provider: string): void {
+		this.models = this.models.filter((m) => m.provider !== provider);
+	}
+
+	setOperations(provider: string, ops: ProviderOperations | undefined): void {
+		if (ops) this.operations.set(provider, ops);
+		else this.operations.delete(provider);
+	}
+
+	setFilters(provider: string, filters: ProviderModelFilters | undefined): void {
+		if (filters && (filters.chat || filters.all)) this.filters.set(provider, filters);
+		else this.filters.delete(provider);
+	}
+
+	list(type: "image" | "classifier", provider?: string): OperationModel[] {
+		return this.models.filter((m) => m.type === type && (provider === undefined || m.provider === provider));
+	}
+
+	/** A provider's chat models as its `filterModels` leaves them for the stored credential (a throw keeps them all). */
+	filterChat(provider: string, models: Model[]): Model[] {
+		const filter = this.filters.get(provider)?.chat;
+		if (!filter) return models;
+		try {
+			return [...filter(models, this.auth.credential(provider))];
+		} catch {
+			return models;
+		}
+	}
+
+	/**
+	 * A provider's models of every type as available: `filterAllModels` when
+	 * given, else `filterModels` on the chat models (other types kept).
+	 */
+	filterAll(provider: string, models: AnyModel[]): AnyModel[] {
+		const filters = this.filters.get(provider);
+		if (!filters) return models;
+		const credential = this.auth.credential(provider);
+		try {
+			if (filters.all) return [...filters.all(models, credential)];
+			if (!filters.chat) return models;
+			const chat = models.filter((m) => modelTypeOf(m) === "chat") as Model[];
+			const kept = new Set(filters.chat(chat, credential).map((m) => m.id));
+			return models.filter((m) => modelTypeOf(m) !== "chat" || kept.has(m.id));
+		} catch {
+			return models;
+		}
+	}
+
+	async generateImages(
+		model: ImageModel,
+		context: ImagesContext,
+		options: ImagesOptions = {},
+	): Promise<AssistantImages> {
+		const known = this.models.find((m) => m.type === "image" && m.provider === model?.provider && m.id === model?.id);
+		if (!known) return imagesError(model, `no image model ${model?.provider}/${model?.id}`, options.signal);
+		const ops = this.operations.get(known.provider);
+		const impl = ops?.images?.[known.api]?.generateImages.bind(ops.images[known.api]) ?? ops?.generateImages;
+		if (!impl)
+			return imagesError(
+				known as ImageModel,
+				`provider "${known.provider}" has no image implementation for api "${known.api}"`,
+			);
+		try {
+			const auth = await this.auth.requestAuth(known);
+			return await impl(known as ImageModel, context, {
+				...options,
+				...auth,
+				headers: { ...auth.headers, ...options.headers },
+			});
+		} catch (error) {
+			return imagesError(known as ImageModel, describe(error), options.signal);
+		}
+	}
+
+	async classify(
+		model: ClassifierModel,
+		context: ClassifierContext,
+		options: ClassifierOptions = {},
+	): Promise<ClassifierResult> {
+		const known = this.models.find(
+			(m) => m.type === "classifier" && m.provider === model?.provider && m.id === model?.id,
+		);
+		if (!known) return classifierError(model, `no classifier model ${model?.provider}/${model?.id}`, options.signal);
+		if ((context.images?.length ?? 0) > 0 && !known.input.includes("image")) {
+			return classifierError(known as ClassifierModel, `${known.provider}/${known.id} does not take images`);
+		}
+		const ops = this.operations.get(known.provider);
+		const impl = ops?.classifiers?.[known.api]?.classify.bind(ops.classifiers[known.api]) ?? ops?.classify;
+		if (!impl) {
+			return classifierError(
+				known as ClassifierModel,
+				`provider "${known.provider}" has no classifier implementation for api "${known.api}"`,
+			);
+		}
+		try {
+			const auth = await this.auth.requestAuth(known);
+			return await impl(known as ClassifierModel, context, {
+				...options,
+				...auth,
+				headers: { ...auth.headers, ...options.headers },
+			});
+		} catch (error) {
+			return classifierError(known as ClassifierModel, describe(error), options.signal);
+		}
+	}
+}
