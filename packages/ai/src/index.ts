@@ -118,3 +118,4 @@ export {
 	type Usage,
 	type UserMessage,
 } from "./types.js";
+export { uuidv7 } from "./uuid.js";

@@ -31,3 +31,4 @@ export * from "./stream-writer.js";
 export * from "./thinking.js";
 export * from "./transform-messages.js";
 export * from "./types.js";
+export * from "./uuid.js";

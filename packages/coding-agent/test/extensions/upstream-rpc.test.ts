@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
 import {
 	assertBuilt,
 	createSandbox,
@@ -188,7 +189,7 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 /** The data of a successful response to `command`. */
 async function data(p: RawPi, command: Rec): Promise<Rec> {
 	const response = await call(p, command);
-	expect(response).toMatchObject({ success: true });
+	expect(response, JSON.stringify(response)).toMatchObject({ success: true });
 	return response.data as Rec;
 }
 
@@ -279,5 +280,63 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		expect(forked).toMatchObject({ success: true, data: { text: "change a.txt twice", cancelled: false } });
 		expect(pi.records.filter((r) => r.type === "extension_ui_request" && r.method === "select")).toEqual([]);
 		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
+	}, 60_000);
+
+	it("custom-compaction: its summary (from gemini-2.5-flash via modelRegistry.complete) is the compaction entry", async () => {
+		// The built-in google provider answers from the fake server (Gemini's wire format).
+		const models = JSON.parse(readFileSync(join(sb.agentDir, "models.json"), "utf8"));
+		models.providers.google = { baseUrl: sb.fake.url };
+		writeFileSync(join(sb.agentDir, "models.json"), JSON.stringify(models));
+		sb.env.GEMINI_API_KEY = "fake-google-key";
+		// Keep little, so the earlier exchange is summarized.
+		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+		pi = spawnRaw(sb, ext("custom-compaction.ts"));
+		sb.fake.enqueue(textReply("first answer"), textReply("second answer"));
+		await promptAndSettle(pi, "first question");
+		await promptAndSettle(pi, "second question");
+
+		const summary = "## Goals\nAnswer two questions (summarized by the custom compaction).";
+		sb.fake.enqueue(
+			new GoogleStream()
+				.text(summary)
+				.chunk([], "STOP", { promptTokenCount: 321, candidatesTokenCount: 12, totalTokenCount: 333 })
+				.script(),
+		);
+		const result = await data(pi, { type: "compact" });
+		await notified(pi, "Custom compaction extension triggered");
+		const progress = await pi.waitFor(uiRequest("notify", (r) => String(r.message).startsWith("Custom compaction:")));
+		expect(progress.message).toMatch(
+			/^Custom compaction: summarizing \d+ messages \([\d,]+ tokens\) with gemini-2\.5-flash\.\.\.$/,
+		);
+		expect(result.summary).toBe(summary);
+
+		// The summary request went to gemini-2.5-flash with the extension's prompt and the conversation.
+		const request = sb.fake.requests[2];
+		expect(request.path).toContain("/models/gemini-2.5-flash:streamGenerateContent");
+		const sent = JSON.stringify(request.body);
+		expect(sent).toContain("You are a conversation summarizer");
+		expect(sent).toContain("first question");
+		expect(
+			(request.body as { generationConfig?: { maxOutputTokens?: number } }).generationConfig?.maxOutputTokens,
+		).toBe(8192);
+
+		// The session file holds the extension's summary, and the next request carries it.
+		const file = await sessionFile(pi);
+		const compaction = readFileSync(file, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l) as Rec)
+			.filter((e) => e.type === "compaction");
+		expect(compaction).toHaveLength(1);
+		expect(compaction[0]).toMatchObject({
+			summary,
+			firstKeptEntryId: result.firstKeptEntryId,
+			tokensBefore: result.tokensBefore,
+		});
+		sb.fake.enqueue(textReply("third answer"));
+		await promptAndSettle(pi, "third question");
+		expect(JSON.stringify(sb.fake.requests[3].body)).toContain(
+			"Answer two questions (summarized by the custom compaction).",
+		);
 	}, 60_000);
 });
