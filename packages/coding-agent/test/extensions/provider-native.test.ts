@@ -14,6 +14,7 @@ import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/supp
 
 const NATIVE = resolve(__dirname, "../fixtures/extensions/providers/native-ai.ts");
 const KEYLOGIN = resolve(__dirname, "../fixtures/extensions/providers/key-login.ts");
+const MEDIA = resolve(__dirname, "../fixtures/extensions/providers/media-tools.ts");
 
 let sb: Sandbox;
 beforeAll(assertBuilt);
@@ -107,6 +108,20 @@ describe("registerProvider object form: native auth and refreshModels (built CLI
 			key: "k-9",
 			env: { KEYED_REGION: "eu" },
 		});
+	}, 120_000);
+
+	it("filterModels: --list-models offers the chat models the stored key unlocks; image/classifier models are not listed", async () => {
+		const authFile = join(sb.agentDir, "auth.json");
+		writeFileSync(authFile, JSON.stringify({ tiered: { type: "api_key", key: "basic-key" } }), { mode: 0o600 });
+		const basic = await sb.run(["-e", MEDIA, "--list-models"]);
+		expect(basic.stderr).toBe("");
+		expect(basic.stdout).toMatch(/^tiered\s+basic\s/m);
+		expect(basic.stdout).not.toMatch(/^tiered\s+pro\s/m);
+		expect(basic.stdout).toMatch(/^media-tools\s+media-chat\s/m);
+		expect(basic.stdout).not.toMatch(/classifier-v1|image-v1|judge/);
+		writeFileSync(authFile, JSON.stringify({ tiered: { type: "api_key", key: "pro-key" } }), { mode: 0o600 });
+		const pro = await sb.run(["-e", MEDIA, "--list-models"]);
+		expect(pro.stdout).toMatch(/^tiered\s+pro\s/m);
 	}, 120_000);
 
 	it("an expired native login is refreshed before the request; toAuth then derives from the new tokens", async () => {

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeProvider, json, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
+import { createCodemodeExtension } from "../../src/builtins/codemode/index.js";
 import type { ExtensionAPI, ExtensionContext } from "../../src/extensions/types.js";
 import { sessionWithExtensions } from "../builtins/support.js";
 import { inMemoryExtensions } from "./helpers.js";
@@ -26,7 +27,7 @@ afterEach(async () => {
 const FIXTURE = resolve(__dirname, "../fixtures/extensions/providers/media-tools.ts");
 
 /** A session with the media-tools fixture and the ctx its session_start handler saw. */
-async function open() {
+async function open(extra: Record<string, (pi: ExtensionAPI) => void> = {}) {
 	const { default: mediaTools } = (await import(/* @vite-ignore */ pathToFileURL(FIXTURE).href)) as {
 		default: (pi: ExtensionAPI) => void;
 	};
@@ -35,6 +36,7 @@ async function open() {
 	const s = await sessionWithExtensions({
 		// The fixture reads MEDIA_BASE_URL when it registers.
 		media: mediaTools,
+		...extra,
 		probe: (pi) => {
 			api = pi;
 			pi.on("session_start", (_e, c) => void (ctx = c));
@@ -92,6 +94,30 @@ describe("registerProvider: images, classifiers, filterModels", () => {
 			output: [{ type: "image", data: "aGk=", mimeType: "image/png" }],
 		});
 		expect(fake.requests.find((q) => q.path.endsWith("/images"))?.body).toEqual({ model: "image-v1", prompt: "a cat" });
+	});
+
+	it("a codemode script lists the classifier and runs it through models.classify over HTTP", async () => {
+		const s = await open({ codemode: createCodemodeExtension() });
+		s.session.setActiveToolsByName([...s.session.getActiveToolNames(), "codemode"]);
+		fake.enqueueFor("/classify", json(200, { answers: { tone: { type: "bool", probability: 0.25 } } }));
+		const code = `
+const [c] = await models.getModelsOfType("classifier", "media-tools");
+const r = await models.classify(c, { state: { msg: "hi" }, questions: { tone: { type: "bool", instructions: "Rude?", criteria: { true: "rude", false: "polite" } } } });
+return { id: c.id, type: c.type, stop: r.stopReason, p: r.answers.tone.probability };`;
+		s.fake.enqueue({ toolCalls: [{ name: "codemode", args: { code } }] }, { text: "ok" });
+		await s.session.prompt("go");
+		const result = s.session.messages.find(
+			(m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "codemode",
+		) as { content: { text?: string }[]; isError: boolean } | undefined;
+		expect(result?.isError).toBe(false);
+		const text = result?.content.map((c) => c.text ?? "").join("\n") ?? "";
+		expect(JSON.parse(text.slice(text.indexOf("\n") + 1))).toEqual({
+			id: "classifier-v1",
+			type: "classifier",
+			stop: "stop",
+			p: 0.25,
+		});
+		expect(fake.requests.find((q) => q.path.endsWith("/classify"))?.headers.authorization).toBe("Bearer media-key");
 	});
 
 	it("never rejects: a failing service, an unknown model and images for a text-only classifier are error results", async () => {
