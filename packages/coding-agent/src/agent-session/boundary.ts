@@ -25,7 +25,9 @@ function isContent(value: unknown): boolean {
 /** Why the proposal cannot be appended, or undefined when every draft is valid. */
 export function validateDrafts(sm: SessionManager, drafts: readonly SessionBoundaryDraft[]): string | undefined {
 	if (!Array.isArray(drafts)) return "entries must be an array";
-	const branch = new Map(sm.getBranch().map((e) => [e.id, e]));
+	// Only context_edit and compaction drafts name branch entries; those are looked up one by one
+	// (a resumed branch is mostly on disk: reading all of it for a custom entry cost seconds).
+	const onBranch = (id: string) => sm.findOnBranch((e) => e.id === id) !== undefined;
 	for (const [i, draft] of drafts.entries()) {
 		const where = `entries[${i}]`;
 		if (!draft || typeof draft !== "object" || !DRAFT_TYPES.has((draft as { type?: string }).type ?? "")) {
@@ -41,7 +43,8 @@ export function validateDrafts(sm: SessionManager, drafts: readonly SessionBound
 				if (typeof draft.display !== "boolean") return `${where}: display must be a boolean`;
 				break;
 			case "context_edit": {
-				const target = branch.get(draft.targetId);
+				const target =
+					typeof draft.targetId === "string" && onBranch(draft.targetId) ? sm.getEntry(draft.targetId) : undefined;
 				if (!target) return `${where}: entry ${draft.targetId} is not on the active branch`;
 				try {
 					normalizeContextEdit(target, draft.replacement);
@@ -52,7 +55,10 @@ export function validateDrafts(sm: SessionManager, drafts: readonly SessionBound
 			}
 			case "compaction":
 				if (typeof draft.summary !== "string") return `${where}: summary must be a string`;
-				if (draft.firstKeptEntryId !== null && !branch.has(draft.firstKeptEntryId)) {
+				if (
+					draft.firstKeptEntryId !== null &&
+					!(typeof draft.firstKeptEntryId === "string" && onBranch(draft.firstKeptEntryId))
+				) {
 					return `${where}: firstKeptEntryId ${draft.firstKeptEntryId} is not on the active branch`;
 				}
 				break;

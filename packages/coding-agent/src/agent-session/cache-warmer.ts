@@ -79,7 +79,7 @@ export interface CacheWarmingStatus {
 export interface CacheWarmerDeps {
 	/** Sends a refresh: the session's stream function below virtual routing (keys, configured headers). */
 	stream: () => StreamFn;
-	sessionManager: Pick<SessionManager, "appendUsage" | "getBranch" | "getLeafId">;
+	sessionManager: Pick<SessionManager, "appendUsage" | "findOnBranch" | "getEntry" | "getLeafId">;
 	/** The `cacheWarming` setting, read at every step (a change applies at once). */
 	getMode: () => CacheWarmingMode;
 	/** The selected model: only requests made with it are kept warm. */
@@ -288,26 +288,28 @@ export class CacheWarmer {
 		return undefined;
 	}
 
-	/** The branch still holds the request's leaf, and nothing after it rewrote what came before. */
+	/**
+	 * The branch still holds the request's leaf, and nothing after it rewrote what came before.
+	 * Walks up from the leaf over the index only: a resumed branch is mostly on disk.
+	 */
 	private prefixIntact(run: WarmRun): boolean {
-		const branch = this.deps.sessionManager.getBranch();
-		const at = run.leafId === null ? -1 : branch.findIndex((e) => e.id === run.leafId);
-		if (run.leafId !== null && at < 0) return false;
-		for (let i = at + 1; i < branch.length; i++) if (PREFIX_BREAKING.has(branch[i].type)) return false;
-		return true;
+		let broken = false;
+		const reached = this.deps.sessionManager.findOnBranch((e) => {
+			if (e.id === run.leafId) return true;
+			broken = PREFIX_BREAKING.has(e.type as SessionEntry["type"]);
+			return broken;
+		});
+		return !broken && (run.leafId === null || reached !== undefined);
 	}
 
-	/** Prompt size of the branch's latest answer, as the provider reported it. */
+	/** Prompt size of the branch's latest answer, as the provider reported it (only that entry is read). */
 	private evaluate(run: WarmRun): CacheWarmingDecision {
-		const branch = this.deps.sessionManager.getBranch();
+		const id = this.deps.sessionManager.findOnBranch((e) => e.type === "message" && e.role === "assistant");
+		const e = id === undefined ? undefined : this.deps.sessionManager.getEntry(id);
 		let promptTokens = 0;
-		for (let i = branch.length - 1; i >= 0; i--) {
-			const e = branch[i];
-			if (e.type === "message" && e.message.role === "assistant") {
-				const u = e.message.usage;
-				promptTokens = u.input + u.cacheRead + u.cacheWrite;
-				break;
-			}
+		if (e?.type === "message" && e.message.role === "assistant") {
+			const u = e.message.usage;
+			promptTokens = u.input + u.cacheRead + u.cacheWrite;
 		}
 		return evaluateCacheWarming(run.model, promptTokens, run.phase);
 	}

@@ -114,6 +114,13 @@ export class SessionView {
 		}
 		return out;
 	}
+	/** The nearest entry from `fromId` (default: the leaf) towards the root that `stop` accepts, seen as id/type/role only (no disk reads). */
+	findOnBranch(
+		stop: (entry: { id: string; type: string; role?: string }) => boolean,
+		fromId?: string,
+	): string | undefined {
+		return this.tree.findUp(fromId ?? this.tree.leafId, stop);
+	}
 	getTree(): SessionTreeNode[] {
 		return this.tree.tree();
 	}

@@ -250,6 +250,19 @@ export class SessionTree {
 		return rec.parent ?? (rec.parentId !== null ? this.byId.get(rec.parentId) : undefined);
 	}
 
+	/**
+	 * Walks from `fromId` towards the root, reading nothing from disk: `stop` sees each record
+	 * (id, type, role) and returns true to stop there. Returns that record's id, or undefined.
+	 */
+	findUp(fromId: string | null, stop: (rec: Readonly<EntryRecord>) => boolean): string | undefined {
+		let cur = fromId ? this.byId.get(fromId) : undefined;
+		for (let steps = 0; cur && steps <= this.records.length; steps++) {
+			if (stop(cur)) return cur.id;
+			cur = this.parentOf(cur);
+		}
+		return undefined;
+	}
+
 	/** Records from the root to `fromId` (inclusive). */
 	pathRecords(fromId: string | null): EntryRecord[] {
 		// Loading cuts every parent cycle (load.ts) and appends only add new ids, so a walk

@@ -218,6 +218,24 @@ describe("idle prompt-cache warming", () => {
 		expect(next).not.toContain("WARM-REPLY");
 	});
 
+	it("entries after the request that keep its prefix leave it scheduled; a compaction after it ends warming", async () => {
+		const s = await setup();
+		s.fake.enqueue(text("first answer", WARM_TOKENS, 5));
+		await s.session.prompt("hello");
+		const sm = s.session.sessionManager;
+		const answer = sm.getLeafEntry();
+		expect(answer).toMatchObject({ type: "message", message: { role: "assistant" } });
+		sm.appendLabelChange(answer?.id ?? "", "mark");
+		sm.appendCustomEntry("some-extension", { n: 1 });
+		// The decision weighs the latest answer's prompt size, found past the entries after it.
+		expect(s.session.cacheWarming?.status).toMatchObject({
+			state: "scheduled",
+			decision: { action: "warm", economicsAvailable: true },
+		});
+		sm.appendCompaction("summary", answer?.id ?? null, 1000);
+		expect(s.session.cacheWarming?.status).toMatchObject({ state: "inactive", reason: "the conversation changed" });
+	});
+
 	it("sends nothing below the $0.05 threshold, and says why", async () => {
 		const s = await setup();
 		s.fake.enqueue(text("answer", COLD_TOKENS, 5));

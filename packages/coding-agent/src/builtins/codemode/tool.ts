@@ -323,7 +323,8 @@ async function runCodemode(
 	const outcome = await runScript({
 		code,
 		tools: scriptTools(callable),
-		store: foldStore(ctx.sessionManager.getBranch()),
+		// Only the custom entries are read: a resumed branch is mostly on disk.
+		store: foldStore(ctx.sessionManager.getBranchEntries("custom")),
 		timeoutMs: options.timeoutMs,
 		signal,
 		host,
