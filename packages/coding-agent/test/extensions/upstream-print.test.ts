@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
 import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
 import { git, initRepo, stashCommits } from "./git-repo.js";
 
@@ -194,6 +195,44 @@ describe("upstream examples in print mode (built CLI)", () => {
 		expect(git(sb.cwd, ["stash", "list"])).toBe("");
 		expect(git(sb.cwd, ["rev-parse", "HEAD"])).toBe(head);
 		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
+	});
+
+	it("custom-compaction: threshold compactions after each run store the summary gemini-2.5-flash wrote for the extension", async () => {
+		// A tiny window: each answer's reported 55 tokens pass the threshold (1000 - 960), so pi compacts after every run.
+		sb.writeModels({ models: [{ id: "fake-model", contextWindow: 1000 }] });
+		const models = JSON.parse(readFileSync(join(sb.agentDir, "models.json"), "utf8"));
+		models.providers.google = { baseUrl: sb.fake.url };
+		writeFileSync(join(sb.agentDir, "models.json"), JSON.stringify(models));
+		writeFileSync(
+			join(sb.agentDir, "settings.json"),
+			JSON.stringify({ compaction: { reserveTokens: 960, keepRecentTokens: 1 } }),
+		);
+		const gemini = (text: string) => new GoogleStream().text(text).chunk([], "STOP").script();
+		sb.fake.enqueue(
+			textReply("first answer"),
+			gemini("SUMMARY ONE"),
+			textReply("second answer"),
+			gemini("SUMMARY TWO"),
+		);
+		const r = await sb.run(["-p", ...MODEL, ...ext("custom-compaction.ts"), "first question", "second question"], {
+			env: { GEMINI_API_KEY: "fake-google-key" },
+		});
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("second answer\n");
+		expect(r.stderr).not.toMatch(/Compaction failed|using default compaction/);
+		expect(sb.fake.requests.map((q) => q.path)).toEqual([
+			"/v1/chat/completions",
+			"/models/gemini-2.5-flash:streamGenerateContent",
+			"/v1/chat/completions",
+			"/models/gemini-2.5-flash:streamGenerateContent",
+		]);
+		expect(JSON.stringify(sb.fake.requests[1].body)).toContain("first question");
+		expect(JSON.stringify(sb.fake.requests[2].body)).toContain("SUMMARY ONE");
+		expect(
+			sessionEntries()
+				.filter((e) => e.type === "compaction")
+				.map((e) => e.summary),
+		).toEqual(["SUMMARY ONE", "SUMMARY TWO"]);
 	});
 
 	it("with-deps: the extension's own node_modules resolve and its tool runs", async () => {
