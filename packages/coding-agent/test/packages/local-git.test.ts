@@ -360,8 +360,11 @@ describe.concurrent("local and git packages", () => {
 			expect(r.stderr).toContain(`package ${missing} skipped: git clone ${missing} failed`);
 			expect(r.stderr).toContain(`package ${other.url}@nope skipped: git ref "nope" not found`);
 			expect(systemPrompt(sb, index)).toContain("ok-skill");
-			// Offline: a package that is not installed is named, not fetched.
+			// Offline: a package that is not installed is named, not fetched. (A scripted answer: without one the
+			// fake's 500 is retried 2+4+8 s.)
+			sb.fake.enqueue(textReply("ok"));
 			const off = await sb.run(["-p", "--model", "fake/fake-model", "hi"], { env: { PI_OFFLINE: "1" } });
+			expect(off.code, off.stderr).toBe(0);
 			expect(off.stderr).toContain(`package ${missing} skipped: not installed, and offline mode is on`);
 		});
 
