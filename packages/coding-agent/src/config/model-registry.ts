@@ -236,7 +236,8 @@ export class ModelRegistry {
 		});
 		const filtered = new Map<string, Set<Model>>();
 		for (const [provider, ok] of byProvider) {
-			if (!ok) continue;
+			// Most providers have no filter: skip the per-provider pass (getAvailable is on the -p start-up path).
+			if (!ok || !this.operations.hasChatFilter(provider)) continue;
 			const own = available.filter((m) => m.provider === provider);
 			const kept = this.operations.filterChat(provider, own);
 			if (kept !== own) filtered.set(provider, new Set(kept));

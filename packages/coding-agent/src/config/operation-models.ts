@@ -86,6 +86,10 @@ export class OperationModels {
 		return this.models.filter((m) => m.type === type && (provider === undefined || m.provider === provider));
 	}
 
+	hasChatFilter(provider: string): boolean {
+		return this.filters.get(provider)?.chat !== undefined;
+	}
+
 	/** A provider's chat models as its `filterModels` leaves them for the stored credential (a throw keeps them all). */
 	filterChat(provider: string, models: Model[]): Model[] {
 		const filter = this.filters.get(provider)?.chat;

@@ -1,6 +1,7 @@
 // showCacheMissNotices in the built app (tmux): a reply that re-sends the
 // previous prompt without cache reads gets a "Cache miss" line, live and again
-// when the session is reopened; with the setting off (the default) nothing.
+// when the session is reopened, and /compact a line with what the summary was
+// billed; with the setting off (the default) nothing.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,11 @@ const MISS = "Cache miss: 30k tokens re-billed";
 
 describe.skipIf(!hasTmux)("cache notices (tmux)", () => {
 	it("with showCacheMissNotices a miss is a transcript line, live and when the session is reopened", async () => {
-		writeFileSync(join(app.sb.agentDir, "settings.json"), JSON.stringify({ showCacheMissNotices: true }));
+		writeFileSync(
+			join(app.sb.agentDir, "settings.json"),
+			// A tiny kept tail so /compact has something to summarize.
+			JSON.stringify({ showCacheMissNotices: true, compaction: { keepRecentTokens: 1 } }),
+		);
 		app.sb.fake.enqueue(reply("first answer", 30_000, 2_000), reply("second answer", 31_000, 0));
 		const pi = app.start();
 		await pi.waitFor(READY);
@@ -31,11 +36,15 @@ describe.skipIf(!hasTmux)("cache notices (tmux)", () => {
 		const screen = await submit(pi, "two", MISS);
 		// The line comes after the reply that paid for it.
 		expect(screen.indexOf(MISS)).toBeGreaterThan(screen.indexOf("second answer"));
+		// A compaction's summary request is billed too: its line follows the compaction.
+		// The kept tail cuts the last turn: its prefix and the history are summarized in two requests (15k each).
+		app.sb.fake.enqueue(reply("the summary", 15_000, 0), reply("the prefix summary", 15_000, 0));
+		await submit(pi, "/compact", "Compaction: 30k tokens billed");
 		pi.kill();
 
 		const again = app.start({ args: ["-c"] });
-		const history = await again.waitFor(MISS);
-		expect(history.indexOf(MISS)).toBeGreaterThan(history.indexOf("second answer"));
+		const history = await again.waitFor("Compaction: 30k tokens billed");
+		expect(history).toContain("Compaction: 30k tokens billed");
 	});
 
 	it("off by default: the same miss shows nothing", async () => {
