@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CreateAgentSessionOptions } from "../../src/agent-session/create-agent-session.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "./support.js";
 
@@ -19,15 +20,28 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-async function open(projectTrust?: "trusted" | "untrusted" | ((cwd: string) => boolean)) {
-	const s = await makeSession({
+type ProjectTrust = CreateAgentSessionOptions["projectTrust"];
+
+/**
+ * An in-memory session in the project folder whose settings, resources and
+ * trust are the SDK's own (makeSession's in-memory stand-ins are switched
+ * off); `projectTrust` and `extensions` are passed only when given.
+ */
+function projectSession(projectTrust?: ProjectTrust, extensions?: CreateAgentSessionOptions["extensions"]) {
+	return makeSession({
 		cwd,
 		agentDir: join(root, "agent"),
 		settingsManager: undefined,
 		resourceLoader: undefined,
 		sessionManager: SessionManager.inMemory(cwd),
 		...(projectTrust ? { projectTrust } : {}),
+		...(extensions ? { extensions } : {}),
 	});
+}
+
+/** Whether the project's settings (compaction off) and SYSTEM.md reached a prompt's session. */
+async function open(projectTrust?: ProjectTrust) {
+	const s = await projectSession(projectTrust);
 	s.fake.enqueue({ text: "ok" });
 	await s.session.prompt("hi");
 	const system = JSON.stringify(s.fake.calls[0].messages.filter((m) => m.role === "system"));
@@ -53,18 +67,10 @@ describe("createAgentSession project trust", () => {
 
 	it("with extensions, a deciding function is asked once for the folder", async () => {
 		const asked: string[] = [];
-		const s = await makeSession({
-			cwd,
-			agentDir: join(root, "agent"),
-			settingsManager: undefined,
-			resourceLoader: undefined,
-			sessionManager: SessionManager.inMemory(cwd),
-			projectTrust: (dir: string) => {
-				asked.push(dir);
-				return true;
-			},
-			extensions: {},
-		});
+		const s = await projectSession((dir: string) => {
+			asked.push(dir);
+			return true;
+		}, {});
 		expect(asked).toEqual([cwd]);
 		expect(s.session.autoCompactionEnabled).toBe(false);
 		await s.runtime?.dispose();
@@ -79,15 +85,7 @@ describe("createAgentSession project trust", () => {
 			`import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "yes");\nexport default function () {}\n`,
 		);
 		const load = async (projectTrust?: "trusted" | "untrusted") => {
-			const s = await makeSession({
-				cwd,
-				agentDir: join(root, "agent"),
-				settingsManager: undefined,
-				resourceLoader: undefined,
-				sessionManager: SessionManager.inMemory(cwd),
-				...(projectTrust ? { projectTrust } : {}),
-				extensions: {},
-			});
+			const s = await projectSession(projectTrust, {});
 			await s.runtime?.dispose();
 			return existsSync(marker);
 		};

@@ -6,8 +6,8 @@
 // (one process, three prompts). The BUILT pi runs. Build first.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type RawPi, responseTo, type Sandbox, spawnRaw } from "../rpc/support.js";
+import { describe, expect, it } from "vitest";
+import { useRpcSandbox } from "../rpc/support.js";
 
 const BROKEN = resolve(__dirname, "../fixtures/extensions/providers/broken-wire.ts");
 const MODEL = ["--model", "broken/b1"];
@@ -41,25 +41,12 @@ const failures = [
 	{ prompt: "noend", says: `The stream of provider "broken" ended without a done or error event (${BROKEN})` },
 ];
 
-let sb: Sandbox;
-let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.stdin.end();
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
-});
+const rpc = useRpcSandbox();
 
 describe("an extension provider's failing stream (built CLI)", () => {
 	it("print: each failure is an error naming the extension (exit 1); the session keeps what came before; the next prompt works", async () => {
-		const file = join(sb.root, "s.jsonl");
-		const run = (prompt: string) => sb.run(["-e", BROKEN, ...MODEL, "--session", file, "-p", prompt]);
+		const file = join(rpc.sb.root, "s.jsonl");
+		const run = (prompt: string) => rpc.sb.run(["-e", BROKEN, ...MODEL, "--session", file, "-p", prompt]);
 		const first = await run("hello");
 		expect(first.stdout).toBe("wire ok: hello\n");
 		expect(first.code).toBe(0);
@@ -81,15 +68,11 @@ describe("an extension provider's failing stream (built CLI)", () => {
 	}, 120_000);
 
 	it("rpc: the prompts that fail end with the error (agent_end), the process goes on, the next prompt is answered", async () => {
-		const file = join(sb.root, "rpc.jsonl");
-		pi = spawnRaw(sb, ["-e", BROKEN, ...MODEL, "--session", file]);
-		const p = pi;
-		let seq = 0;
+		const file = join(rpc.sb.root, "rpc.jsonl");
+		const p = rpc.spawn(["-e", BROKEN, ...MODEL, "--session", file]);
 		const prompt = async (message: string) => {
-			const id = `p${++seq}`;
 			const before = p.records.length;
-			p.send(`${JSON.stringify({ id, type: "prompt", message })}\n`);
-			const response = await p.waitFor(responseTo(id), 30_000);
+			const response = await p.call({ type: "prompt", message });
 			expect(response.success).toBe(true);
 			const end = await p.waitFor((r) => r.type === "agent_end" && p.records.indexOf(r) >= before, 30_000);
 			const messages = end.messages as { role: string; stopReason?: string; errorMessage?: string }[];

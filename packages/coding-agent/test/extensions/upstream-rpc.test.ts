@@ -4,58 +4,23 @@
 // would. Each test asserts what the example does on 1.6.0. Build first.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
-import {
-	assertBuilt,
-	createSandbox,
-	type RawPi,
-	responseTo,
-	type Sandbox,
-	spawnRaw,
-	textReply,
-	toolReply,
-} from "../rpc/support.js";
+import { type RawPi, textReply, toolReply, useRpcSandbox } from "../rpc/support.js";
 import { initRepo, stashCommits } from "./git-repo.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const ext = (name: string) => ["-e", join(UPSTREAM, name)];
 
-let sb: Sandbox;
-let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.stdin.end();
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
-});
+const rpc = useRpcSandbox();
 
 type Rec = Record<string, unknown>;
-let seq = 0;
-
-function send(p: RawPi, command: Rec): string {
-	const id = `c${++seq}`;
-	p.send(`${JSON.stringify({ id, ...command })}\n`);
-	return id;
-}
-
-async function call(p: RawPi, command: Rec): Promise<Rec> {
-	const id = send(p, command);
-	return p.waitFor(responseTo(id), 30_000);
-}
-
 /**
  * Sends a prompt that runs an extension command. As 1.6.0, pi answers it ("handled")
  * once the command is done, so a command waiting for a dialog is answered after it.
  */
 async function command(p: RawPi, message: string): Promise<Rec> {
-	const response = await call(p, { type: "prompt", message });
+	const response = await p.call({ type: "prompt", message });
 	expect(response).toMatchObject({ success: true, data: { disposition: "handled" } });
 	return response;
 }
@@ -83,14 +48,14 @@ const notified = (p: RawPi, text: string) =>
 /** Tool-result texts the model received in request `i`. */
 const toolResults = (i: number) =>
 	JSON.stringify(
-		(sb.fake.requests[i].body as { messages: { role: string; content: unknown }[] }).messages
+		(rpc.sb.fake.requests[i].body as { messages: { role: string; content: unknown }[] }).messages
 			.filter((m) => m.role === "tool")
 			.map((m) => m.content),
 	);
 
 describe("upstream examples in rpc mode (built CLI)", () => {
 	it("timed-confirm: an unanswered timed dialog auto-cancels server-side; answered ones resolve", async () => {
-		pi = spawnRaw(sb, ["--no-session", ...ext("timed-confirm.ts")]);
+		const pi = rpc.spawn(["--no-session", ...ext("timed-confirm.ts")]);
 		const selecting = command(pi, "/timed-select");
 		const select = await answer(pi, "select", { value: "Option B" });
 		expect(select).toMatchObject({ title: "Pick an option", options: ["Option A", "Option B", "Option C"] });
@@ -110,21 +75,21 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		await answer(pi, "confirm", { confirmed: true }, (r) => r.timeout === undefined);
 		await notified(pi, "Confirmed by user!");
 		await signalled;
-		expect(sb.fake.requests).toHaveLength(0);
+		expect(rpc.sb.fake.requests).toHaveLength(0);
 	}, 60_000);
 
 	it("rpc-demo: title/widget/status on start, a dangerous bash call goes to select, commands use input/editor/prefill", async () => {
-		pi = spawnRaw(sb, ["--no-session", ...ext("rpc-demo.ts")]);
+		const pi = rpc.spawn(["--no-session", ...ext("rpc-demo.ts")]);
 		await pi.waitFor(uiRequest("setTitle", (r) => r.title === "pi RPC Demo"));
 		await pi.waitFor(uiRequest("setWidget", (r) => r.widgetKey === "rpc-demo"));
 		await pi.waitFor(uiRequest("setStatus", (r) => r.statusText === "Turns: 0"));
 
-		sb.fake.enqueue(
+		rpc.sb.fake.enqueue(
 			toolReply("bash", { command: "sudo rm -rf /tmp/nothing-here" }),
 			toolReply("bash", { command: "echo allowed-ran" }),
 			textReply("done"),
 		);
-		await call(pi, { type: "prompt", message: "clean up" });
+		await pi.call({ type: "prompt", message: "clean up" });
 		await pi.waitFor(uiRequest("setStatus", (r) => r.statusText === "Turn 1 running..."));
 		const select = await answer(pi, "select", { value: "Block" });
 		expect(select).toMatchObject({
@@ -151,51 +116,51 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 		await command(pi, "/rpc-prefill");
 		await pi.waitFor(uiRequest("set_editor_text", (r) => r.text === "This text was set by the rpc-demo extension."));
 		await notified(pi, "Editor prefilled");
-		expect(sb.fake.requests).toHaveLength(3);
+		expect(rpc.sb.fake.requests).toHaveLength(3);
 	}, 60_000);
 
 	it("reload-runtime: /reload-runtime (ctx.reload) reloads the extensions in rpc mode from their files", async () => {
 		// A second extension whose text changes on disk shows which instance answers.
-		const stamp = join(sb.root, "stamp.ts");
+		const stamp = join(rpc.sb.root, "stamp.ts");
 		const write = (generation: string) =>
 			writeFileSync(
 				stamp,
 				`export default function (pi) {\n\tpi.registerCommand("stamp", { handler: async (_a, ctx) => ctx.ui.notify("stamp ${generation}") });\n\tpi.on("session_start", (e, ctx) => ctx.ui.notify("start ${generation} " + e.reason));\n}\n`,
 			);
 		write("one");
-		pi = spawnRaw(sb, ["--no-session", ...ext("reload-runtime.ts"), "-e", stamp]);
+		const pi = rpc.spawn(["--no-session", ...ext("reload-runtime.ts"), "-e", stamp]);
 		await notified(pi, "start one startup");
-		await call(pi, { type: "prompt", message: "/stamp" });
+		await pi.call({ type: "prompt", message: "/stamp" });
 		await notified(pi, "stamp one");
 		write("two");
-		await call(pi, { type: "prompt", message: "/reload-runtime" });
+		await pi.call({ type: "prompt", message: "/reload-runtime" });
 		await notified(pi, "start two reload");
-		await call(pi, { type: "prompt", message: "/stamp" });
+		await pi.call({ type: "prompt", message: "/stamp" });
 		await notified(pi, "stamp two");
-		expect(sb.fake.requests).toHaveLength(0);
+		expect(rpc.sb.fake.requests).toHaveLength(0);
 
 		// The model's reload_runtime tool: the agent_settled handler sends /reload-runtime, which runs once the
 		// run has settled (a sendUserMessage from agent_settled starts the next run, as in 1.6.0).
 		write("three");
-		sb.fake.enqueue(toolReply("reload_runtime", {}));
-		await call(pi, { type: "prompt", message: "reload yourself" });
+		rpc.sb.fake.enqueue(toolReply("reload_runtime", {}));
+		await pi.call({ type: "prompt", message: "reload yourself" });
 		await notified(pi, "start three reload");
-		await call(pi, { type: "prompt", message: "/stamp" });
+		await pi.call({ type: "prompt", message: "/stamp" });
 		await notified(pi, "stamp three");
-		expect(sb.fake.requests).toHaveLength(1);
+		expect(rpc.sb.fake.requests).toHaveLength(1);
 	}, 90_000);
 });
 
 /** The data of a successful response to `command`. */
 async function data(p: RawPi, command: Rec): Promise<Rec> {
-	const response = await call(p, command);
+	const response = await p.call(command);
 	expect(response, JSON.stringify(response)).toMatchObject({ success: true });
 	return response.data as Rec;
 }
 
 async function promptAndSettle(p: RawPi, message: string): Promise<void> {
 	const settled = p.records.filter((r) => r.type === "agent_settled").length;
-	await call(p, { type: "prompt", message });
+	await p.call({ type: "prompt", message });
 	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > settled, 30_000);
 }
 
@@ -211,14 +176,14 @@ const forkEntry = async (p: RawPi, text: string) => {
 
 describe("upstream session examples in rpc mode (built CLI)", () => {
 	it("confirm-destructive: new_session, switch_session and fork ask first; a refusal cancels with a notice", async () => {
-		pi = spawnRaw(sb, ext("confirm-destructive.ts"));
-		sb.fake.enqueue(textReply("hi there"), textReply("second answer"));
+		const pi = rpc.spawn(ext("confirm-destructive.ts"));
+		rpc.sb.fake.enqueue(textReply("hi there"), textReply("second answer"));
 		await promptAndSettle(pi, "hello");
 		const original = await sessionFile(pi);
 		const helloEntry = await forkEntry(pi, "hello");
 
 		// fork: a select; anything but "Yes, create fork" cancels.
-		const refusedFork = call(pi, { type: "fork", entryId: helloEntry });
+		const refusedFork = pi.call({ type: "fork", entryId: helloEntry });
 		const select = await answer(pi, "select", { value: "No, stay in current session" });
 		expect(select).toMatchObject({
 			title: `Fork from entry ${helloEntry.slice(0, 8)}?`,
@@ -229,7 +194,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		expect(await sessionFile(pi)).toBe(original);
 
 		// new_session: a confirm; refused, then accepted.
-		const refusedNew = call(pi, { type: "new_session" });
+		const refusedNew = pi.call({ type: "new_session" });
 		const confirm = await answer(pi, "confirm", { confirmed: false });
 		expect(confirm).toMatchObject({
 			title: "Clear session?",
@@ -238,7 +203,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		await notified(pi, "Clear cancelled");
 		expect(await refusedNew).toMatchObject({ success: true, data: { cancelled: true } });
 		expect(await sessionFile(pi)).toBe(original);
-		const acceptedNew = call(pi, { type: "new_session" });
+		const acceptedNew = pi.call({ type: "new_session" });
 		await answer(pi, "confirm", { confirmed: true }, (r) => r.title === "Clear session?");
 		expect(await acceptedNew).toMatchObject({ success: true, data: { cancelled: false } });
 		const second = await sessionFile(pi);
@@ -246,57 +211,57 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 
 		// switch_session (reason "resume") from a session with a user message: a confirm.
 		await promptAndSettle(pi, "second question");
-		const refusedSwitch = call(pi, { type: "switch_session", sessionPath: original });
+		const refusedSwitch = pi.call({ type: "switch_session", sessionPath: original });
 		const ask = await answer(pi, "confirm", { confirmed: false }, (r) => r.title === "Switch session?");
 		expect(ask.message).toBe("You have messages in the current session. Switch anyway?");
 		await notified(pi, "Switch cancelled");
 		expect(await refusedSwitch).toMatchObject({ success: true, data: { cancelled: true } });
 		expect(await sessionFile(pi)).toBe(second);
-		const acceptedSwitch = call(pi, { type: "switch_session", sessionPath: original });
+		const acceptedSwitch = pi.call({ type: "switch_session", sessionPath: original });
 		await answer(pi, "confirm", { confirmed: true }, (r) => r.title === "Switch session?");
 		expect(await acceptedSwitch).toMatchObject({ success: true, data: { cancelled: false } });
 		expect(await sessionFile(pi)).toBe(original);
 
 		// An accepted fork goes ahead.
-		const acceptedFork = call(pi, { type: "fork", entryId: helloEntry });
+		const acceptedFork = pi.call({ type: "fork", entryId: helloEntry });
 		await answer(pi, "select", { value: "Yes, create fork" });
 		expect(await acceptedFork).toMatchObject({ success: true, data: { text: "hello", cancelled: false } });
-		expect(sb.fake.requests).toHaveLength(2);
+		expect(rpc.sb.fake.requests).toHaveLength(2);
 	}, 90_000);
 
 	it("git-checkpoint: stash commits at turn starts; once the run settled they are dropped, so a fork asks nothing", async () => {
-		initRepo(sb.cwd, { "a.txt": "v1\n" });
+		initRepo(rpc.sb.cwd, { "a.txt": "v1\n" });
 		// -ne: pi's own builtin:checkpoints would offer its file restore on fork; only the example's behaviour is asked here.
-		pi = spawnRaw(sb, ["-ne", ...ext("git-checkpoint.ts")]);
-		sb.fake.enqueue(
+		const pi = rpc.spawn(["-ne", ...ext("git-checkpoint.ts")]);
+		rpc.sb.fake.enqueue(
 			toolReply("bash", { command: "printf 'v2\\n' > a.txt" }),
 			toolReply("bash", { command: "printf 'v3\\n' > a.txt" }),
 			textReply("done"),
 		);
 		await promptAndSettle(pi, "change a.txt twice");
-		expect(stashCommits(sb.cwd, "a.txt").map((c) => c.content)).toEqual(["v2\n", "v3\n"]);
+		expect(stashCommits(rpc.sb.cwd, "a.txt").map((c) => c.content)).toEqual(["v2\n", "v3\n"]);
 		// The extension clears its checkpoints on agent_settled: the fork is not offered a restore.
-		const forked = await call(pi, { type: "fork", entryId: await forkEntry(pi, "change a.txt twice") });
+		const forked = await pi.call({ type: "fork", entryId: await forkEntry(pi, "change a.txt twice") });
 		expect(forked).toMatchObject({ success: true, data: { text: "change a.txt twice", cancelled: false } });
 		expect(pi.records.filter((r) => r.type === "extension_ui_request" && r.method === "select")).toEqual([]);
-		expect(readFileSync(join(sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
+		expect(readFileSync(join(rpc.sb.cwd, "a.txt"), "utf8")).toBe("v3\n");
 	}, 60_000);
 
 	it("custom-compaction: its summary (from gemini-2.5-flash via modelRegistry.complete) is the compaction entry", async () => {
 		// The built-in google provider answers from the fake server (Gemini's wire format).
-		const models = JSON.parse(readFileSync(join(sb.agentDir, "models.json"), "utf8"));
-		models.providers.google = { baseUrl: sb.fake.url };
-		writeFileSync(join(sb.agentDir, "models.json"), JSON.stringify(models));
-		sb.env.GEMINI_API_KEY = "fake-google-key";
+		const models = JSON.parse(readFileSync(join(rpc.sb.agentDir, "models.json"), "utf8"));
+		models.providers.google = { baseUrl: rpc.sb.fake.url };
+		writeFileSync(join(rpc.sb.agentDir, "models.json"), JSON.stringify(models));
+		rpc.sb.env.GEMINI_API_KEY = "fake-google-key";
 		// Keep little, so the earlier exchange is summarized.
-		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
-		pi = spawnRaw(sb, ext("custom-compaction.ts"));
-		sb.fake.enqueue(textReply("first answer"), textReply("second answer"));
+		writeFileSync(join(rpc.sb.agentDir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+		const pi = rpc.spawn(ext("custom-compaction.ts"));
+		rpc.sb.fake.enqueue(textReply("first answer"), textReply("second answer"));
 		await promptAndSettle(pi, "first question");
 		await promptAndSettle(pi, "second question");
 
 		const summary = "## Goals\nAnswer two questions (summarized by the custom compaction).";
-		sb.fake.enqueue(
+		rpc.sb.fake.enqueue(
 			new GoogleStream()
 				.text(summary)
 				.chunk([], "STOP", { promptTokenCount: 321, candidatesTokenCount: 12, totalTokenCount: 333 })
@@ -311,7 +276,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		expect(result.summary).toBe(summary);
 
 		// The summary request went to gemini-2.5-flash with the extension's prompt and the conversation.
-		const request = sb.fake.requests[2];
+		const request = rpc.sb.fake.requests[2];
 		expect(request.path).toContain("/models/gemini-2.5-flash:streamGenerateContent");
 		const sent = JSON.stringify(request.body);
 		expect(sent).toContain("You are a conversation summarizer");
@@ -333,9 +298,9 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 			firstKeptEntryId: result.firstKeptEntryId,
 			tokensBefore: result.tokensBefore,
 		});
-		sb.fake.enqueue(textReply("third answer"));
+		rpc.sb.fake.enqueue(textReply("third answer"));
 		await promptAndSettle(pi, "third question");
-		expect(JSON.stringify(sb.fake.requests[3].body)).toContain(
+		expect(JSON.stringify(rpc.sb.fake.requests[3].body)).toContain(
 			"Answer two questions (summarized by the custom compaction).",
 		);
 	}, 60_000);

@@ -6,19 +6,10 @@
 // to a model too small for the conversation compacts first. Build first.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import {
-	assertBuilt,
-	createSandbox,
-	type RawPi,
-	responseTo,
-	type Sandbox,
-	spawnRaw,
-	textReply,
-	toolReply,
-} from "../rpc/support.js";
+import { textReply, toolReply, useRpcSandbox } from "../rpc/support.js";
 
 const ROUTER = resolve(__dirname, "../fixtures/extensions/virtual/router.ts");
 
@@ -33,12 +24,8 @@ function sized(text: string, promptTokens: number): Script {
 		.script();
 }
 
-let sb: Sandbox;
 let logFile: string;
-let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
+const rpc = useRpcSandbox((sb) => {
 	sb.writeModels({
 		models: [
 			{ id: "small", contextWindow: 3000, maxTokens: 500 },
@@ -47,14 +34,6 @@ beforeEach(async () => {
 	});
 	logFile = join(sb.root, "router.log");
 	sb.env.ROUTER_LOG = logFile;
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.stdin.end();
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
 });
 
 function logged(): Record<string, unknown>[] {
@@ -67,7 +46,7 @@ function logged(): Record<string, unknown>[] {
 
 const routes = () => logged().filter((r) => r.route !== undefined);
 const usages = () => logged().filter((r) => r.usage !== undefined);
-const requestModel = (i: number) => (sb.fake.requests[i].body as { model: string }).model;
+const requestModel = (i: number) => (rpc.sb.fake.requests[i].body as { model: string }).model;
 
 interface Entry {
 	type: string;
@@ -85,14 +64,14 @@ function entries(file: string): Entry[] {
 
 describe("virtual models from an extension file (built CLI)", () => {
 	it("exist at start-up: --list-models lists them, --model selects one; the session records the selection and the physical model", async () => {
-		const list = await sb.run(["-e", ROUTER, "--list-models"]);
+		const list = await rpc.sb.run(["-e", ROUTER, "--list-models"]);
 		expect(list.code).toBe(0);
 		expect(list.stdout).toMatch(/^router\s+auto\s+5K\s+700\s+yes\s+yes\s*$/m);
 		expect(list.stdout).toMatch(/^fake\s+big\s+200K/m);
 
-		const file = join(sb.root, "s.jsonl");
-		sb.fake.enqueue(textReply("from big"));
-		const r = await sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "hello"]);
+		const file = join(rpc.sb.root, "s.jsonl");
+		rpc.sb.fake.enqueue(textReply("from big"));
+		const r = await rpc.sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "hello"]);
 		expect(r.stderr).toBe("");
 		expect(r.stdout).toBe("from big\n");
 		expect(r.code).toBe(0);
@@ -103,8 +82,8 @@ describe("virtual models from an extension file (built CLI)", () => {
 		expect(all.find((e) => e.message?.role === "assistant")?.message).toMatchObject({ provider: "fake", model: "big" });
 
 		// json mode: the reply's message_end names the physical model.
-		sb.fake.enqueue(textReply("again from big"));
-		const json = await sb.run(["-e", ROUTER, "--model", "router/auto", "--no-session", "--mode", "json", "hi"]);
+		rpc.sb.fake.enqueue(textReply("again from big"));
+		const json = await rpc.sb.run(["-e", ROUTER, "--model", "router/auto", "--no-session", "--mode", "json", "hi"]);
 		expect(json.code).toBe(0);
 		const ends = json.stdout
 			.split("\n")
@@ -116,19 +95,19 @@ describe("virtual models from an extension file (built CLI)", () => {
 
 	it("a saved default and a resumed session select the virtual model; without its extension the session falls back to the model that answered last", async () => {
 		writeFileSync(
-			join(sb.agentDir, "settings.json"),
+			join(rpc.sb.agentDir, "settings.json"),
 			JSON.stringify({ defaultProvider: "router", defaultModel: "auto" }),
 		);
-		const file = join(sb.root, "s.jsonl");
-		sb.fake.enqueue(textReply("first"), textReply("second"), textReply("third"));
-		const first = await sb.run(["-e", ROUTER, "--session", file, "-p", "one #small"]);
+		const file = join(rpc.sb.root, "s.jsonl");
+		rpc.sb.fake.enqueue(textReply("first"), textReply("second"), textReply("third"));
+		const first = await rpc.sb.run(["-e", ROUTER, "--session", file, "-p", "one #small"]);
 		expect(first.stderr).toBe("");
 		expect(first.stdout).toBe("first\n");
 		expect(requestModel(0)).toBe("small");
 
 		// Resumed: the selection (router/auto) is restored from the session; the router sees the previous response.
-		writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify({}));
-		const resumed = await sb.run(["-e", ROUTER, "--session", file, "-p", "two"]);
+		writeFileSync(join(rpc.sb.agentDir, "settings.json"), JSON.stringify({}));
+		const resumed = await rpc.sb.run(["-e", ROUTER, "--session", file, "-p", "two"]);
 		expect(resumed.stderr).toBe("");
 		expect(resumed.stdout).toBe("second\n");
 		expect(requestModel(1)).toBe("big");
@@ -138,15 +117,15 @@ describe("virtual models from an extension file (built CLI)", () => {
 		]);
 
 		// The extension is gone: the physical model that answered last (fake/big) takes over.
-		const without = await sb.run(["--session", file, "-p", "three"]);
+		const without = await rpc.sb.run(["--session", file, "-p", "three"]);
 		expect(without.stderr).toBe("");
 		expect(without.stdout).toBe("third\n");
 		expect(requestModel(2)).toBe("big");
 	}, 120_000);
 
 	it("router reasons: a typed prompt is `user`, a tool follow-up and an extension's custom message are `continuation`, ctx.modelRegistry.complete() is `direct`", async () => {
-		sb.fake.enqueue(toolReply("ls", {}), textReply("listed"), textReply("pinged"), textReply("answered directly"));
-		const r = await sb.run([
+		rpc.sb.fake.enqueue(toolReply("ls", {}), textReply("listed"), textReply("pinged"), textReply("answered directly"));
+		const r = await rpc.sb.run([
 			"-e",
 			ROUTER,
 			"--model",
@@ -161,7 +140,7 @@ describe("virtual models from an extension file (built CLI)", () => {
 		expect(r.code).toBe(0);
 		expect(routes().map((x) => x.route)).toEqual(["user", "continuation", "continuation", "direct"]);
 		// The custom message reached the model as the last (user-role) message of its request.
-		const pinged = sb.fake.requests[2].body as { messages: { role: string; content: unknown }[] };
+		const pinged = rpc.sb.fake.requests[2].body as { messages: { role: string; content: unknown }[] };
 		expect(JSON.stringify(pinged.messages.at(-1))).toContain("a note from the router test");
 		// complete() was routed like a normal request: a physical model answered, with the configured key.
 		expect(logged().find((x) => x.direct)).toEqual({
@@ -169,43 +148,43 @@ describe("virtual models from an extension file (built CLI)", () => {
 			stopReason: "stop",
 			text: "answered directly",
 		});
-		expect(sb.fake.requests[3].headers.authorization).toBe("Bearer fake-key");
+		expect(rpc.sb.fake.requests[3].headers.authorization).toBe("Bearer fake-key");
 	}, 120_000);
 
 	it("context usage: the declared window before any response, then the window of the physical model that answered (even before the switch)", async () => {
-		const fresh = await sb.run(["-e", ROUTER, "--model", "router/auto", "--no-session", "-p", "/usage"]);
+		const fresh = await rpc.sb.run(["-e", ROUTER, "--model", "router/auto", "--no-session", "-p", "/usage"]);
 		expect(fresh.code).toBe(0);
 		expect(usages()[0]).toMatchObject({ model: "router/auto", usage: { contextWindow: 5000 } });
 
 		// A session answered by fake/small (selected directly), then resumed with the virtual model selected.
-		const file = join(sb.root, "s.jsonl");
-		sb.fake.enqueue(sized("small answer", 900));
-		const direct = await sb.run(["-e", ROUTER, "--model", "fake/small", "--session", file, "-p", "hi"]);
+		const file = join(rpc.sb.root, "s.jsonl");
+		rpc.sb.fake.enqueue(sized("small answer", 900));
+		const direct = await rpc.sb.run(["-e", ROUTER, "--model", "fake/small", "--session", file, "-p", "hi"]);
 		expect(direct.stdout).toBe("small answer\n");
-		const switched = await sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "/usage"]);
+		const switched = await rpc.sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "/usage"]);
 		expect(switched.code).toBe(0);
 		expect(usages()[1]).toMatchObject({ model: "router/auto", usage: { contextWindow: 3000, tokens: 910 } });
 	}, 120_000);
 
 	it("a route to a model whose window is too small compacts before the request; the route stays as the router chose it", async () => {
 		writeFileSync(
-			join(sb.agentDir, "settings.json"),
+			join(rpc.sb.agentDir, "settings.json"),
 			JSON.stringify({ compaction: { enabled: true, reserveTokens: 1000, keepRecentTokens: 1 } }),
 		);
-		const file = join(sb.root, "s.jsonl");
+		const file = join(rpc.sb.root, "s.jsonl");
 		// Turn one on fake/big reports 2600 tokens of context: under big's window, over small's 3000 − 1000.
-		sb.fake.enqueue(sized("a long first answer", 2600));
-		const one = await sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "first question"]);
+		rpc.sb.fake.enqueue(sized("a long first answer", 2600));
+		const one = await rpc.sb.run(["-e", ROUTER, "--model", "router/auto", "--session", file, "-p", "first question"]);
 		expect(one.stdout).toBe("a long first answer\n");
-		sb.fake.enqueue(textReply("## Goal\nthe summary of turn one"), textReply("small answer"));
-		const two = await sb.run(["-e", ROUTER, "--session", file, "-p", "now #small"]);
+		rpc.sb.fake.enqueue(textReply("## Goal\nthe summary of turn one"), textReply("small answer"));
+		const two = await rpc.sb.run(["-e", ROUTER, "--session", file, "-p", "now #small"]);
 		expect(two.stderr).toBe("");
 		expect(two.stdout).toBe("small answer\n");
 		// Requests: turn one (big), the summary (a direct request, routed), turn two (small, compacted context).
-		expect(sb.fake.requests).toHaveLength(3);
+		expect(rpc.sb.fake.requests).toHaveLength(3);
 		expect(routes().map((x) => `${x.route}:${x.to}`)).toEqual(["user:big", "user:small", "direct:big"]);
 		expect(requestModel(2)).toBe("small");
-		const sent = JSON.stringify((sb.fake.requests[2].body as { messages: unknown[] }).messages);
+		const sent = JSON.stringify((rpc.sb.fake.requests[2].body as { messages: unknown[] }).messages);
 		expect(sent).toContain("the summary of turn one");
 		expect(sent).toContain("now #small");
 		expect(sent).not.toContain("first question");
@@ -213,23 +192,16 @@ describe("virtual models from an extension file (built CLI)", () => {
 	}, 120_000);
 
 	it("rpc: set_model selects the virtual model; each reply names the physical model; get_state reports the selection", async () => {
-		pi = spawnRaw(sb, ["-e", ROUTER, "--no-session"]);
-		const p = pi;
-		let seq = 0;
-		const call = async (command: Record<string, unknown>) => {
-			const id = `c${++seq}`;
-			p.send(`${JSON.stringify({ id, ...command })}\n`);
-			return p.waitFor(responseTo(id), 30_000);
-		};
-		const set = await call({ type: "set_model", provider: "router", modelId: "auto" });
+		const p = rpc.spawn(["-e", ROUTER, "--no-session"]);
+		const set = await p.call({ type: "set_model", provider: "router", modelId: "auto" });
 		expect(set).toMatchObject({ success: true, data: { provider: "router", id: "auto" } });
-		sb.fake.enqueue(textReply("rpc from small"));
+		rpc.sb.fake.enqueue(textReply("rpc from small"));
 		const before = p.records.length;
-		expect(await call({ type: "prompt", message: "hello #small" })).toMatchObject({ success: true });
+		expect(await p.call({ type: "prompt", message: "hello #small" })).toMatchObject({ success: true });
 		const end = await p.waitFor((r) => r.type === "agent_end" && p.records.indexOf(r) >= before, 30_000);
 		const reply = (end.messages as { role: string; provider?: string; model?: string }[]).at(-1);
 		expect(reply).toMatchObject({ role: "assistant", provider: "fake", model: "small" });
-		const state = await call({ type: "get_state" });
+		const state = await p.call({ type: "get_state" });
 		expect(state).toMatchObject({ success: true, data: { model: { provider: "router", id: "auto" } } });
 		expect(requestModel(0)).toBe("small");
 	}, 120_000);

@@ -1,10 +1,11 @@
 // Drives the BUILT `pi --mode rpc` (dist/cli.js) against the fake provider in
 // a temporary home (the CLI tests' sandbox), through RpcClient or raw lines.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { RpcClient, type RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
-import { CLI, type Sandbox } from "../cli/support.js";
+import { assertBuilt, CLI, createSandbox, type Sandbox } from "../cli/support.js";
 
 export { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
 
@@ -50,6 +51,10 @@ export interface RawPi {
 	stdout(): string;
 	stderr(): string;
 	send(text: string): void;
+	/** Sends a command with a fresh id (`c1`, `c2`, …); returns the id. */
+	request(command: Record<string, unknown>): string;
+	/** Sends a command and resolves with its response record. */
+	call(command: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>>;
 	/** Resolves when a record matching `pred` has arrived. */
 	waitFor(pred: (r: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
 	exit: Promise<number | null>;
@@ -91,12 +96,21 @@ export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi 
 		err += text;
 	});
 	const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-	return {
+	let seq = 0;
+	const raw: RawPi = {
 		child,
 		records,
 		stdout: () => out,
 		stderr: () => err,
 		send: (text) => child.stdin.write(text),
+		request(command) {
+			const id = `c${++seq}`;
+			child.stdin.write(`${JSON.stringify({ id, ...command })}\n`);
+			return id;
+		},
+		call(command, timeoutMs = 30_000) {
+			return raw.waitFor(responseTo(raw.request(command)), timeoutMs);
+		},
 		waitFor(pred, timeoutMs = 20_000) {
 			const found = records.find(pred);
 			if (found) return Promise.resolve(found);
@@ -116,6 +130,7 @@ export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi 
 		},
 		exit,
 	};
+	return raw;
 }
 
 /** The response record with this id. */
@@ -123,3 +138,47 @@ export const responseTo =
 	(id: string) =>
 	(r: Record<string, unknown>): boolean =>
 		r.type === "response" && r.id === id;
+
+/** The current test's sandbox and a way to start the rpc child it ends (see useRpcSandbox). */
+export interface RpcSandbox {
+	readonly sb: Sandbox;
+	/** `pi --mode rpc` in the sandbox (spawnRaw); ended after the test. */
+	spawn(args?: string[]): RawPi;
+}
+
+/**
+ * The lifecycle shared by the files that drive rpc children: the built CLI is
+ * checked once; each test gets a fresh sandbox (then `setup` runs on it);
+ * after each test the children it spawned that are still running get their
+ * stdin closed and are awaited — a clean shutdown, so one that never exits
+ * fails the test — and the sandbox is closed.
+ */
+export function useRpcSandbox(setup?: (sb: Sandbox) => void | Promise<void>): RpcSandbox {
+	let current: Sandbox | undefined;
+	let children: RawPi[] = [];
+	beforeAll(assertBuilt);
+	beforeEach(async () => {
+		current = await createSandbox();
+		await setup?.(current);
+	});
+	afterEach(async () => {
+		const running = children.filter((pi) => pi.child.exitCode === null);
+		children = [];
+		for (const pi of running) pi.child.stdin.end();
+		await Promise.all(running.map((pi) => pi.exit));
+		await current?.close();
+		current = undefined;
+	});
+	const handle: RpcSandbox = {
+		get sb() {
+			if (!current) throw new Error("useRpcSandbox: the sandbox exists only inside a test");
+			return current;
+		},
+		spawn(args) {
+			const pi = spawnRaw(handle.sb, args);
+			children.push(pi);
+			return pi;
+		},
+	};
+	return handle;
+}

@@ -4,42 +4,13 @@
 // extension_ui_request notify) names the extension as their source, an
 // unregistered server's tool is no longer declared, and with built-in MCP
 // off a registration arrives as an extension_error record.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-	assertBuilt,
-	createSandbox,
-	type RawPi,
-	responseTo,
-	type Sandbox,
-	spawnRaw,
-	textReply,
-	toolReply,
-} from "../../rpc/support.js";
+import { describe, expect, it } from "vitest";
+import { type RawPi, textReply, toolReply, useRpcSandbox } from "../../rpc/support.js";
 import { stdioEntry } from "./harness.js";
 import { writeRegisteringExtension } from "./registered-servers.support.js";
 
 type Rec = Record<string, unknown>;
-let sb: Sandbox;
-let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.stdin.end();
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
-});
-
-let seq = 0;
-async function call(p: RawPi, command: Rec): Promise<Rec> {
-	const id = `c${++seq}`;
-	p.send(`${JSON.stringify({ id, ...command })}\n`);
-	return p.waitFor(responseTo(id), 30_000);
-}
+const rpc = useRpcSandbox();
 
 const notify = (match: (message: string) => boolean) => (r: Rec) =>
 	r.type === "extension_ui_request" && r.method === "notify" && typeof r.message === "string" && match(r.message);
@@ -47,35 +18,37 @@ const notify = (match: (message: string) => boolean) => (r: Rec) =>
 /** Sends a prompt and waits until the run it starts has settled (the n-th agent_settled record). */
 async function promptAndSettle(p: RawPi, message: string): Promise<void> {
 	const before = p.records.filter((r) => r.type === "agent_settled").length;
-	await call(p, { type: "prompt", message });
+	await p.call({ type: "prompt", message });
 	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > before, 60_000);
 }
 
 const declared = (i: number) =>
-	((sb.fake.requests[i].body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+	((rpc.sb.fake.requests[i].body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+		(t) => t.function.name,
+	);
 const toolResults = (i: number) =>
 	JSON.stringify(
-		(sb.fake.requests[i].body as { messages: { role: string; content: unknown }[] }).messages.filter(
+		(rpc.sb.fake.requests[i].body as { messages: { role: string; content: unknown }[] }).messages.filter(
 			(m) => m.role === "tool",
 		),
 	);
 
 describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 	it("registered at load and from a command: both connect and are callable; /mcp names the extension; unregister removes the tool", async () => {
-		const ext = writeRegisteringExtension(sb.root, {
+		const ext = writeRegisteringExtension(rpc.sb.root, {
 			prefix: "a",
 			atLoad: { reg: stdioEntry("reg", { tools: 1 }, { exposure: "direct" }) },
 			later: { late: stdioEntry("late", { tools: 2 }, { exposure: "direct" }) },
 		});
-		pi = spawnRaw(sb, ["--no-session", "-e", ext]);
+		const pi = rpc.spawn(["--no-session", "-e", ext]);
 
-		await call(pi, { type: "prompt", message: "/a-add late" });
+		await pi.call({ type: "prompt", message: "/a-add late" });
 		await pi.waitFor(
 			notify((m) => m === "registered late"),
 			30_000,
 		);
 
-		sb.fake.enqueue(
+		rpc.sb.fake.enqueue(
 			toolReply("mcp__reg__tool_0", { text: "one" }),
 			toolReply("mcp__late__tool_1", { text: "two" }),
 			textReply("both called"),
@@ -85,7 +58,7 @@ describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 		expect(toolResults(1)).toContain("reg/tool_0: one");
 		expect(toolResults(2)).toContain("late/tool_1: two");
 
-		await call(pi, { type: "prompt", message: "/mcp" });
+		await pi.call({ type: "prompt", message: "/mcp" });
 		const status = await pi.waitFor(
 			notify((m) => m.includes("✓ reg:") && m.includes("✓ late:")),
 			30_000,
@@ -93,17 +66,17 @@ describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 		expect(status.message).toContain(`✓ reg: connected, 1 tool, exposure direct, extension (${ext})`);
 		expect(status.message).toContain(`✓ late: connected, 2 tools, exposure direct, extension (${ext})`);
 
-		await call(pi, { type: "prompt", message: "/a-remove late" });
+		await pi.call({ type: "prompt", message: "/a-remove late" });
 		await pi.waitFor(
 			notify((m) => m === "unregistered late"),
 			30_000,
 		);
-		sb.fake.enqueue(textReply("after removal"));
+		rpc.sb.fake.enqueue(textReply("after removal"));
 		await promptAndSettle(pi, "again");
 		expect(declared(3)).toContain("mcp__reg__tool_0");
 		expect(declared(3).some((n) => n.startsWith("mcp__late"))).toBe(false);
 
-		await call(pi, { type: "prompt", message: "/mcp" });
+		await pi.call({ type: "prompt", message: "/mcp" });
 		const after = await pi.waitFor(
 			notify((m) => m.includes("✓ reg:") && !m.includes("late")),
 			30_000,
@@ -113,12 +86,12 @@ describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 	}, 120_000);
 
 	it("with built-in MCP off, a registration from a command is an extension_error record", async () => {
-		const ext = writeRegisteringExtension(sb.root, {
+		const ext = writeRegisteringExtension(rpc.sb.root, {
 			prefix: "a",
 			later: { late: stdioEntry("late", { tools: 1 }) },
 		});
-		pi = spawnRaw(sb, ["--no-session", "--no-mcp", "-e", ext]);
-		await call(pi, { type: "prompt", message: "/a-add late" });
+		const pi = rpc.spawn(["--no-session", "--no-mcp", "-e", ext]);
+		await pi.call({ type: "prompt", message: "/a-add late" });
 		const error = await pi.waitFor((r) => r.type === "extension_error", 30_000);
 		expect(error).toMatchObject({ extensionPath: ext, event: "register_mcp_server" });
 		expect(error.error).toContain('MCP server "late" is registered, but no loaded extension connects MCP servers');
