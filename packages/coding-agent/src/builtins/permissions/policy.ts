@@ -6,7 +6,7 @@
 // never on the raw string: every one of them must be allowed for the line to
 // be, and one denied command denies the line.
 import { isAbsolute, relative, resolve } from "node:path";
-import { picomatch } from "../../lazy-cjs.js";
+import { picomatch } from "./picomatch.js";
 import { parseShellCommand, type SimpleCommand } from "./shell.js";
 
 export const PERMISSION_MODES = ["off", "read-only", "ask", "auto-edit", "full"] as const;
