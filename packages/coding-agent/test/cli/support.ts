@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { type FakeProvider, type Script, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
 
@@ -107,6 +108,67 @@ export async function createSandbox(): Promise<Sandbox> {
 	};
 	sandbox.writeModels();
 	return sandbox;
+}
+
+/** What useCliSandbox does around each test besides creating and closing the sandbox. */
+export interface CliSandboxHooks {
+	/** Runs on each fresh sandbox before the test. */
+	setup?: (sb: Sandbox) => void | Promise<void>;
+	/** Runs after the test, before the sandbox is closed (e.g. ending the children the test started). */
+	beforeClose?: () => void | Promise<void>;
+}
+
+/**
+ * The lifecycle the built-CLI test files share: the built CLI is checked once,
+ * each test gets a fresh sandbox, closed after it. The returned Sandbox stands
+ * for the current test's one (each member is looked up when used), so a file
+ * writes `const sb = useCliSandbox();` at the top and uses `sb` as before.
+ */
+export function useCliSandbox(hooks: CliSandboxHooks = {}): Sandbox {
+	let current: Sandbox | undefined;
+	beforeAll(assertBuilt);
+	beforeEach(async () => {
+		current = await createSandbox();
+		await hooks.setup?.(current);
+	});
+	afterEach(async () => {
+		try {
+			await hooks.beforeClose?.();
+		} finally {
+			await current?.close();
+			current = undefined;
+		}
+	});
+	const now = (): Sandbox => {
+		if (!current) throw new Error("useCliSandbox: the sandbox exists only inside a test");
+		return current;
+	};
+	return {
+		get root() {
+			return now().root;
+		},
+		get home() {
+			return now().home;
+		},
+		get agentDir() {
+			return now().agentDir;
+		},
+		get cwd() {
+			return now().cwd;
+		},
+		get fake() {
+			return now().fake;
+		},
+		get env() {
+			return now().env;
+		},
+		set env(env) {
+			now().env = env;
+		},
+		run: (args, options) => now().run(args, options),
+		writeModels: (provider) => now().writeModels(provider),
+		close: () => now().close(),
+	};
 }
 
 let callCounter = 0;

@@ -7,19 +7,12 @@
 // builtin:mcp. Build first.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, toolReply, useCliSandbox } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 /** An extension registering tools `names` (each answers "MINE <name>"); `extra` goes into the factory. */
 function writeExtension(file: string, names: string[], options: { defaultActive?: boolean; extra?: string } = {}) {

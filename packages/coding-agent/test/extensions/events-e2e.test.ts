@@ -5,18 +5,12 @@
 // RPC. The extension logs what it saw to a file the test reads.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
-import { responseTo, spawnRaw } from "../rpc/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, toolReply } from "../cli/support.js";
+import { responseTo, useRpcSandbox } from "../rpc/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const rpc = useRpcSandbox();
+const sb = rpc.sb;
 
 const EXT = `
 import { appendFileSync } from "node:fs";
@@ -106,19 +100,14 @@ describe("extension events from the built CLI", () => {
 		const logFile = join(sb.root, "events.log");
 		writeFileSync(join(sb.cwd, "ext.ts"), EXT);
 		sb.env.EVENT_LOG = logFile;
-		const pi = spawnRaw(sb, ["--no-session", "-e", join(sb.cwd, "ext.ts")]);
-		try {
-			pi.send(`${JSON.stringify({ id: "n1", type: "new_session" })}\n`);
-			const n1 = await pi.waitFor(responseTo("n1"), 30_000);
-			expect(n1).toMatchObject({ success: true, data: { cancelled: true } });
-			pi.send(`${JSON.stringify({ id: "b1", type: "bash", command: "rm -rf /nothing" })}\n`);
-			const b1 = await pi.waitFor(responseTo("b1"), 30_000);
-			expect(b1).toMatchObject({ success: true, data: { output: "handled rm -rf /nothing", exitCode: 0 } });
-			expect(readFileSync(logFile, "utf8")).toContain("before_switch new");
-		} finally {
-			pi.child.stdin.end();
-			await pi.exit;
-		}
+		const pi = rpc.spawn(["--no-session", "-e", join(sb.cwd, "ext.ts")]);
+		pi.send(`${JSON.stringify({ id: "n1", type: "new_session" })}\n`);
+		const n1 = await pi.waitFor(responseTo("n1"), 30_000);
+		expect(n1).toMatchObject({ success: true, data: { cancelled: true } });
+		pi.send(`${JSON.stringify({ id: "b1", type: "bash", command: "rm -rf /nothing" })}\n`);
+		const b1 = await pi.waitFor(responseTo("b1"), 30_000);
+		expect(b1).toMatchObject({ success: true, data: { output: "handled rm -rf /nothing", exitCode: 0 } });
+		expect(readFileSync(logFile, "utf8")).toContain("before_switch new");
 	});
 
 	it("print: before_provider_headers edits the sent headers; provider_stream_event sees the raw chunks", async () => {

@@ -4,23 +4,16 @@
 // changes, the call it blocks, the entry it writes. Build first.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { body, textReply, toolReply, useCliSandbox } from "../cli/support.js";
 import { git, initRepo, stashCommits } from "./git-repo.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const ext = (name: string) => ["-e", join(UPSTREAM, name)];
 const MODEL = ["--model", "fake/fake-model"];
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function sessionEntries(): Record<string, unknown>[] {
 	const root = join(sb.agentDir, "sessions");

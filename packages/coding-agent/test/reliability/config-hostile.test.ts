@@ -5,19 +5,11 @@
 // still comes back.
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 /** The run answered normally and stderr has a warning naming `file` and `reason`, with no stack trace. */
 async function expectWarnedRun(file: string, reason: RegExp, env: NodeJS.ProcessEnv = {}) {

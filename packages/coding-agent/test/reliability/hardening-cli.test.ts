@@ -5,22 +5,15 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "../cli/support.js";
-import { spawnRaw } from "../rpc/support.js";
+import { CLI, textReply } from "../cli/support.js";
+import { useRpcSandbox } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const rpc = useRpcSandbox();
+const sb = rpc.sb;
 
 /** One assistant turn asking for all these tool calls at once. */
 function manyToolCalls(calls: { name: string; args: Record<string, unknown> }[]): Script {
@@ -145,27 +138,19 @@ describe("an edit that is aborted or cannot read its file lets the process exit"
 			manyToolCalls([{ name: "edit", args: { path: "pipe", edits: [{ oldText: "a", newText: "b" }] } }]),
 			new ChatStream({ model: "fake-model" }).role().text("done").finish("stop").done().script({ hangAfterBytes: 0 }),
 		);
-		const pi = spawnRaw(sb, ["--no-session"]);
-		try {
-			pi.send(`${JSON.stringify({ id: "1", type: "prompt", message: "edit the pipe" })}\n`);
-			const end = (await pi.waitFor((r) => r.type === "tool_execution_end", 30_000)) as {
-				result: { content: { text: string }[] };
-				isError: boolean;
-			};
-			expect(end.isError).toBe(true);
-			expect(end.result.content[0]?.text).toMatch(/FIFO|not a regular file/i);
-			// The next request hangs on the provider: abort it, then close stdin. Nothing may keep
-			// the process alive (no thread blocked in an open() of the FIFO, no pending read).
-			pi.send(`${JSON.stringify({ id: "2", type: "abort" })}\n`);
-			await pi.waitFor((r) => r.type === "agent_settled", 30_000);
-			pi.child.stdin.end();
-			const code = await Promise.race([
-				pi.exit,
-				new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000)),
-			]);
-			expect(code).toBe(0);
-		} finally {
-			pi.child.kill("SIGKILL");
-		}
+		const pi = rpc.spawn(["--no-session"]);
+		pi.send(`${JSON.stringify({ id: "1", type: "prompt", message: "edit the pipe" })}\n`);
+		const end = (await pi.waitFor((r) => r.type === "tool_execution_end", 30_000)) as {
+			result: { content: { text: string }[] };
+			isError: boolean;
+		};
+		expect(end.isError).toBe(true);
+		expect(end.result.content[0]?.text).toMatch(/FIFO|not a regular file/i);
+		// The next request hangs on the provider: abort it, then close stdin. Nothing may keep
+		// the process alive (no thread blocked in an open() of the FIFO, no pending read); one that
+		// does not exit is killed and fails the test in useRpcSandbox's clean-up.
+		pi.send(`${JSON.stringify({ id: "2", type: "abort" })}\n`);
+		await pi.waitFor((r) => r.type === "agent_settled", 30_000);
+		expect(await pi.end()).toBe(0);
 	}, 90_000);
 });

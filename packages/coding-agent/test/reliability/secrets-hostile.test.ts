@@ -8,20 +8,12 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
+import { useCliSandbox } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function allFiles(dir: string): string[] {
 	const out: string[] = [];

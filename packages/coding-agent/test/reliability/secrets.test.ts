@@ -10,10 +10,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RecordedRequest, Script } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
-import { spawnRaw } from "../rpc/support.js";
+import { textReply, toolReply } from "../cli/support.js";
+import { useRpcSandbox } from "../rpc/support.js";
 
 const KEYS = {
 	env: "sk-relENV-7c1f0b9e4d2a6358aa01",
@@ -21,15 +21,8 @@ const KEYS = {
 	cli: "sk-relCLI-9a2b4c6d8e0f1357cc03",
 };
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const rpc = useRpcSandbox();
+const sb = rpc.sb;
 
 function keyOf(req: RecordedRequest): string {
 	const h = req.headers.authorization;
@@ -103,7 +96,7 @@ describe("API keys never leak", () => {
 
 		// 3. The key comes from --api-key; rpc mode.
 		sb.fake.enqueue(echoKey(401), textReply("rpc answer"));
-		const pi = spawnRaw(sb, ["--api-key", KEYS.cli]);
+		const pi = rpc.spawn(["--api-key", KEYS.cli]);
 		pi.send(`${JSON.stringify({ id: "p1", type: "prompt", message: "use the cli key" })}\n`);
 		await pi.waitFor((rec) => rec.type === "agent_settled");
 		pi.send(`${JSON.stringify({ id: "p2", type: "prompt", message: "again" })}\n`);
@@ -115,8 +108,7 @@ describe("API keys never leak", () => {
 		pi.send(`${JSON.stringify({ id: "x", type: "export_html" })}\n`);
 		const exported = await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
 		expect(exported.success).toBe(true); // the page lands in sb.cwd and is scanned with every other file
-		pi.child.stdin.end();
-		await pi.exit;
+		expect(await pi.end()).toBe(0); // all it wrote is on disk and in its output before the scan
 		expect(pi.stdout()).toContain("Incorrect API key provided");
 		outputs.push(pi.stdout(), pi.stderr());
 
@@ -190,11 +182,9 @@ describe("API keys never leak", () => {
 		check(readFileSync(join(sb.cwd, "cli.html"), "utf8"));
 
 		sb.env.PI_REL_SECRET_ENV = secrets.env;
-		const pi = spawnRaw(sb, ["--session", file, "--api-key", secrets.cli]);
+		const pi = rpc.spawn(["--session", file, "--api-key", secrets.cli]);
 		pi.child.stdin.write(`${JSON.stringify({ id: "x", type: "export_html", outputPath: join(sb.cwd, "rpc.html") })}\n`);
 		const res = await pi.waitFor((rec) => rec.type === "response" && rec.id === "x");
-		pi.child.stdin.end();
-		await pi.exit;
 		expect(res).toMatchObject({ success: true, data: { path: join(sb.cwd, "rpc.html") } });
 		check(readFileSync(join(sb.cwd, "rpc.html"), "utf8"));
 	});

@@ -1,11 +1,10 @@
 // Drives the BUILT `pi --mode rpc` (dist/cli.js) against the fake provider in
 // a temporary home (the CLI tests' sandbox), through RpcClient or raw lines.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { afterEach, beforeAll, beforeEach } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { RpcClient, type RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
-import { assertBuilt, CLI, createSandbox, type Sandbox } from "../cli/support.js";
+import { CLI, type Sandbox, useCliSandbox } from "../cli/support.js";
 
 export { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
 
@@ -58,6 +57,8 @@ export interface RawPi {
 	/** Resolves when a record matching `pred` has arrived. */
 	waitFor(pred: (r: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
 	exit: Promise<number | null>;
+	/** Closes stdin (pi's signal to finish) and resolves with the exit code. */
+	end(): Promise<number | null>;
 }
 
 /** pi --mode rpc with raw stdin/stdout access (framing tests). */
@@ -129,6 +130,10 @@ export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi 
 			});
 		},
 		exit,
+		end() {
+			child.stdin.end();
+			return exit;
+		},
 	};
 	return raw;
 }
@@ -141,44 +146,54 @@ export const responseTo =
 
 /** The current test's sandbox and a way to start the rpc child it ends (see useRpcSandbox). */
 export interface RpcSandbox {
+	/** The current test's sandbox (useCliSandbox's stand-in: usable from module scope, valid inside a test). */
 	readonly sb: Sandbox;
 	/** `pi --mode rpc` in the sandbox (spawnRaw); ended after the test. */
 	spawn(args?: string[]): RawPi;
 }
 
+/** How long a child gets to exit after its stdin closed before the test fails and it is killed. */
+const EXIT_GRACE_MS = 10_000;
+
 /**
- * The lifecycle shared by the files that drive rpc children: the built CLI is
- * checked once; each test gets a fresh sandbox (then `setup` runs on it);
+ * The lifecycle shared by the files that drive rpc children: useCliSandbox's
+ * (built CLI checked once, a fresh sandbox per test, then `setup` on it);
  * after each test the children it spawned that are still running get their
- * stdin closed and are awaited — a clean shutdown, so one that never exits
- * fails the test — and the sandbox is closed.
+ * stdin closed and are awaited — a clean shutdown, so one that does not exit
+ * within EXIT_GRACE_MS fails the test (and is killed, so none outlives it) —
+ * and the sandbox is closed.
  */
 export function useRpcSandbox(setup?: (sb: Sandbox) => void | Promise<void>): RpcSandbox {
-	let current: Sandbox | undefined;
 	let children: RawPi[] = [];
-	beforeAll(assertBuilt);
-	beforeEach(async () => {
-		current = await createSandbox();
-		await setup?.(current);
-	});
-	afterEach(async () => {
-		const running = children.filter((pi) => pi.child.exitCode === null);
+	const endChildren = async () => {
+		const running = children.filter((pi) => pi.child.exitCode === null && pi.child.signalCode === null);
 		children = [];
-		for (const pi of running) pi.child.stdin.end();
-		await Promise.all(running.map((pi) => pi.exit));
-		await current?.close();
-		current = undefined;
-	});
-	const handle: RpcSandbox = {
-		get sb() {
-			if (!current) throw new Error("useRpcSandbox: the sandbox exists only inside a test");
-			return current;
-		},
+		const stuck: number[] = [];
+		await Promise.all(
+			running.map(async (pi) => {
+				pi.child.stdin.end();
+				let timer: NodeJS.Timeout | undefined;
+				const late = new Promise<"late">((resolve) => {
+					timer = setTimeout(() => resolve("late"), EXIT_GRACE_MS);
+				});
+				const result = await Promise.race([pi.exit, late]);
+				clearTimeout(timer);
+				if (result === "late") {
+					stuck.push(pi.child.pid ?? -1);
+					pi.child.kill("SIGKILL");
+					await pi.exit;
+				}
+			}),
+		);
+		if (stuck.length > 0) throw new Error(`rpc child ${stuck.join(", ")} did not exit after its stdin closed`);
+	};
+	const sb = useCliSandbox({ setup, beforeClose: endChildren });
+	return {
+		sb,
 		spawn(args) {
-			const pi = spawnRaw(handle.sb, args);
+			const pi = spawnRaw(sb, args);
 			children.push(pi);
 			return pi;
 		},
 	};
-	return handle;
 }

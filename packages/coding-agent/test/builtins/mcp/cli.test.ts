@@ -5,19 +5,12 @@
 // --exclude-tools, project config only when trusted, /mcp status.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 import { alive, stdioEntry, until } from "./harness.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function writeMcp(servers: Record<string, unknown>, dir = sb.agentDir): void {
 	mkdirSync(dir, { recursive: true });

@@ -9,20 +9,13 @@
 // extension error.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 import { alive, stdioEntry } from "./harness.js";
 import { waitGoneCommand, writeRegisteringExtension } from "./registered-servers.support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const declared = (i: number) => (body(sb.fake, i).tools ?? []).map((t) => t.function.name);
 const toolMessages = (i: number) =>
