@@ -5,8 +5,8 @@
 // wire (streamProxy for the client, proxyEventFrame/toProxyEvent for a
 // server). Extensions get this module as `@earendil-works/pi-agent-core`, so
 // the names upstream 1.6.0 exports that exist here are kept. The rest
-// (validation, the message texts of tool execution, the wire reassembler)
-// is the package's own and reached by its tests from src/ directly.
+// (the message texts of tool execution, the wire reassembler) is the
+// package's own and reached by its tests from src/ directly.
 // test/public-surface.txt holds this list, so it changes only on purpose.
 
 export { Agent, type AgentInitialState, type AgentListener, type AgentOptions } from "./agent.js";
@@ -45,3 +45,5 @@ export type {
 	StreamFn,
 	ToolExecutionMode,
 } from "./types.js";
+// The loop's argument validator, also behind pi-ai compat's validateToolCall for extensions.
+export { type ArgumentValidation, validateArguments } from "./validation.js";

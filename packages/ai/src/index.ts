@@ -79,6 +79,7 @@ export {
 	type ProviderImages,
 } from "./operations.js";
 export { isContextOverflow } from "./overflow.js";
+export { IncrementalJsonParser } from "./partial-json.js";
 export { containsSecret, redact, registerHeaderSecrets, registerSecret, registerUrlCredentials } from "./redaction.js";
 export { type AdapterLoader, apiLoader, hasApi, registerApi, unregisterApi } from "./registry.js";
 export { complete, isLoopbackUrl, stream } from "./stream.js";

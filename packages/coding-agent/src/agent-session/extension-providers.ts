@@ -5,16 +5,7 @@
 // lists and whose refresh and key the store uses, and a custom stream
 // registered as the adapter of the provider's api. Unregistering undoes each
 // part and puts back what it replaced (a built-in adapter, a built-in login).
-import {
-	type ApiAdapter,
-	AssistantMessageEventStream,
-	apiLoader,
-	failedStream,
-	type Model,
-	type OperationModel,
-	registerApi,
-	unregisterApi,
-} from "@pi/ai";
+import { apiLoader, type Model, type OperationModel, registerApi, unregisterApi } from "@pi/ai";
 import { setApiKeyLogin } from "../auth/api-key.js";
 import { removeLoginFlow, setLoginFlow } from "../auth/flows.js";
 import { LoginError, type LoginInteraction } from "../auth/interaction.js";
@@ -23,6 +14,7 @@ import type { OAuthCredential } from "../config/auth.js";
 import { resolveConfigValue } from "../config/config-value.js";
 import type { ModelRegistry } from "../config/model-registry.js";
 import type { ExtensionRuntime } from "../extensions/extension.js";
+import { extensionStreamAdapter } from "../extensions/stream-adapter.js";
 import type {
 	ExtensionError,
 	OAuthCredentials,
@@ -31,7 +23,6 @@ import type {
 	ProviderDefinition,
 	ProviderModelConfig,
 	ProviderOAuthConfig,
-	ProviderStreamFunction,
 } from "../extensions/types.js";
 import { modelRefresher } from "./extension-model-refresh.js";
 import { nativeApiKeyLogin, nativeKeySource, nativeLoginFlow } from "./extension-provider-auth.js";
@@ -115,7 +106,7 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		const api = config.api ?? (config.streamSimple ? `${name}-api` : undefined);
 		if (config.streamSimple) {
 			entry.api = { name: api as string, previous: apiLoader(api as string) };
-			const adapter = streamAdapter(config.streamSimple, extensionPath);
+			const adapter = extensionStreamAdapter(config.streamSimple, extensionPath);
 			registerApi(api as string, async () => adapter);
 		}
 		if (config.oauth) {
@@ -256,48 +247,6 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
-}
-
-/** An extension's streamSimple as a pi-ai adapter: a throw or a stream without a terminal event is an error reply. */
-function streamAdapter(streamSimple: ProviderStreamFunction, extensionPath: string): ApiAdapter {
-	return {
-		stream(
-			model: Model,
-			context: Parameters<ProviderStreamFunction>[1],
-			options: Parameters<ProviderStreamFunction>[2],
-		) {
-			let inner: AsyncIterable<unknown>;
-			try {
-				inner = streamSimple(model, context, options);
-			} catch (error) {
-				return failedStream(
-					model,
-					`The stream of provider "${model.provider}" failed: ${describe(error)} (${extensionPath})`,
-					{
-						kind: "unknown",
-						retryable: false,
-					},
-				);
-			}
-			const out = new AssistantMessageEventStream();
-			const fail = (message: string) =>
-				void failedStream(model, message, { kind: "unknown", retryable: false })
-					.result()
-					.then((error) => out.push({ type: "error", reason: "error", error }));
-			void (async () => {
-				try {
-					for await (const event of inner as AsyncIterable<Parameters<AssistantMessageEventStream["push"]>[0]>) {
-						out.push(event);
-						if (event.type === "done" || event.type === "error") return;
-					}
-					fail(`The stream of provider "${model.provider}" ended without a done or error event (${extensionPath})`);
-				} catch (error) {
-					fail(`The stream of provider "${model.provider}" failed: ${describe(error)} (${extensionPath})`);
-				}
-			})();
-			return out;
-		},
-	};
 }
 
 function credentialsOf(credential: OAuthCredential): OAuthCredentials {

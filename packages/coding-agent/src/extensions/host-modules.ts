@@ -13,7 +13,7 @@ function stringEnum<const T extends readonly string[]>(values: T, options: Recor
 }
 
 export async function loadHostModules(): Promise<Record<string, unknown>> {
-	const [ai, agent, tui, typebox, typeboxValue, typeboxCompile, sdk] = await Promise.all([
+	const [ai, agent, tui, typebox, typeboxValue, typeboxCompile, sdk, compat] = await Promise.all([
 		import("@pi/ai"),
 		import("@pi/agent-core"),
 		import("@pi/tui"),
@@ -21,11 +21,16 @@ export async function loadHostModules(): Promise<Record<string, unknown>> {
 		import("typebox/value"),
 		import("typebox/compile"),
 		import("./sdk-module.js"),
+		import("./ai-compat.js"),
 	]);
 	// Upstream pi-ai re-exported TypeBox's Type for extensions; keep that view.
-	// …and its helpers for custom streams (ProviderConfig.streamSimple).
+	// …and its helpers for custom streams (ProviderConfig.streamSimple), and
+	// the legacy api-dispatch surface (streamSimple, registerApiProvider,
+	// anthropicMessagesApi(), validateToolCall, …) that upstream's
+	// custom-provider examples import.
 	const aiView = {
 		...ai,
+		...compat.aiCompatFunctions(),
 		Type: typebox.Type,
 		StringEnum: stringEnum,
 		createAssistantMessageEventStream: () => new ai.AssistantMessageEventStream(),
