@@ -59,25 +59,8 @@ export {
 	parseModelsJson,
 } from "./models/models-config.js";
 export type { ModelsConfigIssue } from "./models/models-config-fields.js";
-export {
-	type AssistantImages,
-	type ClassifierAnswer,
-	type ClassifierContext,
-	type ClassifierModel,
-	type ClassifierOptions,
-	type ClassifierQuestion,
-	type ClassifierResult,
-	classifierError,
-	type ImageModel,
-	type ImagesContext,
-	type ImagesOptions,
-	imagesError,
-	isOperationModel,
-	type ModelType,
-	type OperationModel,
-	type ProviderClassifier,
-	type ProviderImages,
-} from "./operations.js";
+// Every name of operations.ts is public (the non-chat model types and their error helpers): one list, there.
+export * from "./operations.js";
 export { isContextOverflow } from "./overflow.js";
 export { IncrementalJsonParser } from "./partial-json.js";
 export { containsSecret, redact, registerHeaderSecrets, registerSecret, registerUrlCredentials } from "./redaction.js";

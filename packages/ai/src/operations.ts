@@ -34,7 +34,8 @@ export interface ClassifierModel extends OperationModelBase {
 
 export type OperationModel = ImageModel | ClassifierModel;
 
-export interface OperationOptions {
+/** Not exported: index.ts re-exports this whole file, and the public surface names only the two option types. */
+interface OperationOptions {
 	apiKey?: string;
 	headers?: Record<string, string>;
 	signal?: AbortSignal;
