@@ -62,6 +62,11 @@ export class AgentSession extends AgentSessionCore {
 		this.transcript.refresh();
 	}
 
+	/** Realigns the Agent's copy of the transcript after entries were written straight to the SessionManager. */
+	refreshTranscript(): void {
+		this.transcript.refresh();
+	}
+
 	/** Queues a message delivered after the current tool batch, before the next request. */
 	steer(text: string, images?: ImageContent[]): Promise<void> {
 		return this.runner.queueInput("steer", text, images);
@@ -353,9 +358,13 @@ export class AgentSession extends AgentSessionCore {
 		return gatedSwitch(this.switchHost, sessionPath);
 	}
 
-	/** A new file with the path before user message `entryId`, whose text is returned; `session_before_fork` may cancel it. */
-	fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		return gatedFork(this.switchHost, entryId);
+	/**
+	 * A new file with the path before user message `entryId`, whose text is returned (position
+	 * "before", the default), or with the path through entry `entryId` itself ("at": a clone of
+	 * that point, text ""); `session_before_fork` may cancel it.
+	 */
+	fork(entryId: string, options: { position?: "before" | "at" } = {}): Promise<{ text: string; cancelled: boolean }> {
+		return gatedFork(this.switchHost, entryId, options.position);
 	}
 
 	/** A new file with the active path through the current position (cancellable like fork). */

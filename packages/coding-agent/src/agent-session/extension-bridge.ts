@@ -14,15 +14,19 @@
 //   - installs the extension stages of the session's input pipeline
 //     (extension command, then the `input` event: extension-input.ts).
 import type { AgentTool, AgentToolResult } from "@pi/agent-core";
-import type { ImageContent } from "@pi/ai";
+import type { ImageContent, TextContent } from "@pi/ai";
+import type { ReplacedSessionContext } from "../extensions/context-types.js";
 import { McpServersWatch } from "../extensions/mcp-watch.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	AnyToolDefinition,
+	CustomMessageInput,
 	ExtensionCommandContext,
 	ExtensionContext,
 	ExtensionMode,
 	InputSource,
+	SendMessageOptions,
+	SendUserMessageOptions,
 	SlashCommandInfo,
 	ToolResultEvent,
 } from "../extensions/types.js";
@@ -35,7 +39,7 @@ import {
 	createToolContext,
 	type ExtensionContextDeps,
 } from "./extension-context.js";
-import { createExtensionHost } from "./extension-host.js";
+import { createExtensionHost, createMessageSenders } from "./extension-host.js";
 import { useExtensionInput } from "./extension-input.js";
 import { createLifecycleHooks, TurnCounter, withPromptEvents } from "./extension-lifecycle.js";
 import { ExtensionRequestShaper, installProviderHooks } from "./extension-request.js";
@@ -66,6 +70,11 @@ export interface ExtensionBridgeOptions {
 	addResourcePaths?: (paths: { skillPaths: string[]; promptPaths: string[]; themePaths: string[] }) => Promise<void>;
 	/** `ctx.reload()` of a command (AgentSessionRuntime.reload); without it ctx.reload rejects. */
 	onReloadRequest?: () => Promise<{ ok: boolean; errors: string[] }>;
+	/**
+	 * The bridge in charge now (AgentSessionRuntime: a switch into another folder replaces it);
+	 * withSession callbacks get its context. Without it, this bridge's.
+	 */
+	currentBridge?: () => ExtensionBridge | undefined;
 }
 
 export interface SubmitOptions {
@@ -399,6 +408,7 @@ export class ExtensionBridge {
 			waitForIdle: () => this.waitForIdle(),
 			systemPrompt: () => this.request.systemPrompt(),
 			reload: this.o.onReloadRequest,
+			replacedContext: () => (this.o.currentBridge?.() ?? this).createReplacedSessionContext(),
 		};
 	}
 
@@ -412,6 +422,26 @@ export class ExtensionBridge {
 
 	createCommandContext(): ExtensionCommandContext {
 		return createCommandContext(this.contextDeps());
+	}
+
+	/** withSession's ctx: a command ctx whose senders resolve when the run they start has ended. */
+	createReplacedSessionContext(): ReplacedSessionContext {
+		const senders = createMessageSenders({
+			session: this.session,
+			request: this.request,
+			submit: (text, options) => this.submit(text, options),
+		});
+		return Object.assign(this.createCommandContext(), {
+			sendMessage: async (message: CustomMessageInput, options: SendMessageOptions = {}) => {
+				await senders.sendMessage(message, options);
+			},
+			sendUserMessage: async (
+				content: string | (TextContent | ImageContent)[],
+				options: SendUserMessageOptions = {},
+			) => {
+				await senders.sendUserMessage(content, options);
+			},
+		}) as ReplacedSessionContext;
 	}
 
 	// -- pi.* actions --------------------------------------------------------------------------

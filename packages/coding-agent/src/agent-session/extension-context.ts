@@ -4,7 +4,7 @@
 
 import type { ModelType } from "@pi/ai";
 import { isVirtualModel } from "../config/virtual-models.js";
-import type { ModelOfType } from "../extensions/context-types.js";
+import type { ModelOfType, ReplacedSessionContext } from "../extensions/context-types.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
 	ExtensionCommandContext,
@@ -13,6 +13,7 @@ import type {
 	ExtensionToolContext,
 } from "../extensions/types.js";
 import type { ExtensionUIContext } from "../extensions/ui-types.js";
+import type { SessionManager } from "../session/session-manager.js";
 import type { AgentSession } from "./agent-session.js";
 import type { ExecuteToolOptions } from "./nested-tools.js";
 
@@ -28,6 +29,8 @@ export interface ExtensionContextDeps {
 	systemPrompt(): string;
 	/** The runtime's reload (ctx.reload); absent where there is no runtime. */
 	reload?: () => Promise<{ ok: boolean; errors: string[] }>;
+	/** withSession's ctx: a command ctx of the extensions in charge after a switch, with async senders. */
+	replacedContext(): ReplacedSessionContext;
 }
 
 export function createExtensionContext(d: ExtensionContextDeps): ExtensionContext {
@@ -114,26 +117,54 @@ export function createToolContext(
 	});
 }
 
-/** A command's ctx: the handler ctx plus session control (each switch asks session_before_* first). */
+type WithSession = (ctx: ReplacedSessionContext) => Promise<void>;
+
+/**
+ * A command's ctx: the handler ctx plus session control (each switch asks
+ * session_before_* first). After a switch, `withSession` gets a fresh context
+ * of the extensions then in charge (`replacedContext`): the same instances in
+ * the same folder (the session moves in place), the new ones after a switch
+ * into another folder, which have had session_start by then.
+ */
 export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandContext {
 	const { session } = d;
 	const unsupported = (what: string) => () =>
 		Promise.reject(new Error(`ctx.${what}() is not available in ${d.mode} mode yet`));
+	const finish = async (result: { cancelled: boolean }, withSession: WithSession | undefined) => {
+		if (!result.cancelled && withSession) await withSession(d.replacedContext());
+		return { cancelled: result.cancelled };
+	};
 	return Object.assign(createExtensionContext(d), {
 		waitForIdle: () => d.waitForIdle(),
 		// The base inputs now, without this turn's before_agent_start changes (as 1.6.0).
 		getSystemPromptOptions: () => session.getSystemPromptOptions(),
 		// The session asks session_before_switch / session_before_fork itself (its lifecycle seams).
-		newSession: (options?: { parentSession?: string }) => session.newSession({ parentSession: options?.parentSession }),
-		fork: async (entryId: string, options?: { position?: "before" | "at" }) => {
-			const result = options?.position === "at" ? await session.clone() : await session.fork(entryId);
-			return { cancelled: result.cancelled };
+		newSession: async (options?: {
+			parentSession?: string;
+			setup?: (sessionManager: SessionManager) => Promise<void>;
+			withSession?: WithSession;
+		}) => {
+			const result = await session.newSession({ parentSession: options?.parentSession });
+			if (!result.cancelled && options?.setup) {
+				// What setup appends is the new session's history before withSession (and any request) runs.
+				await options.setup(session.sessionManager);
+				session.refreshTranscript();
+			}
+			return finish(result, options?.withSession);
+		},
+		fork: async (entryId: string, options?: { position?: "before" | "at"; withSession?: WithSession }) => {
+			const position = options?.position ?? "before";
+			const result = await session.fork(entryId, { position });
+			// As /fork in the app: the forked-off prompt goes back into the editor to edit and send.
+			if (!result.cancelled && position === "before" && d.mode === "tui") d.ui().setEditorText(result.text);
+			return finish(result, options?.withSession);
 		},
 		navigateTree: async (targetId: string, options?: Parameters<AgentSession["navigateTree"]>[1]) => {
 			const result = await session.navigateTree(targetId, options);
 			return { cancelled: result.cancelled };
 		},
-		switchSession: (sessionPath: string) => session.switchSession(sessionPath),
+		switchSession: async (sessionPath: string, options?: { withSession?: WithSession }) =>
+			finish(await session.switchSession(sessionPath), options?.withSession),
 		// The same reload as /reload; extensions that fail to load leave the running ones in place.
 		reload: d.reload
 			? async () => {

@@ -1,7 +1,7 @@
 // The extension bridge's `pi.*` host: carries out what extensions ask of the
 // session (messages, entries, names, tools, model, providers). The runtime
 // shared by all extensions is bound to one of these per session.
-import type { ImageContent, Model } from "@pi/ai";
+import type { ImageContent, Model, TextContent } from "@pi/ai";
 import type { ExtensionHost } from "../extensions/extension.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type {
@@ -49,33 +49,36 @@ function textOfContent(content: string | { type: string; text?: string }[]): str
 		.join("\n");
 }
 
-export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
-	const { session, runner } = d;
-	const registry = session.modelRegistry;
-	const providers = createProviderRegistrar({
-		registry,
-		reportError: (error) => runner.emitError(error),
-		pendingKeys: d.pendingKeys,
-	});
+/** Where a message an extension sends goes; what a host and withSession's ctx share. */
+export interface MessageSenders {
+	/** The run the message started or waits for, if any (undefined: appended or queued at once). */
+	sendMessage(input: CustomMessageInput, options: SendMessageOptions): Promise<void> | undefined;
+	/** Resolves when the prompt's run ended; throws at once while a run is active without deliverAs. */
+	sendUserMessage(content: string | (TextContent | ImageContent)[], options: SendUserMessageOptions): Promise<void>;
+}
+
+export function createMessageSenders(d: Pick<ExtensionHostDeps, "session" | "request" | "submit">): MessageSenders {
+	const { session } = d;
 	return {
-		sendMessage: (input: CustomMessageInput, options: SendMessageOptions) => {
+		sendMessage: (input, options) => {
 			const message = customMessage(input);
 			const deliverAs = options.deliverAs ?? "steer";
 			if (deliverAs === "nextTurn") {
 				d.request.queueNextTurn(message);
-				return;
+				return undefined;
 			}
 			if (session.isStreaming) {
 				if (options.triggerTurn === false)
-					d.track(session.agent.waitForIdle().then(() => session.appendMessage(message)));
-				else if (deliverAs === "followUp") session.agent.followUp(message);
+					return session.agent.waitForIdle().then(() => session.appendMessage(message));
+				if (deliverAs === "followUp") session.agent.followUp(message);
 				else session.agent.steer(message);
-				return;
+				return undefined;
 			}
-			if (options.triggerTurn) d.track(session.promptMessages([message]));
-			else session.appendMessage(message);
+			if (options.triggerTurn) return session.promptMessages([message]);
+			session.appendMessage(message);
+			return undefined;
 		},
-		sendUserMessage: (content, options: SendUserMessageOptions) => {
+		sendUserMessage: (content, options) => {
 			const text = textOfContent(content as string | { type: string; text?: string }[]);
 			const images =
 				typeof content === "string" ? undefined : (content.filter((c) => c.type === "image") as ImageContent[]);
@@ -90,14 +93,31 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 			if (session.isStreaming && !options.deliverAs) {
 				// From an agent_settled handler the run is over: the message starts the next run once the handlers
 				// have returned (as 1.6.0 does; the reload-runtime example relies on it).
-				if (session.recovery.isAnnouncingSettled) {
-					d.track(session.recovery.whenSettled().then(send));
-					return;
-				}
+				if (session.recovery.isAnnouncingSettled) return session.recovery.whenSettled().then(send);
 				// A run in progress takes the message only as a steer or follow-up.
 				throw new Error('pi.sendUserMessage() while a run is active needs deliverAs: "steer" or "followUp"');
 			}
-			d.track(send());
+			return send();
+		},
+	};
+}
+
+export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
+	const { session, runner } = d;
+	const registry = session.modelRegistry;
+	const providers = createProviderRegistrar({
+		registry,
+		reportError: (error) => runner.emitError(error),
+		pendingKeys: d.pendingKeys,
+	});
+	const senders = createMessageSenders(d);
+	return {
+		sendMessage: (input: CustomMessageInput, options: SendMessageOptions) => {
+			const run = senders.sendMessage(input, options);
+			if (run) d.track(run);
+		},
+		sendUserMessage: (content, options: SendUserMessageOptions) => {
+			d.track(senders.sendUserMessage(content, options));
 		},
 		appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
 		setSessionName: (name) => session.setSessionName(name),

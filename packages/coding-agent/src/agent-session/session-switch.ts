@@ -121,10 +121,17 @@ export async function forkBefore(host: SessionSwitchHost, entryId: string): Prom
 	return { text };
 }
 
-/** Continues in a new session file holding the active path through the current leaf. */
-export async function cloneSession(host: SessionSwitchHost): Promise<void> {
+/**
+ * Continues in a new session file holding the path from the root through
+ * `entryId` (any entry: a clone "at" it); null: the current leaf (`/clone`),
+ * an empty session starting afresh.
+ */
+export async function forkAt(host: SessionSwitchHost, entryId: string | null): Promise<void> {
+	if (entryId !== null && !host.sessionManager.getEntry(entryId)) {
+		throw new Error(`Invalid entry ID for forking: ${entryId} is not an entry of this session`);
+	}
 	await host.abort();
-	const leaf = host.sessionManager.getLeafId();
+	const leaf = entryId ?? host.sessionManager.getLeafId();
 	host.sessionManager.createBranchedSession(leaf);
 	followSession(host);
 	if (!leaf) recordStart(host);
@@ -155,15 +162,23 @@ export async function gatedSwitch(host: SessionSwitchHost, sessionPath: string):
 	return { cancelled: false };
 }
 
-/** A fork before user message `entryId`, unless a `session_before_fork` handler cancels it. */
+/**
+ * A fork from `entryId`, unless a `session_before_fork` handler cancels it:
+ * position "before" (default) continues before that user message and returns
+ * its text (for the editor); "at" keeps the path through the entry itself.
+ * The gate is asked before the entry is checked (as 1.6.0).
+ */
 export async function gatedFork(
 	host: SessionSwitchHost,
 	entryId: string,
+	position: "before" | "at" = "before",
 ): Promise<{ text: string; cancelled: boolean }> {
-	const gate = await host.hooks.beforeFork?.({ entryId, position: "before" });
+	const gate = await host.hooks.beforeFork?.({ entryId, position });
 	if (gate?.cancel) return { text: "", cancelled: true };
 	const previousSessionFile = host.sessionManager.getSessionFile();
-	const result = await forkBefore(host, entryId);
+	let result = { text: "" };
+	if (position === "at") await forkAt(host, entryId);
+	else result = await forkBefore(host, entryId);
 	await host.afterSwitch?.({ reason: "fork", previousSessionFile });
 	return { ...result, cancelled: false };
 }
@@ -173,7 +188,7 @@ export async function gatedClone(host: SessionSwitchHost): Promise<{ cancelled: 
 	const gate = await host.hooks.beforeFork?.({ entryId: host.sessionManager.getLeafId() ?? "", position: "at" });
 	if (gate?.cancel) return { cancelled: true };
 	const previousSessionFile = host.sessionManager.getSessionFile();
-	await cloneSession(host);
+	await forkAt(host, null);
 	await host.afterSwitch?.({ reason: "fork", previousSessionFile });
 	return { cancelled: false };
 }

@@ -38,7 +38,7 @@ type AnyTool = AgentTool<any>;
 /** How the host wants each extension bridge built (everything but the session, runner and trust). */
 export type BridgeSettings = Omit<
 	ExtensionBridgeOptions,
-	"session" | "runner" | "projectTrusted" | "onReloadRequest" | "addResourcePaths"
+	"session" | "runner" | "projectTrusted" | "onReloadRequest" | "addResourcePaths" | "currentBridge"
 >;
 
 export interface AgentSessionRuntimeOptions {
@@ -203,6 +203,7 @@ export class AgentSessionRuntime {
 			projectTrusted: this._services.trust.trusted,
 			addResourcePaths: (paths) => this._services.resources.addExtraPaths(paths),
 			onReloadRequest: () => this.reload(),
+			currentBridge: () => this._bridge,
 		});
 	}
 
