@@ -40,7 +40,8 @@ const workspace = ["@pi/ai", "@pi/agent-core", "@pi/tui", "@pi/coding-agent", "@
 
 const libraries = [
 	{ dir: "packages/ai", entries: ["src/index.ts", "src/internal.ts"] },
-	{ dir: "packages/agent", entries: ["src/index.ts"] },
+	// validation: TypeBox's compiler behind it, kept out of the index so importing the loop does not load it.
+	{ dir: "packages/agent", entries: ["src/index.ts", "src/validation.ts"] },
 	{ dir: "packages/tui", entries: ["src/index.ts", "src/text.ts"] },
 	// The search and codemode workers are loaded by file name (worker_threads), so each is an entry of its own at the dist root.
 	{

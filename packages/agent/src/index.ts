@@ -45,5 +45,7 @@ export type {
 	StreamFn,
 	ToolExecutionMode,
 } from "./types.js";
-// The loop's argument validator, also behind pi-ai compat's validateToolCall for extensions.
-export { type ArgumentValidation, validateArguments } from "./validation.js";
+// The loop's argument validator (pi-ai compat's validateToolCall for extensions) is
+// `@pi/agent-core/validation`: TypeBox's compiler comes with it, which the loop
+// itself loads only for arguments it cannot prove valid plainly (validation-lazy.ts).
+export type { ArgumentValidation } from "./validation.js";

@@ -2,7 +2,7 @@ import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
 import type { AgentLoopConfig } from "./hooks.js";
 import { errorText, textToolResult, toolResultMessage } from "./messages.js";
 import type { AgentContext, AgentEvent, AgentTool, AgentToolCall, AgentToolResult } from "./types.js";
-import { validateArguments } from "./validation.js";
+import { validateToolArguments } from "./validation-lazy.js";
 
 // Runs the tool calls of one assistant message. Every call ends with exactly
 // one result — executed, blocked, invalid, unknown, cut off or aborted — so the
@@ -148,7 +148,7 @@ async function prepare(state: BatchState, call: AgentToolCall, cutOff: boolean):
 			return { kind: "done", final: failure(`Invalid arguments for tool "${call.name}": ${errorText(error)}`) };
 		}
 	}
-	let validation = validateArguments(tool.name, tool.parameters, args);
+	let validation = await validateToolArguments(tool.name, tool.parameters, args);
 	if (!validation.ok) return { kind: "done", final: failure(validation.message) };
 	args = validation.value;
 	if (batch.config.beforeToolCall) {
@@ -173,7 +173,7 @@ async function prepare(state: BatchState, call: AgentToolCall, cutOff: boolean):
 			return { kind: "done", final };
 		}
 		if (decision && decision.args !== undefined) {
-			validation = validateArguments(tool.name, tool.parameters, decision.args);
+			validation = await validateToolArguments(tool.name, tool.parameters, decision.args);
 			if (!validation.ok) return { kind: "done", final: failure(validation.message) };
 			args = validation.value;
 		}

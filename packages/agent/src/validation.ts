@@ -1,6 +1,7 @@
 import type { TSchema } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 import type { TLocalizedValidationError } from "typebox/error";
+import { isPlainValid } from "./validation-fast.js";
 
 // Tool arguments are checked against the tool's JSON Schema before execution.
 // A model's near misses are repaired only where the intent is unambiguous
@@ -8,6 +9,11 @@ import type { TLocalizedValidationError } from "typebox/error";
 // null for an optional field). TypeBox's own Convert is not used: it also
 // turns "" and null into 0, null into "null" and truncates 1.5 to an integer,
 // which would run a tool with values the model never meant.
+//
+// This module holds TypeBox's compiler (schema engine, value module, format
+// regexes: ~200 KB of code). The loop reaches it only through
+// `validateToolArguments` (validation-lazy.ts), for a call that
+// `isPlainValid` cannot prove valid on its own.
 
 export type ArgumentValidation = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -24,6 +30,7 @@ function validatorFor(schema: object): Validator {
 
 /** Validates (and safely coerces) `args` against `schema`. Never throws; `args` is not mutated. */
 export function validateArguments(toolName: string, schema: object, args: unknown): ArgumentValidation {
+	if (isPlainValid(schema, args)) return { ok: true, value: args };
 	let validator: Validator;
 	try {
 		validator = validatorFor(schema);

@@ -5,7 +5,7 @@
 // delegates to (`anthropicMessagesApi()`, …), tool-call validation and the
 // transcript helpers of custom streams. pi-ai itself knows nothing of this
 // view; host-modules.ts merges it into the modules extensions import.
-import { validateArguments } from "@pi/agent-core";
+import { validateArguments } from "@pi/agent-core/validation";
 import {
 	type Api,
 	type ApiAdapter,

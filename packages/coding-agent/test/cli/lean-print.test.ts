@@ -10,6 +10,8 @@
  * Nor is jiti, the extension loader: a run without extensions loads none of it (issue 14).
  * Nor are web streams (the response body is read from node:http directly), and no
  * Intl.Segmenter is made (the first Intl object builds ICU's locale tables; ASCII needs none).
+ * Nor is TypeBox's compiler, value module or format regexes (~200 KB): valid tool arguments of
+ * plain schemas are proven valid without it (agent's validation-fast.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +77,15 @@ describe("a -p run loads only what it uses", () => {
 			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
+		// TypeBox is bundled into the chunks, so it is found by the source paths esbuild notes in them.
+		const chunks = [...new Set(lines.map((l) => l.split(" ")[1]).filter((u) => /\/dist\/.*\.js$/.test(u)))];
+		const typeboxParts = chunks.flatMap((url) =>
+			[...readFileSync(new URL(url), "utf8").matchAll(/node_modules\/typebox\/build\/(compile|format|value)\//g)].map(
+				(m) => m[1],
+			),
+		);
+		expect(chunks.length).toBeGreaterThan(10);
+		expect(new Set(typeboxParts)).toEqual(new Set());
 
 		const loaded = readFileSync(builtins, "utf8").split("\n");
 		expect(loaded).toContain("NativeModule _http_client");
