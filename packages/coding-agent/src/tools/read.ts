@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { accessSync, closeSync, constants, promises as fs, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import type { AgentTool } from "@pi/agent-core";
 import type { ImageContent, TextContent } from "@pi/ai";
 import { type Static, Type } from "typebox";
@@ -47,12 +47,30 @@ export interface ReadToolOptions {
 	tracker?: FileTracker;
 }
 
+/** Up to this size a file is read synchronously; larger ones through the thread pool, so a long read does not hold the event loop. */
+const SYNC_READ_BYTES = 1024 * 1024;
+
 export function createLocalReadOperations(): ReadOperations {
+	// stat and access are one system call each, and a small file's read a few: made synchronously,
+	// each saves a round trip through libuv's thread pool (a thread wake-up both ways; ms when the
+	// machine is loaded). The async wrappers keep failures as rejections.
 	return {
 		// onDisk: a name shown with U+FFFD (not valid UTF-8 on disk) opens the file it came from.
-		readFile: (p) => fs.readFile(onDisk(p)),
-		access: (p) => fs.access(onDisk(p), fs.constants.R_OK),
-		stat: (p) => fs.stat(onDisk(p)),
+		readFile: async (p) => {
+			const target = onDisk(p);
+			// O_NONBLOCK, and the size taken from the open file: should the path have become a FIFO
+			// since execute's stat, the open must not wait for a writer nor the read hold the loop.
+			const fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);
+			try {
+				const st = fstatSync(fd);
+				if (st.isFile() && st.size <= SYNC_READ_BYTES) return readFileSync(fd);
+			} finally {
+				closeSync(fd);
+			}
+			return fs.readFile(target);
+		},
+		access: async (p) => accessSync(onDisk(p), constants.R_OK),
+		stat: async (p) => statSync(onDisk(p)),
 	};
 }
 

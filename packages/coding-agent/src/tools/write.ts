@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentTool } from "@pi/agent-core";
 import { type Static, Type } from "typebox";
@@ -31,8 +31,9 @@ export interface WriteToolOptions {
 export function createLocalWriteOperations(): WriteOperations {
 	return {
 		writeFile: (p, content, signal) => atomicWriteFile(p, content, { signal }),
+		// Synchronous like the atomic write's own small calls: one mkdir(2), no thread-pool round trip.
 		mkdir: async (dir) => {
-			await fs.mkdir(dir, { recursive: true });
+			mkdirSync(dir, { recursive: true });
 		},
 	};
 }

@@ -17,12 +17,31 @@
  *   are written over the old ones, then the file is cut to length and
  *   fsync'ed; a crash in the middle of that can leave a mix of old and new
  *   bytes (there is no atomic in-place write on POSIX).
+ *
+ * The usual path's metadata calls and the write of the temp file are
+ * synchronous: each is microseconds of kernel work, while a trip through
+ * libuv's thread pool costs a thread wake-up both ways (milliseconds on a
+ * loaded machine, a dozen of them per write). The fsync, which can wait on
+ * the disk, and the rename stay asynchronous.
  * - Anything else (directory, device, FIFO, socket) is refused: writing to it
  *   through a rename would replace a system node by a regular file.
  */
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
-import { constants, promises as fs } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fchmodSync,
+	fchownSync,
+	promises as fs,
+	fstatSync,
+	fsync,
+	lstatSync,
+	openSync,
+	readlinkSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { forgetTempFile, rememberTempFile } from "./temp-files.js";
 
@@ -64,19 +83,19 @@ const MAX_LINK_HOPS = 40;
  * Follows symlinks to the path that will really be written, without needing
  * the final target to exist. Returns its stats when it exists.
  */
-export async function resolveWriteTarget(path: string): Promise<{ target: string; stat?: Stats; linked: boolean }> {
+export function resolveWriteTarget(path: string): { target: string; stat?: Stats; linked: boolean } {
 	let current = resolve(path);
 	for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
 		const linked = hops > 0;
 		let st: Stats;
 		try {
-			st = await fs.lstat(current);
+			st = lstatSync(current);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return { target: current, linked };
 			throw error;
 		}
 		if (!st.isSymbolicLink()) return { target: current, stat: st, linked };
-		const link = await fs.readlink(current);
+		const link = readlinkSync(current);
 		current = resolve(dirname(current), link);
 	}
 	throw Object.assign(new Error(`ELOOP: too many symbolic links: ${path}`), { code: "ELOOP" });
@@ -131,7 +150,7 @@ export async function atomicWriteFile(
 	options: AtomicWriteOptions = {},
 ): Promise<void> {
 	const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-	const { target, stat, linked } = await resolveWriteTarget(path);
+	const { target, stat, linked } = resolveWriteTarget(path);
 	if (stat) {
 		assertRegular(stat, target);
 		// Another name shares this inode: a rename would split them.
@@ -139,10 +158,10 @@ export async function atomicWriteFile(
 	}
 	const mode = stat ? stat.mode & 0o7777 : undefined;
 	const temp = tempNameFor(target);
-	await rememberTempFile(temp);
-	let handle: fs.FileHandle;
+	rememberTempFile(temp);
+	let fd: number;
 	try {
-		handle = await fs.open(temp, "wx", mode ?? 0o666);
+		fd = openSync(temp, "wx", mode ?? 0o666);
 	} catch (error) {
 		forgetTempFile(temp);
 		const code = (error as NodeJS.ErrnoException).code;
@@ -160,18 +179,15 @@ export async function atomicWriteFile(
 	try {
 		try {
 			let off = 0;
-			while (off < data.length) {
-				const { bytesWritten } = await handle.write(data, off, data.length - off, off);
-				off += bytesWritten;
-			}
-			if (mode !== undefined) await handle.chmod(mode);
+			while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
+			if (mode !== undefined) fchmodSync(fd, mode);
 			if (stat) {
-				const made = await handle.stat();
+				const made = fstatSync(fd);
 				if (made.uid !== stat.uid || made.gid !== stat.gid) {
 					try {
-						await handle.chown(stat.uid, stat.gid);
+						fchownSync(fd, stat.uid, stat.gid);
 						// chown clears set-id bits: put them back.
-						if (mode !== undefined) await handle.chmod(mode);
+						if (mode !== undefined) fchmodSync(fd, mode);
 					} catch {
 						// Not allowed to give the file its owner: keep the original inode instead.
 						inPlace = true;
@@ -179,22 +195,34 @@ export async function atomicWriteFile(
 				}
 			}
 			if (!inPlace) {
-				await handle.sync();
+				await fsyncFd(fd);
 				options.signal?.throwIfAborted();
 			}
 		} finally {
-			await handle.close();
+			closeSync(fd);
 		}
 		if (inPlace && stat) {
-			await fs.rm(temp, { force: true });
+			removeIfThere(temp);
 			forgetTempFile(temp);
 			return writeInPlace(target, data, stat);
 		}
 		await fs.rename(temp, target);
 		forgetTempFile(temp);
 	} catch (error) {
-		await fs.rm(temp, { force: true }).catch(() => {});
+		removeIfThere(temp);
 		forgetTempFile(temp);
 		throw error;
+	}
+}
+
+function fsyncFd(fd: number): Promise<void> {
+	return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+function removeIfThere(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// Already gone (or never made): nothing to clean up.
 	}
 }

@@ -8,7 +8,7 @@
  * paths that the journal names and that have our temp-name shape are ever
  * deleted, so a user's own files are never touched.
  */
-import { promises as fs, readdirSync, unlinkSync } from "node:fs";
+import { promises as fs, mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
 const TEMP_NAME = /^\..+\.([0-9a-f]{12})\.tmp$/;
@@ -47,8 +47,11 @@ function journalEntryFor(temp: string): string | undefined {
 	return journalDir && hex ? join(journalDir, `${process.pid}-${hex}`) : undefined;
 }
 
-/** Called before the temp file is created. */
-export async function rememberTempFile(temp: string): Promise<void> {
+/**
+ * Called before the temp file is created. Synchronous, like the rest of an
+ * atomic write's small calls (see atomic-write.ts): a few microseconds each.
+ */
+export function rememberTempFile(temp: string): void {
 	if (!exitHookInstalled) {
 		exitHookInstalled = true;
 		process.on("exit", removeInFlightSync);
@@ -56,8 +59,8 @@ export async function rememberTempFile(temp: string): Promise<void> {
 	let entry = journalEntryFor(temp);
 	if (entry) {
 		try {
-			await fs.mkdir(journalDir as string, { recursive: true, mode: 0o700 });
-			await fs.writeFile(entry, temp, { mode: 0o600 });
+			mkdirSync(journalDir as string, { recursive: true, mode: 0o700 });
+			writeFileSync(entry, temp, { mode: 0o600 });
 		} catch {
 			// A journal we cannot write only loses clean-up after a hard kill; the write itself goes on.
 			entry = undefined;
@@ -70,7 +73,13 @@ export async function rememberTempFile(temp: string): Promise<void> {
 export function forgetTempFile(temp: string): void {
 	const entry = inFlight.get(temp);
 	inFlight.delete(temp);
-	if (entry) fs.rm(entry, { force: true }).catch(() => {});
+	if (!entry) return;
+	// unlink, not fs.rm: rm's first use loads and compiles Node's internal rimraf.
+	try {
+		unlinkSync(entry);
+	} catch {
+		// Already gone: the start-up sweep only removes what still exists.
+	}
 }
 
 function processAlive(pid: number): boolean {
