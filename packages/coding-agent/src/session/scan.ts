@@ -215,34 +215,6 @@ const K_TIMESTAMP = Buffer.from(',"timestamp":"');
 const K_ROLE = Buffer.from(',"message":{"role":"');
 const K_PROVIDER = Buffer.from(',"provider":"');
 const K_MODEL = Buffer.from(',"model":"');
-/**
- * Offset of the next `{"type":"<entry type>"` at or after `from` (a second
- * entry inside one line: glued after a torn write), or -1. Content blocks
- * use other type names, so they do not count.
- */
-function nextEntryMarker(buf: Buffer, from: number): number {
-	for (let i = buf.indexOf(K_TYPE, from); i >= 0; i = buf.indexOf(K_TYPE, i + 1)) {
-		const at = i + K_TYPE.length;
-		const close = buf.indexOf(34, at);
-		if (close > at && isEntryTypeName(buf, at, close)) return i;
-	}
-	return -1;
-}
-
-/** Entry type names as bytes, by length (compared in place: no string per content block). */
-const ENTRY_TYPE_BYTES = new Map<number, Buffer[]>();
-for (const t of ENTRY_TYPES) {
-	const b = Buffer.from(t, "latin1");
-	ENTRY_TYPE_BYTES.set(b.length, [...(ENTRY_TYPE_BYTES.get(b.length) ?? []), b]);
-}
-
-function isEntryTypeName(buf: Buffer, at: number, close: number): boolean {
-	const candidates = ENTRY_TYPE_BYTES.get(close - at);
-	if (!candidates) return false;
-	for (const name of candidates) if (hasAt(buf, at, name)) return true;
-	return false;
-}
-
 /** Types whose lines need nothing beyond the envelope until used, most frequent first. */
 const LAZY_TYPES: readonly string[] = ["message", "custom", "compaction", "branch_summary", "custom_message", "usage"];
 
@@ -271,6 +243,9 @@ function knownName(buf: Buffer, at: number, end: number, names: readonly string[
 
 /** The strings of the previous envelope, reused when the next one repeats them. */
 const previous: { id?: string; provider?: string; model?: string } = {};
+
+/** Where `envelopeOf` found the line's own `,"parentId":` key (valid after it returned true). */
+let parentKeyAt = -1;
 
 /** The envelope `envelopeOf` fills (one object for every line). */
 const scratch: Envelope = {
@@ -336,12 +311,13 @@ function stringEnd(buf: Buffer, at: number, end: number): number {
  * pi writes first. An assistant message also needs its provider and model,
  * which every pi writes after the content, near the end of the line. The
  * timestamp is checked but not kept: nothing reads it from the index (the
- * entry has it once parsed).
+ * entry has it once parsed). Whether a second object is glued on the line is
+ * the caller's check (`parentKeyAt` tells it where this line's envelope key is).
  */
-function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): boolean {
+function envelopeOf(buf: Buffer, start: number, end: number): boolean {
 	let last = end - 1;
 	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
-	if (buf[last] !== 125 /* } */ || (nextGlue > start && nextGlue < end)) return false;
+	if (buf[last] !== 125 /* } */) return false;
 	const head = Math.min(end, start + 512);
 	let i = start;
 	if (!hasAt(buf, i, K_TYPE)) return false;
@@ -355,6 +331,7 @@ function envelopeOf(buf: Buffer, start: number, end: number, nextGlue: number): 
 	const idStart = i;
 	const idEnd = j - 1;
 	if (!hasAt(buf, j, K_PARENT)) return false;
+	parentKeyAt = j;
 	i = j + K_PARENT.length;
 	let parentId: string | null = null;
 	if (hasAt(buf, i, K_NULL)) {
@@ -437,7 +414,8 @@ export function scanFd(
 	let pos = fromOffset; // next file offset to read
 	let line = firstLineNumber;
 	let lastByte = -1;
-	let nextGlue = -1;
+	// Position in `view` of the next `,"parentId":` key at or after the last one looked up (-1: look again).
+	let glueAt = -1;
 	let view = buf;
 	const handle = (start: number, end: number, unterminated: boolean) => {
 		// start/end index into buf
@@ -447,13 +425,24 @@ export function scanFd(
 		if (index && !unterminated && end - s >= SHORT_LAZY_MIN_BYTES && allowFastPath()) {
 			let indexed = false;
 			if (end - s >= FAST_PATH_MIN_BYTES) {
-				if (nextGlue >= 0 && nextGlue <= s) nextGlue = -1;
-				if (nextGlue < 0) nextGlue = nextEntryMarker(view, s + 1);
-				if (nextGlue < 0) nextGlue = Number.MAX_SAFE_INTEGER;
-				indexed = envelopeOf(buf, s, end, nextGlue);
+				// Not checked as JSON (too costly for every large line), so a second object glued
+				// on the line by a torn write must be ruled out: every writer puts the key
+				// `,"parentId":` in each entry's envelope, and outside an entry's envelope it can
+				// only be a nested object's key (a JSON string cannot hold it: its quotes would be
+				// escaped). One search per line, usually ending in the next line's envelope; any
+				// second occurrence on the line sends it to the full parse, which recovers the
+				// objects or keeps the entry (a false alarm costs one parse).
+				indexed = envelopeOf(buf, s, end);
+				if (indexed) {
+					if (glueAt <= parentKeyAt) {
+						glueAt = view.indexOf(K_PARENT, parentKeyAt + K_PARENT.length);
+						if (glueAt < 0) glueAt = Number.MAX_SAFE_INTEGER;
+					}
+					if (glueAt < end) indexed = false;
+				}
 			} else if (isJsonText(buf, s, end)) {
 				// Well-formed, so one whole object (nothing glued): index it, parse on use.
-				indexed = envelopeOf(buf, s, end, Number.MAX_SAFE_INTEGER);
+				indexed = envelopeOf(buf, s, end);
 			}
 			if (indexed) {
 				index(scratch, line, bufStart + s, end - s);
@@ -484,7 +473,7 @@ export function scanFd(
 		filled += n;
 		lastByte = buf[filled - 1];
 		view = buf.subarray(0, filled);
-		nextGlue = -1;
+		glueAt = -1;
 		let start = 0;
 		for (let nl = view.indexOf(10, start); nl >= 0; nl = view.indexOf(10, start)) {
 			handle(start, nl, false);
