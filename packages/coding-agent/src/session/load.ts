@@ -7,6 +7,7 @@ import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./sc
 import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
+import { withYoungGenerationHeld } from "./young-generation.js";
 
 /** Entries whose line is longer than this are dropped from memory after indexing and re-read when needed. */
 const KEEP_IN_MEMORY_BYTES = 256;
@@ -338,11 +339,13 @@ export function loadSessionFile(file: string, tree: SessionTree): { state: LoadS
 	const fd = openSync(file, "r");
 	const state = newLoadState(file);
 	try {
-		let summary = loadFromFd(fd, state, tree);
-		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
-			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
-		}
-		return { state, summary };
+		return withYoungGenerationHeld(fstatSync(fd).size, () => {
+			let summary = loadFromFd(fd, state, tree);
+			while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
+				summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
+			}
+			return { state, summary };
+		});
 	} finally {
 		closeSync(fd);
 	}
