@@ -3,7 +3,7 @@
 // (`type: "image" | "classifier"`) that `stream()` never takes; a provider
 // supplies an implementation per API (`ProviderImages`, `ProviderClassifier`).
 // Both operations never reject: failures are results with `stopReason: "error"`.
-import type { ImageContent, ModelCost, TextContent, Usage } from "./types.js";
+import type { ImageContent, ModelCost, ProviderResponseInfo, TextContent, Usage } from "./types.js";
 
 export type ModelType = "chat" | "image" | "classifier";
 
@@ -39,6 +39,19 @@ interface OperationOptions {
 	apiKey?: string;
 	headers?: Record<string, string>;
 	signal?: AbortSignal;
+	/**
+	 * Provider-scoped environment values (what a key login stored with the
+	 * key, e.g. a region); they take precedence over process.env for the
+	 * provider's configuration.
+	 */
+	env?: Record<string, string>;
+	/**
+	 * The implementation calls this with the request body just before sending
+	 * it (awaited); a returned value replaces the body, undefined keeps it.
+	 */
+	onPayload?: (payload: unknown, model: OperationModel) => unknown | Promise<unknown>;
+	/** The implementation calls this with status and headers once the response arrives. */
+	onResponse?: (response: ProviderResponseInfo, model: OperationModel) => void | Promise<void>;
 }
 
 export interface ImagesOptions extends OperationOptions {

@@ -247,6 +247,19 @@ export class ExtensionBridge {
 			void this.runner.emit({ type: "after_provider_response", status: response.status, headers: response.headers });
 		};
 		installProviderHooks(agent.streamOptions, this.runner);
+		// Image and classifier requests (ctx.modelRegistry, codemode) get the same two events.
+		this.toolHookOffs.push(
+			session.modelRegistry.operations.setRequestHooks({
+				onPayload: (payload) => this.runner.emitBeforeProviderRequest(payload),
+				onResponse: (response) => {
+					void this.runner.emit({
+						type: "after_provider_response",
+						status: response.status,
+						headers: response.headers,
+					});
+				},
+			}),
+		);
 		this.toolHookOffs.push(
 			session.input.onAgentStart(async (input) => this.request.beforeAgentStart(input.text, input.images)),
 		);

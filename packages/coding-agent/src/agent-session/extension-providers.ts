@@ -190,6 +190,9 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		if (config.filterModels || config.filterAllModels) {
 			registry.operations.setFilters(name, { chat: config.filterModels, all: config.filterAllModels });
 			entry.operations = true;
+			// The filters run synchronously: a `!command` key (auth.json, models.json) is run now, so they
+			// judge the key requests will send. Failures surface on the first request, as without a filter.
+			if (!registry.auth.usesOAuth(name)) d.pendingKeys.push(registry.auth.getApiKey(name).then(noop, noop));
 		}
 		if (config.refreshModels) {
 			registry.refreshers.set(name, modelRefresher(registry, name, config, apply, extensionPath));
@@ -244,6 +247,8 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		},
 	};
 }
+
+function noop(): void {}
 
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);

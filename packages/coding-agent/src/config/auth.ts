@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { getEnvApiKey } from "@pi/ai";
-import { ConfigValueError, resolveConfigValue } from "./config-value.js";
+import { ConfigValueError, peekConfigValue, resolveConfigValue } from "./config-value.js";
 import { withFileLock } from "./file-lock.js";
 import { isPlainObject, readJsonFile, writeFileAtomic } from "./json-file.js";
 import { agentPaths, getAgentDir } from "./paths.js";
@@ -39,6 +39,8 @@ export type OAuthRefresher = (provider: string, credential: OAuthCredential) => 
 export interface FallbackKeySource {
 	has(provider: string): boolean;
 	get(provider: string): Promise<string | undefined>;
+	/** The key without running anything (a `!command` once it has run); for synchronous readers. */
+	peek?(provider: string): string | undefined;
 }
 
 export class AuthError extends Error {
@@ -197,6 +199,31 @@ export class AuthStorage {
 	get(provider: string): AuthCredential | undefined {
 		const c = this.data[provider];
 		return c ? structuredClone(c) : undefined;
+	}
+
+	/**
+	 * The credential a provider's model filters (filterModels,
+	 * filterAllModels) judge: the key the chat path would send, from the same
+	 * sources in the same order — --api-key or a registration's own key, the
+	 * auth.json entry (its key resolved), the environment, models.json. A
+	 * `!command` key counts once it has run (the registrar runs it when a
+	 * filtering provider registers). A provider with its own key source
+	 * (auth.apiKey) sees its stored entry, as its resolve() does.
+	 */
+	filterCredential(provider: string): AuthCredential | undefined {
+		const runtime = this.runtimeKeys.get(provider);
+		if (runtime) return { type: "api_key", key: runtime };
+		const stored = this.data[provider];
+		if (stored?.type === "api_key") {
+			const key = peekConfigValue(stored.key, this.env);
+			return { ...structuredClone(stored), ...(key !== undefined ? { key } : {}) };
+		}
+		if (stored) return structuredClone(stored);
+		if (this.keySources.has(provider)) return undefined;
+		const fromEnv = getEnvApiKey(provider, this.env);
+		if (fromEnv) return { type: "api_key", key: fromEnv };
+		const fallback = this.fallback?.peek?.(provider);
+		return fallback ? { type: "api_key", key: fallback } : undefined;
 	}
 
 	/** Providers with a stored credential. */

@@ -21,10 +21,13 @@ export interface ResolveOptions {
 }
 
 const commandCache = new Map<string, Promise<string>>();
+/** Outputs of commands that have finished, for the synchronous peekConfigValue. */
+const settledCommands = new Map<string, string>();
 
 /** Forgets cached `!command` results (tests). */
 export function clearConfigValueCache(): void {
 	commandCache.clear();
+	settledCommands.clear();
 }
 
 /** True for values resolved by running a command. */
@@ -40,14 +43,29 @@ export async function resolveConfigValue(value: string, options: ResolveOptions 
 		if (!pending) {
 			pending = runCommand(command, options);
 			commandCache.set(command, pending);
-			// A failed command may succeed later (e.g. after unlocking a vault).
-			pending.catch(() => commandCache.delete(command));
+			pending.then(
+				(out) => settledCommands.set(command, out),
+				// A failed command may succeed later (e.g. after unlocking a vault).
+				() => commandCache.delete(command),
+			);
 		}
 		return pending;
 	}
-	const env = options.env ?? process.env;
+	return plainValue(value, options.env);
+}
+
+function plainValue(value: string, env: NodeJS.ProcessEnv = process.env): string {
 	const fromEnv = /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? env[value] : undefined;
 	return fromEnv !== undefined && fromEnv !== "" ? fromEnv : value;
+}
+
+/**
+ * The value without running anything: literal or environment as
+ * resolveConfigValue gives it, a `!command` only once it has run in this
+ * process (undefined before). For synchronous readers such as model filters.
+ */
+export function peekConfigValue(value: string, env?: NodeJS.ProcessEnv): string | undefined {
+	return isCommandValue(value) ? settledCommands.get(value.slice(1).trim()) : plainValue(value, env);
 }
 
 /** Synchronous check whether a value could resolve without running anything (commands count as yes). */

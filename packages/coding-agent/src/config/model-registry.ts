@@ -15,7 +15,7 @@ import {
 	type ModelType,
 } from "@pi/ai";
 import type { AuthStorage } from "./auth.js";
-import { resolveConfigValue } from "./config-value.js";
+import { peekConfigValue, resolveConfigValue } from "./config-value.js";
 import { readConfigText } from "./json-file.js";
 import { resolveConfiguredLocalModel, scanLocalModels } from "./local-models.js";
 import { ModelRefreshers } from "./model-refresh.js";
@@ -55,13 +55,22 @@ export class ModelRegistry {
 			options.modelsPath ? join(dirname(options.modelsPath), "provider-models.json") : undefined,
 		);
 		this.operations = new OperationModels({
-			credential: (provider) => this.auth.get(provider),
+			credential: (provider) => this.auth.filterCredential(provider),
+			// As a chat request gets them: the key (its source's endpoint and headers), models.json
+			// headers, and the provider environment a key login stored with the key.
 			requestAuth: async (model) => {
 				const apiKey = await this.getApiKey(model);
 				const extras = this.auth.getRequestExtras(model.provider);
 				const configured = await this.getRequestHeaders(model, apiKey);
 				const headers = { ...model.headers, ...configured, ...extras?.headers };
-				return { apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+				const stored = this.auth.get(model.provider);
+				const env = stored?.type === "api_key" ? stored.env : undefined;
+				return {
+					apiKey,
+					...(Object.keys(headers).length > 0 ? { headers } : {}),
+					...(extras?.baseUrl ? { baseUrl: extras.baseUrl } : {}),
+					...(env ? { env } : {}),
+				};
 			},
 		});
 		auth.setFallbackKeySource({
@@ -72,6 +81,10 @@ export class ModelRegistry {
 			get: async (provider) => {
 				const value = this.providers[provider]?.apiKey;
 				return value === undefined ? undefined : this.resolve(value, `the "${provider}" apiKey in models.json`);
+			},
+			peek: (provider) => {
+				const value = this.providers[provider]?.apiKey;
+				return typeof value === "string" ? peekConfigValue(value, this.options.env) : undefined;
 			},
 		});
 		this.reload();

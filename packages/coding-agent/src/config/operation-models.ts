@@ -21,6 +21,7 @@ import {
 	type OperationModel,
 	type ProviderClassifier,
 	type ProviderImages,
+	type ProviderResponseInfo,
 } from "@pi/ai";
 import type { AuthCredential } from "./auth.js";
 
@@ -39,11 +40,29 @@ export interface ProviderModelFilters {
 	all?(models: readonly AnyModel[], credential: AuthCredential | undefined): readonly AnyModel[];
 }
 
-/** What an operation request needs from the registry: the key and headers, as for chat requests. */
+/** What an operation request needs from the registry: key, headers, endpoint and provider env, as for chat requests. */
 export interface OperationAuth {
 	credential(provider: string): AuthCredential | undefined;
-	requestAuth(model: OperationModel): Promise<{ apiKey?: string; headers?: Record<string, string> }>;
+	requestAuth(model: OperationModel): Promise<{
+		apiKey?: string;
+		headers?: Record<string, string>;
+		baseUrl?: string;
+		env?: Record<string, string>;
+	}>;
 }
+
+/**
+ * The session's provider-request hooks (the extension events
+ * before_provider_request / after_provider_response), given to image and
+ * classifier implementations as options.onPayload / onResponse, as the chat
+ * path gives them to pi-ai.
+ */
+export interface OperationRequestHooks {
+	onPayload?(payload: unknown): unknown | Promise<unknown>;
+	onResponse?(response: ProviderResponseInfo): void;
+}
+
+type Options = ImagesOptions | ClassifierOptions;
 
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -58,8 +77,51 @@ export class OperationModels {
 	private models: OperationModel[] = [];
 	private readonly operations = new Map<string, ProviderOperations>();
 	private readonly filters = new Map<string, ProviderModelFilters>();
+	private hooks: OperationRequestHooks | undefined;
 
 	constructor(private readonly auth: OperationAuth) {}
+
+	/** Installs the session's request hooks; returns the function that removes them. */
+	setRequestHooks(hooks: OperationRequestHooks): () => void {
+		this.hooks = hooks;
+		return () => {
+			if (this.hooks === hooks) this.hooks = undefined;
+		};
+	}
+
+	/**
+	 * The options an implementation gets: the caller's, the provider's auth
+	 * (caller headers win), and the hooks chained before the caller's own.
+	 */
+	private async requestOptions<T extends Options>(
+		model: OperationModel,
+		options: T,
+	): Promise<{ model: OperationModel; options: T }> {
+		const { baseUrl, ...auth } = await this.auth.requestAuth(model);
+		const hooks = this.hooks;
+		const own = options as Options;
+		const merged: Options = {
+			...options,
+			...auth,
+			headers: { ...auth.headers, ...options.headers },
+			...(auth.env || options.env ? { env: { ...auth.env, ...options.env } } : {}),
+		};
+		if (hooks?.onPayload || own.onPayload) {
+			merged.onPayload = async (payload, m) => {
+				let current = payload;
+				if (hooks?.onPayload) current = (await hooks.onPayload(current)) ?? current;
+				if (own.onPayload) current = (await own.onPayload(current, m)) ?? current;
+				return current;
+			};
+		}
+		if (hooks?.onResponse || own.onResponse) {
+			merged.onResponse = async (response, m) => {
+				hooks?.onResponse?.(response);
+				await own.onResponse?.(response, m);
+			};
+		}
+		return { model: baseUrl ? { ...model, baseUrl } : model, options: merged as T };
+	}
 
 	/** Adds or replaces (same provider, type and id) a model. */
 	register(model: OperationModel): void {
@@ -135,12 +197,8 @@ export class OperationModels {
 				`provider "${known.provider}" has no image implementation for api "${known.api}"`,
 			);
 		try {
-			const auth = await this.auth.requestAuth(known);
-			return await impl(known as ImageModel, context, {
-				...options,
-				...auth,
-				headers: { ...auth.headers, ...options.headers },
-			});
+			const request = await this.requestOptions(known, options);
+			return await impl(request.model as ImageModel, context, request.options);
 		} catch (error) {
 			return imagesError(known as ImageModel, describe(error), options.signal);
 		}
@@ -167,12 +225,8 @@ export class OperationModels {
 			);
 		}
 		try {
-			const auth = await this.auth.requestAuth(known);
-			return await impl(known as ClassifierModel, context, {
-				...options,
-				...auth,
-				headers: { ...auth.headers, ...options.headers },
-			});
+			const request = await this.requestOptions(known, options);
+			return await impl(request.model as ClassifierModel, context, request.options);
 		} catch (error) {
 			return classifierError(known as ClassifierModel, describe(error), options.signal);
 		}

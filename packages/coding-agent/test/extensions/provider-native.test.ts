@@ -15,6 +15,7 @@ import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/supp
 const NATIVE = resolve(__dirname, "../fixtures/extensions/providers/native-ai.ts");
 const KEYLOGIN = resolve(__dirname, "../fixtures/extensions/providers/key-login.ts");
 const MEDIA = resolve(__dirname, "../fixtures/extensions/providers/media-tools.ts");
+const GATED = resolve(__dirname, "../fixtures/extensions/providers/gated.ts");
 
 let sb: Sandbox;
 beforeAll(assertBuilt);
@@ -148,5 +149,45 @@ describe("registerProvider object form: native auth and refreshModels (built CLI
 		expect(r.stderr).toContain(`refreshModels of provider "native-ai" failed: GET /models answered 503 (${NATIVE})`);
 		expect(r.stdout).toBe("still here\n");
 		expect(r.code).toBe(0);
+	}, 120_000);
+});
+
+describe("filterModels sees the key from every source the chat path uses (built CLI)", () => {
+	const gated = (stdout: string) =>
+		stdout
+			.split("\n")
+			.filter((l) => /^gated\s/.test(l))
+			.map((l) => l.split(/\s+/)[1]);
+
+	it("the environment variable", async () => {
+		const pro = await sb.run(["-e", GATED, "--list-models", "gated"], { env: { GATED_API_KEY: "pro-key" } });
+		expect(pro.stderr).toBe("");
+		expect(gated(pro.stdout)).toEqual(["gated-basic", "gated-pro"]);
+		const basic = await sb.run(["-e", GATED, "--list-models", "gated"], { env: { GATED_API_KEY: "basic-key" } });
+		expect(gated(basic.stdout)).toEqual(["gated-basic"]);
+	}, 120_000);
+
+	it("models.json's apiKey for the provider the extension re-registers, also as a !command (run at registration)", async () => {
+		const provider = { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "gated-basic" }] };
+		const models = (apiKey: string) =>
+			writeFileSync(
+				join(sb.agentDir, "models.json"),
+				JSON.stringify({ providers: { gated: { ...provider, apiKey } } }),
+			);
+		models("!printf pro-key");
+		const pro = await sb.run(["-e", GATED, "--list-models", "gated"]);
+		expect(pro.stderr).toBe("");
+		expect(gated(pro.stdout)).toEqual(["gated-basic", "gated-pro"]);
+		models("basic-key");
+		expect(gated((await sb.run(["-e", GATED, "--list-models", "gated"])).stdout)).toEqual(["gated-basic"]);
+	}, 120_000);
+
+	it("--api-key, as ctx.modelRegistry.getAvailable() in a command sees it", async () => {
+		const run = (key: string) =>
+			sb.run(["-e", GATED, "--model", "gated/gated-basic", "--api-key", key, "--no-session", "-p", "/gated-available"]);
+		const pro = await run("pro-key");
+		expect(pro.stderr).toBe("");
+		expect(pro.stdout).toBe('["gated-basic","gated-pro"]\n');
+		expect((await run("basic-key")).stdout).toBe('["gated-basic"]\n');
 	}, 120_000);
 });

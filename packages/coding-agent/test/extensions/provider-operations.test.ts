@@ -6,7 +6,7 @@
 // registrations refused naming the extension.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FakeProvider, json, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
 import { createCodemodeExtension } from "../../src/builtins/codemode/index.js";
 import type { ExtensionAPI, ExtensionContext } from "../../src/extensions/types.js";
@@ -94,6 +94,36 @@ describe("registerProvider: images, classifiers, filterModels", () => {
 			output: [{ type: "image", data: "aGk=", mimeType: "image/png" }],
 		});
 		expect(fake.requests.find((q) => q.path.endsWith("/images"))?.body).toEqual({ model: "image-v1", prompt: "a cat" });
+	});
+
+	it("image and classifier requests get before_provider_request / after_provider_response and the provider env, as chat requests do", async () => {
+		const statuses: number[] = [];
+		const { ctx, auth } = await open({
+			hooks: (pi) => {
+				pi.on("before_provider_request", (event) => ({ ...(event.payload as object), tagged: "by-extension" }));
+				pi.on("after_provider_response", (event) => void statuses.push(event.status));
+			},
+		});
+		// The provider environment a key login stores with the key (auth.json's entry).
+		await auth.set("media-tools", { type: "api_key", key: "media-key", env: { MEDIA_REGION: "eu" } });
+		const r = ctx.modelRegistry;
+		fake.enqueueFor("/classify", json(200, { answers: { spam: { type: "bool", probability: 0.1 } } }));
+		fake.enqueueFor("/images", json(200, { images: [{ b64: "aGk=", mime: "image/png" }] }));
+		const classifier = r.getModelOfType("classifier", "media-tools", "classifier-v1");
+		const image = r.getModelOfType("image", "media-tools", "image-v1");
+		if (!classifier || !image) throw new Error("models missing");
+		const questions = {
+			spam: { type: "bool" as const, instructions: "Spam?", criteria: { true: "spam", false: "ham" } },
+		};
+		expect((await r.classify(classifier, { state: {}, questions })).stopReason).toBe("stop");
+		expect((await r.generateImages(image, { input: [{ type: "text", text: "a cat" }] })).stopReason).toBe("stop");
+		const classify = fake.requests.find((q) => q.path.endsWith("/classify"));
+		const images = fake.requests.find((q) => q.path.endsWith("/images"));
+		expect(classify?.body).toMatchObject({ model: "classifier-v1", tagged: "by-extension" });
+		expect(images?.body).toEqual({ model: "image-v1", prompt: "a cat", tagged: "by-extension" });
+		expect(classify?.headers["x-media-region"]).toBe("eu");
+		expect(images?.headers["x-media-region"]).toBe("eu");
+		await vi.waitFor(() => expect(statuses).toEqual([200, 200]));
 	});
 
 	it("a codemode script lists the classifier and runs it through models.classify over HTTP", async () => {
