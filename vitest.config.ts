@@ -12,6 +12,8 @@ export default defineConfig({
 		testTimeout: 20_000,
 		hookTimeout: 20_000,
 		pool: "forks",
+		// A scratch folder per run for the bundles tests build, removed at the end (test/global-setup.ts).
+		globalSetup: ["test/global-setup.ts"],
 		// Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most test time is
 		// spent waiting on child processes, servers and lock timeouts rather than computing. Two files at once there.
 		maxWorkers: Math.max(2, availableParallelism() - 1),

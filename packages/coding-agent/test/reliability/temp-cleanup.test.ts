@@ -5,14 +5,12 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { atomicWriteFile } from "../../src/tools/shared/atomic-write.js";
 import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
+import { bundledScript } from "./bundle.js";
 import { tempDir } from "./support.js";
 
-const atomicWrite = fileURLToPath(new URL("../../src/tools/shared/atomic-write.ts", import.meta.url));
-const tempFiles = fileURLToPath(new URL("../../src/tools/shared/temp-files.ts", import.meta.url));
 const ours = (names: string[]) => names.filter((n) => /^\.data\.txt\.[0-9a-f]{12}\.tmp$/.test(n));
 
 let sb: Sandbox | undefined;
@@ -38,20 +36,10 @@ describe("temp files of interrupted writes", () => {
 		const dir = tempDir();
 		const target = join(dir, "data.txt");
 		writeFileSync(target, "A");
-		const script = join(dir, "exiting.mts");
-		// The rename never returns; the process then exits on its own (unsettled top-level await).
-		writeFileSync(
-			script,
-			`import { promises } from "node:fs";
-import { atomicWriteFile } from ${JSON.stringify(atomicWrite)};
-promises.rename = () => new Promise(() => {});
-await atomicWriteFile(${JSON.stringify(target)}, "B".repeat(1024 * 1024));
-`,
-		);
-		const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: "inherit" });
+		const child = spawn(process.execPath, [bundledScript("stalled-writer"), target, "exit"], { stdio: "inherit" });
 		const code = await new Promise((r) => child.once("exit", r));
 		expect(code).toBe(13);
-		expect(readdirSync(dir).sort()).toEqual(["data.txt", "exiting.mts"]);
+		expect(readdirSync(dir)).toEqual(["data.txt"]);
 		expect(readFileSync(target, "utf8")).toBe("A");
 	});
 
@@ -65,19 +53,9 @@ await atomicWriteFile(${JSON.stringify(target)}, "B".repeat(1024 * 1024));
 		writeFileSync(target, "A");
 		// The child stops inside the write (its rename never returns) and is SIGKILLed there:
 		// the temp file is fully written, exactly what a kill between fsync and rename leaves.
-		const script = join(sb.root, "writer.mts");
-		writeFileSync(
-			script,
-			`import { promises } from "node:fs";
-import { atomicWriteFile } from ${JSON.stringify(atomicWrite)};
-import { setTempFileJournal } from ${JSON.stringify(tempFiles)};
-setTempFileJournal(${JSON.stringify(journal)});
-setInterval(() => {}, 1000);
-promises.rename = () => { process.stdout.write("in-write\\n"); return new Promise(() => {}); };
-await atomicWriteFile(${JSON.stringify(target)}, "B".repeat(1024 * 1024));
-`,
-		);
-		const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+		const child = spawn(process.execPath, [bundledScript("stalled-writer"), target, "hold", journal], {
+			stdio: ["ignore", "pipe", "inherit"],
+		});
 		await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
 		child.kill("SIGKILL");
 		await new Promise((r) => child.once("exit", r));

@@ -6,6 +6,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { buildSync } from "esbuild";
+import { inject } from "vitest";
+
+declare module "vitest" {
+	export interface ProvidedContext {
+		/** The run's scratch folder (test/global-setup.ts creates it, and removes it when the run ends). */
+		testBuildDir: string;
+	}
+}
 
 const bundled = new Map<string, string>();
 
@@ -19,7 +27,9 @@ export function bundleTestScript(entry: string, options: BundleOptions = {}): st
 	const hit = bundled.get(entry);
 	if (hit) return hit;
 	const name = basename(entry).replace(/\.ts$/, "");
-	const dir = mkdtempSync(join(tmpdir(), `pi-test-${name}-`));
+	// Inside the run's scratch folder (test/global-setup.ts removes it at the end); the system
+	// temp folder only when no run provides one.
+	const dir = mkdtempSync(join(inject("testBuildDir") ?? tmpdir(), `pi-test-${name}-`));
 	const out = join(dir, `${name}.mjs`);
 	buildSync({
 		entryPoints: [entry],
