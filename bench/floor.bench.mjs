@@ -16,6 +16,8 @@
 //   curve    ours' resume at 1k / 10k / 100k / 300k entries: ms per 1k entries.
 //   screen   interactive first screen in tmux (120×40) until the footer shows the model.
 //   version  `pi --version` vs `node -e 0`.
+// COLD=1 (loop): also ours with its code cache emptied before each run, and ours under 1.6.0's Node 22
+// (Node's own compile cache), warm and cold.
 //
 // The fake provider is a minimal node:http server in this process that
 // answers the n-th request of a run with the n-th scripted reply
@@ -114,10 +116,27 @@ function makeHome(name) {
 		PI_SKIP_VERSION_CHECK: "1",
 		PI_TELEMETRY: "0",
 		TERM: "xterm-256color",
+		// pi's code cache (docs/startup.md) per home: runs are warm after the warm-up round,
+		// and "cold" cases empty it before each run.
+		PI_COMPILE_CACHE: join(home, "compile-cache"),
 	};
 	return { home, agentDir, cwd, env };
 }
-const homes = { ours: makeHome("ours"), base: makeHome("base"), floor: makeHome("floor"), ref: makeHome("ref") };
+const homes = {
+	ours: makeHome("ours"),
+	cold: makeHome("cold"),
+	ours22: makeHome("ours22"),
+	base: makeHome("base"),
+	floor: makeHome("floor"),
+	ref: makeHome("ref"),
+};
+/** A run of ours with its code cache emptied first: a first run after install or upgrade. */
+const cold = (home, run) => (i) => {
+	rmSync(home.env.PI_COMPILE_CACHE, { recursive: true, force: true });
+	return run(i);
+};
+// COLD=1 adds rows for ours with no code cache (and ours under Node 22, warm and cold, when 1.6.0's Node is there).
+const withCold = process.env.COLD === "1";
 
 /** One child under GNU time: wall (ms, spawn → exit), peak RSS, request/response times. */
 async function measure(cmd, home, replies, expect) {
@@ -202,6 +221,18 @@ async function loopFigure() {
 	const pArgs = ["-p", "--no-session", "--model", "fake/fake-model", prompt];
 	const cases = [
 		["ours", (i) => measure([node, ours, ...pArgs], homes.ours, replies(i), "Done.")],
+		...(withCold
+			? [["ours, cold", cold(homes.cold, (i) => measure([node, ours, ...pArgs], homes.cold, replies(i), "Done."))]]
+			: []),
+		...(withCold && existsSync(refNode)
+			? [
+					["ours (Node 22)", (i) => measure([refNode, ours, ...pArgs], homes.ours22, replies(i), "Done.")],
+					[
+						"ours (Node 22), cold",
+						cold(homes.ours22, (i) => measure([refNode, ours, ...pArgs], homes.ours22, replies(i), "Done.")),
+					],
+				]
+			: []),
 		...(base ? [["ours (base)", (i) => measure([node, base, ...pArgs], homes.ours, replies(i), "Done.")]] : []),
 		[
 			"floor (bench/floor/loop.mjs)",

