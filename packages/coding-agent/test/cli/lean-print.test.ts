@@ -14,7 +14,8 @@
  * plain schemas are proven valid without it (agent's validation-fast.ts).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { SourceMap } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, CLI, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
@@ -65,13 +66,45 @@ afterAll(async () => {
 	await sb?.close();
 });
 
+/** The source files (as the bundle's source map names them) of every bundle function V8 logged as executed. */
+function executedSources(log: string): Set<string> {
+	const bundle = join(dirname(CLI), "cli-main.cjs");
+	const root = resolve(dirname(CLI), "../../..");
+	const text = readFileSync(bundle, "latin1");
+	const lineStarts = [0];
+	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+	const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8")));
+	const events = readFileSync(log, "utf8").split("\n");
+	const id = events.find((l) => l.startsWith("script-details,") && l.split(",")[2] === bundle)?.split(",")[1];
+	expect(id).toBeDefined();
+	const sources = new Set<string>();
+	for (const line of events) {
+		const [kind, event, script, start] = line.split(",");
+		if (kind !== "function" || event !== "first-execution" || script !== id) continue;
+		const pos = Number(start);
+		let lo = 0;
+		let hi = lineStarts.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if (lineStarts[mid] <= pos) lo = mid;
+			else hi = mid - 1;
+		}
+		const entry = map.findEntry(lo, pos - lineStarts[lo]) as { originalSource?: string };
+		// (Paths in the map are relative to dist/; kept relative to the repository root here.)
+		if (entry.originalSource) sources.add(relative(root, resolve(dirname(bundle), entry.originalSource)));
+	}
+	return sources;
+}
+
 describe("a -p run loads only what it uses", () => {
 	it("a tool loop resolves neither the TUI's markdown and highlighter nor the config-file lock, nor loads undici or web streams, nor makes a segmenter", async () => {
 		sb.fake.enqueue(toolReply("write", { path: "notes.txt", content: "lean\n" }));
 		sb.fake.enqueue(toolReply("read", { path: "notes.txt" }));
 		sb.fake.enqueue(textReply("Done."));
+		const functionLog = join(sb.root, "functions.log");
 		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "Write notes.txt, read it back."], {
-			nodeArgs: ["--import", hook],
+			nodeArgs: ["--import", hook, "--log-function-events", `--logfile=${functionLog}`, "--no-logfile-per-isolate"],
+			env: { PI_COMPILE_CACHE: "0" },
 		});
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout.trim()).toBe("Done.");
@@ -89,15 +122,16 @@ describe("a -p run loads only what it uses", () => {
 			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti|yaml)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
-		// TypeBox is bundled into the chunks, so it is found by the source paths esbuild notes in them.
-		const chunks = [...new Set(lines.map((l) => l.split(" ")[1]).filter((u) => /\/dist\/.*\.js$/.test(u)))];
-		const typeboxParts = chunks.flatMap((url) =>
-			[...readFileSync(new URL(url), "utf8").matchAll(/node_modules\/typebox\/build\/(compile|format|value)\//g)].map(
-				(m) => m[1],
-			),
+		// What ran, not only what was resolved: V8 logs each function's first execution (the bundle
+		// loaded by require(), so positions are the file's own), mapped to its source with the bundle's
+		// source map. TypeBox's compiler, formats and value engine, and marked (all bundled) never run.
+		const ran = executedSources(functionLog);
+		expect(ran.has("packages/coding-agent/src/cli/main.ts")).toBe(true);
+		expect([...ran].some((f) => f.includes("node_modules/typebox/build/type/"))).toBe(true);
+		const bundledUnwanted = [...ran].filter((f) =>
+			/node_modules\/(typebox\/build\/(compile|format|value)|marked)\//.test(f),
 		);
-		expect(chunks.length).toBeGreaterThan(10);
-		expect(new Set(typeboxParts)).toEqual(new Set());
+		expect(bundledUnwanted).toEqual([]);
 
 		const loaded = readFileSync(builtins, "utf8").split("\n");
 		expect(loaded).toContain("NativeModule _http_client");
