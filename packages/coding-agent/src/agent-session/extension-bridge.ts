@@ -377,6 +377,13 @@ export class ExtensionBridge {
 	 * `exposure: "hidden"` withdraws one, so it is also deactivated).
 	 */
 	private refreshTools(): void {
+		// A late tool replacing a built-in extension (codemode, tool_search): the built-in's tools leave, so
+		// the replacement comes in as a new tool (active unless it says otherwise), as at load.
+		const retired = this.runner.retireReplacedBuiltins().flatMap((ext) => [...ext.tools.keys()]);
+		if (retired.length > 0) {
+			for (const name of retired) this.registeredTools.delete(name);
+			this.session.removeTools(retired);
+		}
 		const changed = this.runner.getTools().filter((t) => this.registeredTools.get(t.definition.name) !== t.definition);
 		if (changed.length === 0) return;
 		const activate: string[] = [];

@@ -294,6 +294,10 @@ async function run(
 		services,
 		servicesOptions,
 		onExtensionError: (e) => writeExtensionError(e),
+		// Like the load-time warnings: stderr outside the app, which shows them as notices itself.
+		onExtensionWarning: (w) => {
+			if (mode !== "interactive") err(w);
+		},
 		bridge: {
 			mode: mode === "interactive" ? "tui" : mode,
 			// Print and json modes show notifications on stderr (json's stdout carries only events).

@@ -9,6 +9,7 @@
 // does not change it.
 import type { AgentMessage } from "@pi/agent-core";
 import type { ImageContent } from "@pi/ai";
+import { retireReplacedBuiltins } from "./builtin-replacement.js";
 import type {
 	BeforeAgentStartEvent,
 	BeforeAgentStartEventResult,
@@ -86,6 +87,7 @@ export type { ResolvedCommand } from "./registrations.js";
 
 export class ExtensionRunner {
 	private readonly errorListeners = new Set<ExtensionErrorListener>();
+	private readonly warningListeners = new Set<(message: string) => void>();
 	private contextFactory: (() => ExtensionContext) | undefined;
 	/** Load-time conflicts (duplicate tools, commands, flags): each names both files. */
 	readonly warnings: string[] = [];
@@ -111,6 +113,22 @@ export class ExtensionRunner {
 	onError(listener: ExtensionErrorListener): () => void {
 		this.errorListeners.add(listener);
 		return () => this.errorListeners.delete(listener);
+	}
+
+	/** Warnings that arise after loading (a late registration replacing a built-in); also kept in `warnings`. */
+	onWarning(listener: (message: string) => void): () => void {
+		this.warningListeners.add(listener);
+		return () => this.warningListeners.delete(listener);
+	}
+
+	/** A late registration replacing a built-in (builtin-replacement.ts): it leaves, with the load-time warning. */
+	retireReplacedBuiltins(): LoadedExtension[] {
+		const { retired, warnings } = retireReplacedBuiltins(this.extensions);
+		for (const warning of warnings) {
+			this.warnings.push(warning);
+			for (const listener of this.warningListeners) listener(warning);
+		}
+		return retired;
 	}
 
 	emitError(error: ExtensionError): void {

@@ -49,6 +49,8 @@ export interface AgentSessionRuntimeOptions {
 	bridge: BridgeSettings;
 	/** Handler errors of every runner this runtime creates. */
 	onExtensionError?: (error: ExtensionError) => void;
+	/** Warnings those runners raise after loading (a late tool replacing a built-in extension). */
+	onExtensionWarning?: (message: string) => void;
 }
 
 export interface ReloadResult {
@@ -196,6 +198,7 @@ export class AgentSessionRuntime {
 		if (!runner) return undefined;
 		const { ExtensionBridge } = await import("../agent-session/extension-bridge.js");
 		if (this.o.onExtensionError) runner.onError((e) => this.o.onExtensionError?.(e));
+		if (this.o.onExtensionWarning) runner.onWarning((w) => this.o.onExtensionWarning?.(w));
 		return new ExtensionBridge({
 			...this.o.bridge,
 			session: this.session,

@@ -3,6 +3,7 @@
 // import() by the session services and the CLI's help; the loader (and jiti)
 // only when there is at least one extension to load.
 import { join } from "node:path";
+import { findReplacedBuiltins } from "../extensions/builtin-replacement.js";
 import { discoverExtensions, type ExtensionSource, type PackageExtension } from "../extensions/discovery.js";
 import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
@@ -82,38 +83,12 @@ export async function finishExtensions(first: UserExtensions, o: ExtensionSetupO
 	};
 }
 
-/**
- * Built-ins another extension replaces, by what it registers: one that
- * registers `/mcp` (such as pi-mcp-adapter) takes over MCP, so `builtin:mcp`
- * neither reads mcp.json nor connects anything; one that registers a tool
- * named `codemode` or `tool_search` replaces that built-in tool, as a tool
- * named `read` replaces the built-in `read`. Unlike `read` (a core tool),
- * these built-ins are whole extensions: the replaced one is left out
- * entirely (no handlers, no conflict), and a warning says so (as 1.6.0).
- */
-const REPLACED_BY: { builtin: string; kind: "command" | "tool"; name: string }[] = [
-	{ builtin: "mcp", kind: "command", name: "mcp" },
-	{ builtin: "codemode", kind: "tool", name: "codemode" },
-	{ builtin: "tool-search", kind: "tool", name: "tool_search" },
-];
-
+/** The extensions without the built-ins others replace (builtin-replacement.ts), and a warning for each. */
 function withoutReplacedBuiltins(extensions: LoadedExtension[]): { extensions: LoadedExtension[]; warnings: string[] } {
-	const replaced = new Map<string, string>();
-	for (const ext of extensions) {
-		if (ext.path.startsWith("builtin:")) continue;
-		for (const r of REPLACED_BY) {
-			const path = `builtin:${r.builtin}`;
-			const registers = r.kind === "command" ? ext.commands.has(r.name) : ext.tools.has(r.name);
-			if (!registers || replaced.has(path) || !extensions.some((e) => e.path === path)) continue;
-			const what = r.kind === "command" ? `command \`/${r.name}\`` : `tool \`${r.name}\``;
-			replaced.set(
-				path,
-				`Warning: Extension ${ext.path} registers ${what}, so the built-in extension ${path} was not loaded. To use the built-in instead, disable or remove that extension (\`pi config\` switches built-in extensions on and off).`,
-			);
-		}
-	}
-	if (replaced.size === 0) return { extensions, warnings: [] };
-	return { extensions: extensions.filter((e) => !replaced.has(e.path)), warnings: [...replaced.values()] };
+	const replaced = findReplacedBuiltins(extensions);
+	if (replaced.length === 0) return { extensions, warnings: [] };
+	const gone = new Set(replaced.map((r) => r.path));
+	return { extensions: extensions.filter((e) => !gone.has(e.path)), warnings: replaced.map((r) => r.warning) };
 }
 
 /** Discovers for `o` and loads the sources `have` has not loaded yet, keeping discovery order. */

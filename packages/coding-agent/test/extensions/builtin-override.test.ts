@@ -96,6 +96,50 @@ describe("an extension tool named like a built-in replaces it (built CLI)", () =
 		expect(r.stderr).not.toContain("Warning:");
 	});
 
+	it("registered later, in session_start: the built-ins leave then, with the same warnings, and the extension's tools run", async () => {
+		// --tools +codemode: the built-in codemode is active (and shapes other tools' descriptions) until replaced.
+		const ext = writeExtension("late.ts", [], {
+			extra: `pi.on("session_start", () => {
+		for (const name of ["codemode", "tool_search"]) {
+			pi.registerTool({ name, label: name, description: "late " + name, parameters: Type.Object({}),
+				execute: async () => ({ content: [{ type: "text", text: "LATE " + name }], details: {} }) });
+		}
+	});`,
+		});
+		sb.fake.enqueue(toolReply("codemode", {}), toolReply("tool_search", {}), textReply("ok"));
+		const r = await sb.run(["-p", ...MODEL, "--tools", "+codemode", "-e", ext, "hi"]);
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("ok\n");
+		expect(declared(0)).toMatchObject({ codemode: "late codemode", tool_search: "late tool_search" });
+		// builtin:codemode's loadout shaping (codemode hints in other tools' descriptions) left with it.
+		expect(declared(0).read).not.toContain("codemode");
+		expect(toolResults(2)).toEqual(['"LATE codemode"', '"LATE tool_search"']);
+		const warnings = r.stderr.split("\n").filter((l) => l.startsWith("Warning:"));
+		expect(warnings).toHaveLength(2);
+		expect(warnings[0]).toContain(replacedWarning(ext, "tool `codemode`", "builtin:codemode"));
+		expect(warnings[1]).toContain(replacedWarning(ext, "tool `tool_search`", "builtin:tool-search"));
+		expect(r.stderr).not.toContain("registered by both");
+	});
+
+	it("registered at run time by a command (pi.registerTool), the next request declares and runs the extension's codemode", async () => {
+		const ext = writeExtension("cmd.ts", [], {
+			extra: `pi.registerCommand("swap", { handler: async () => {
+		pi.registerTool({ name: "codemode", label: "codemode", description: "swapped codemode", parameters: Type.Object({}),
+			execute: async () => ({ content: [{ type: "text", text: "SWAPPED" }], details: {} }) });
+	} });`,
+		});
+		sb.fake.enqueue(textReply("before"), toolReply("codemode", {}), textReply("after"));
+		const r = await sb.run(["-p", ...MODEL, "--tools", "+codemode", "-e", ext, "hi", "/swap", "again"]);
+		expect(r.code).toBe(0);
+		// Before the command the built-in answered; after it the extension's tool is declared and called.
+		expect(declared(0).codemode).toMatch(/^Run a JavaScript script/);
+		expect(declared(1).codemode).toBe("swapped codemode");
+		expect(declared(1).read).not.toContain("codemode");
+		expect(toolResults(2)).toEqual(['"SWAPPED"']);
+		const warnings = r.stderr.split("\n").filter((l) => l.startsWith("Warning:"));
+		expect(warnings).toEqual([expect.stringContaining(replacedWarning(ext, "tool `codemode`", "builtin:codemode"))]);
+	});
+
 	it("an extension registering /mcp leaves builtin:mcp out with the same warning", async () => {
 		const ext = writeExtension("mcp.ts", [], { extra: `pi.registerCommand("mcp", { handler: async () => {} });` });
 		sb.fake.enqueue(textReply("ok"));

@@ -57,7 +57,7 @@ export class AppExtensions {
 	async start(): Promise<void> {
 		const { bridge, runner, ctx } = this.o;
 		bridge.setUI(this.ui);
-		this.offError = runner.onError((e) => ctx.showStatus(formatExtensionError(e), "error"));
+		this.offError = this.report(runner, ctx);
 		for (const p of this.o.problems) ctx.showStatus(p, p.startsWith("Warning") ? "warning" : "error");
 		for (const clash of this.shortcuts.clashes()) ctx.showStatus(clash, "warning");
 		this.syncCommands(ctx.commands);
@@ -79,10 +79,20 @@ export class AppExtensions {
 		this.o = { ...this.o, ...next };
 		const { bridge, runner, ctx } = this.o;
 		bridge.setUI(this.ui);
-		this.offError = runner.onError((e) => ctx.showStatus(formatExtensionError(e), "error"));
+		this.offError = this.report(runner, ctx);
 		for (const p of next.problems) ctx.showStatus(p, p.startsWith("Warning") ? "warning" : "error");
 		for (const clash of this.shortcuts.clashes()) ctx.showStatus(clash, "warning");
 		this.syncCommands(ctx.commands);
+	}
+
+	/** Handler errors and later warnings (a late tool replacing a built-in) as notices; returns the unsubscribe. */
+	private report(runner: ExtensionRunner, ctx: InteractiveContext): () => void {
+		const offError = runner.onError((e) => ctx.showStatus(formatExtensionError(e), "error"));
+		const offWarning = runner.onWarning((w) => ctx.showStatus(w, "warning"));
+		return () => {
+			offError();
+			offWarning();
+		};
 	}
 
 	async stop(): Promise<void> {
