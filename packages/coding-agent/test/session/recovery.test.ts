@@ -270,6 +270,30 @@ describe("loading damaged session files", () => {
 		again.close();
 	});
 
+	it("lines longer than a read (1 MB) and lines across read boundaries load and read back unchanged", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
+		// Small lines between big ones put the read boundaries at varying places inside lines.
+		for (let i = 0; i < 3; i++) {
+			for (let k = 0; k < 50; k++) sm.appendMessage(user(`small ${i}.${k} ${"s".repeat(300 + k * 37)}`));
+			sm.appendMessage(assistant(`big ${i} ${"é☃".repeat(400_000 + i * 300_000)}`));
+		}
+		sm.appendMessage(user("last"));
+		const file = sm.getSessionFile() as string;
+		const expected = sm.getBranch();
+		const expectedContext = sm.buildSessionContext().messages;
+		sm.close();
+		const warnings: string[] = [];
+		const again = SessionManager.open(file, undefined, undefined, {
+			durability: "write",
+			onWarning: (w) => warnings.push(w.message),
+		});
+		expect(again.buildSessionContext().messages).toEqual(expectedContext);
+		expect(again.getBranch()).toEqual(expected);
+		expect(warnings).toEqual([]);
+		again.close();
+	});
+
 	it("recovers large glued lines too (they never take the unparsed path)", () => {
 		const dir = tempDir();
 		const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
