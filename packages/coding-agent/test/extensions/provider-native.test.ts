@@ -98,17 +98,29 @@ describe("registerProvider object form: native auth and refreshModels (built CLI
 		expect(chatRequests()[0].headers["x-sso-account"]).toBe("acct-ref-4711");
 	}, 120_000);
 
-	it("auth.apiKey.login: pi auth login runs the provider's own key login and stores its key and environment", async () => {
-		sb.fake.enqueueFor("/models", catalog("k1"));
+	it("auth.apiKey.login: pi auth login runs the provider's own key login, stores its key and environment, and refreshes the catalog with it", async () => {
+		// Start-up discovery (no key yet), then the refresh after the login, as /login does.
+		sb.fake.enqueueFor("/models", catalog("k1"), catalog("k1", "k2"));
 		const r = await sb.run(["auth", "login", "keyed", "-e", KEYLOGIN], { stdin: "k-9\n" });
 		expect(r.stderr).toContain("Your Keyed AI key:");
 		expect(r.stderr).toContain("Saved the Keyed AI key for keyed in");
+		expect(r.stderr).toContain("Refreshed the models of keyed: 2 listed.\n");
 		expect(r.code).toBe(0);
+		const discoveries = sb.fake.requests.filter((q) => q.path.endsWith("/models"));
+		expect(discoveries.map((q) => q.headers.authorization)).toEqual([undefined, "Bearer k-9"]);
 		expect(JSON.parse(readFileSync(join(sb.agentDir, "auth.json"), "utf8")).keyed).toEqual({
 			type: "api_key",
 			key: "k-9",
 			env: { KEYED_REGION: "eu" },
 		});
+	}, 120_000);
+
+	it("pi auth login: a failing catalog refresh after the login is a warning; the login stands", async () => {
+		sb.fake.enqueueFor("/models", catalog("k1"), json(503, { error: "down" }));
+		const r = await sb.run(["auth", "login", "keyed", "-e", KEYLOGIN], { stdin: "k-10\n" });
+		expect(r.stderr).toContain("Warning: logged in, but the models of keyed could not be refreshed (");
+		expect(r.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(sb.agentDir, "auth.json"), "utf8")).keyed.key).toBe("k-10");
 	}, 120_000);
 
 	it("filterModels: --list-models offers the chat models the stored key unlocks; image/classifier models are not listed", async () => {

@@ -10,6 +10,7 @@ import { AuthStorage } from "../../config/auth.js";
 import { ModelRegistry } from "../../config/model-registry.js";
 import { findExactModel } from "../../config/model-resolver.js";
 import { agentPaths, getAgentDir } from "../../config/paths.js";
+import { CATALOG_REFRESH_TIMEOUT_MS } from "../../modes/interactive/model-catalog-refresh.js";
 import type { CommandIo } from "./io.js";
 import { terminalLogin } from "./terminal-login.js";
 
@@ -235,13 +236,13 @@ async function login(p: Parsed, io: CommandIo): Promise<number> {
 				const saved = await loginWithApiKey(auth, provider, interaction);
 				io.stderr.write(`${saved.replace(/\.$/, "")} in ${auth.file}.\n`);
 			}
-			return 0;
+			return await refreshAfterLogin(io, registry, provider);
 		}
 		io.stderr.write(`Logging in to ${flow.name}…\n`);
 		const credential = await flow.login(interaction);
 		await auth.set(provider, credential);
 		io.stderr.write(`Logged in to ${flow.name}. Credentials saved in ${auth.file}.\n`);
-		return 0;
+		return await refreshAfterLogin(io, registry, provider);
 	} catch (error) {
 		if (error instanceof LoginCancelledError || interaction.signal.aborted) {
 			io.stderr.write("Login cancelled; nothing was saved.\n");
@@ -251,6 +252,29 @@ async function login(p: Parsed, io: CommandIo): Promise<number> {
 	} finally {
 		interaction.close();
 	}
+}
+
+/**
+ * As after /login in the app: a provider with a dynamic catalog (an
+ * extension's refreshModels) lists what the new credential unlocks, so its
+ * persisted snapshot is current for the next start. The login stands either
+ * way; a failed or timed-out refresh is a warning.
+ */
+async function refreshAfterLogin(io: CommandIo, registry: ModelRegistry, provider: string): Promise<number> {
+	if (!registry.refreshers.ids().includes(provider)) return 0;
+	const result = await registry.refresh({
+		providers: [provider],
+		signal: AbortSignal.timeout(CATALOG_REFRESH_TIMEOUT_MS),
+	});
+	const error = result.errors.get(provider);
+	if (result.aborted || error) {
+		const why = result.aborted ? `timed out after ${CATALOG_REFRESH_TIMEOUT_MS / 1000} s` : error?.message;
+		io.stderr.write(`Warning: logged in, but the models of ${provider} could not be refreshed (${why}).\n`);
+	} else {
+		const count = registry.getAll().filter((m) => m.provider === provider).length;
+		io.stderr.write(`Refreshed the models of ${provider}: ${count} listed.\n`);
+	}
+	return 0;
 }
 
 async function logout(p: Parsed, io: CommandIo): Promise<number> {
