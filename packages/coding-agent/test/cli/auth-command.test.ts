@@ -2,17 +2,10 @@
 // check (text and JSON, exit 0/1/2), print-api-key and print-bearer-token.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const authFile = () => join(sb.agentDir, "auth.json");
 const stored = () => JSON.parse(readFileSync(authFile(), "utf8"));

@@ -1,18 +1,11 @@
 // `pi --mode json` must stay linear in the answer's length: `message_update`
 // lines are delta-only (no `message`, no `partial` snapshot), while
 // `message_start` / `message_end` carry whole messages.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
+import { useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function bigReply(totalBytes: number, pieceBytes: number): { text: string; pieces: string[] } {
 	const pieces: string[] = [];

@@ -1,20 +1,13 @@
 // `pi --mode json`: the session header, then every session event as one JSON line, in order.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, toolReply, useCliSandbox } from "./support.js";
 
 /** Not on this machine, so a provider there counts as configured only with a key. */
 const REMOTE_URL = "https://llm.example.invalid/v1";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 describe("pi --mode json", () => {
 	it("writes the header then every event as a JSON line, in order", async () => {

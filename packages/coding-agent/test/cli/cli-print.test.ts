@@ -2,21 +2,14 @@
 // --continue, --no-session and the error paths.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./support.js";
+import { body, textReply, toolReply, useCliSandbox } from "./support.js";
 
 /** Not on this machine, so a provider there counts as configured only with a key. */
 const REMOTE_URL = "https://llm.example.invalid/v1";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const MODEL = ["--model", "fake/fake-model"];
 

@@ -3,17 +3,10 @@
 // user's own.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 describe("--provider without --model", () => {
 	it("a models.json provider: its first model", async () => {

@@ -2,17 +2,10 @@
 // --session prefix lists the sessions it matches.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const MODEL = ["--model", "fake/fake-model"];
 

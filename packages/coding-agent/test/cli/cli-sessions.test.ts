@@ -1,17 +1,10 @@
 // Session selection from the command line: --session <path|id>, --session-dir, --fork.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const MODEL = ["--model", "fake/fake-model"];
 

@@ -4,18 +4,11 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import { assertBuilt, CLI, createSandbox, type Sandbox } from "./support.js";
+import { CLI, useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 describe("signals", () => {
 	it("SIGTERM aborts the run, records it, and exits 143", async () => {

@@ -1,8 +1,8 @@
 // --tools / --exclude-tools as documented (1.x): `+x`/`-x` edit the defaults,
 // `*` patterns match tool names, --exclude-tools patterns apply last.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { matchesToolPattern, selectToolNames } from "../../src/agent-session/tool-selection.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "./support.js";
+import { body, textReply, useCliSandbox } from "./support.js";
 
 const known = ["read", "bash", "edit", "write", "grep", "find", "ls"];
 const defaults = ["read", "bash", "edit", "write"];
@@ -31,14 +31,7 @@ describe("selectToolNames", () => {
 	});
 });
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 async function toolsSent(args: string[]): Promise<string[]> {
 	sb.fake.enqueue(textReply("ok"));

@@ -3,21 +3,14 @@
 // provider's default model and reaches the provider's wire API (here the fake server).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BedrockStream } from "../../../ai/test/support/fake-provider/bedrock.js";
 import { GoogleStream } from "../../../ai/test/support/fake-provider/google.js";
 import { MistralStream } from "../../../ai/test/support/fake-provider/mistral.js";
 import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
-import { assertBuilt, createSandbox, type Sandbox } from "./support.js";
+import { useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 /** The model ids `--list-models <provider>` prints for that provider. */
 async function listed(provider: string, env: NodeJS.ProcessEnv): Promise<string[]> {

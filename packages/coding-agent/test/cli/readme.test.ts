@@ -4,8 +4,8 @@
 // and the install commands are the ones global-install.test.ts runs.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "./support.js";
 
 const README = readFileSync(resolve(__dirname, "../../../../README.md"), "utf8");
 
@@ -13,14 +13,7 @@ function blocks(lang: string): string[] {
 	return [...README.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]);
 }
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 describe("README snippets", () => {
 	it("the models.json example for a local server works without an apiKey", async () => {

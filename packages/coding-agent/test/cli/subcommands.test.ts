@@ -1,17 +1,10 @@
 // Subcommands (`pi install …`, `pi auth …`) and unknown long options, run
 // through the built CLI: neither may ever reach the model as a prompt.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SUBCOMMAND_NAMES } from "../../src/cli/subcommands.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "./support.js";
+import { textReply, useCliSandbox } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 describe("subcommands", () => {
 	it("registers the documented commands", () => {

@@ -89,18 +89,6 @@ const notices = (p: RawPi): string[] =>
 const notified = (p: RawPi, prefix: string) =>
 	p.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify" && String(r.message).startsWith(prefix));
 
-async function data(p: RawPi, command: Rec): Promise<Rec> {
-	const response = await p.call(command);
-	expect(response, JSON.stringify(response)).toMatchObject({ success: true });
-	return response.data as Rec;
-}
-
-async function promptAndSettle(p: RawPi, message: string): Promise<void> {
-	const settled = p.records.filter((r) => r.type === "agent_settled").length;
-	await p.call({ type: "prompt", message });
-	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > settled, 30_000);
-}
-
 /** Runs an extension command; 1.6.0 answers the prompt once the command is done. */
 async function command(p: RawPi, message: string): Promise<void> {
 	expect(await p.call({ type: "prompt", message })).toMatchObject({
@@ -109,7 +97,7 @@ async function command(p: RawPi, message: string): Promise<void> {
 	});
 }
 
-const sessionFile = async (p: RawPi) => (await data(p, { type: "get_state" })).sessionFile as string;
+const sessionFile = async (p: RawPi) => (await p.data({ type: "get_state" })).sessionFile as string;
 
 function start(): RawPi {
 	const file = join(rpc.sb.root, "session-control.js");
@@ -120,8 +108,8 @@ function start(): RawPi {
 /** Two exchanges: q1/a1, q2/a2; returns the file and the entry ids by message text. */
 async function twoExchanges(p: RawPi): Promise<{ file: string; id: (text: string) => string }> {
 	rpc.sb.fake.enqueue(textReply("a1"), textReply("a2"));
-	await promptAndSettle(p, "q1");
-	await promptAndSettle(p, "q2");
+	await p.promptAndSettle("q1");
+	await p.promptAndSettle("q2");
 	const file = await sessionFile(p);
 	const byText = new Map<string, string>();
 	for (const e of entries(file)) {
@@ -153,7 +141,7 @@ describe("ctx.fork / newSession / switchSession from a command (built CLI, rpc)"
 		expect(messages(file)).toEqual(["user:q1", "assistant:a1", "user:q2", "assistant:a2"]);
 		// The forked session goes on from a1: the next request carries q1/a1 only.
 		rpc.sb.fake.enqueue(textReply("a3"));
-		await promptAndSettle(pi, "q3");
+		await pi.promptAndSettle("q3");
 		const sent = JSON.stringify(rpc.sb.fake.requests[2].body);
 		expect(sent).toContain("a1");
 		expect(sent).not.toContain("q2");
@@ -222,7 +210,7 @@ describe("ctx.fork / newSession / switchSession from a command (built CLI, rpc)"
 	it("switchSession: withSession runs in the session switched to", async () => {
 		const pi = start();
 		const { file } = await twoExchanges(pi);
-		await data(pi, { type: "new_session" });
+		await pi.data({ type: "new_session" });
 		const other = await sessionFile(pi);
 		expect(other).not.toBe(file);
 		await command(pi, `/switch-with ${file}`);

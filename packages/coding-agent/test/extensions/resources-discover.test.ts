@@ -3,17 +3,10 @@
 // `/template` expand in the same run and the skill is listed to the model.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "../cli/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function extensionPointingAt(skills: string, prompts: string): string {
 	const file = join(sb.root, "discover.ts");

@@ -6,8 +6,8 @@
 // the extension logs what it got to a file the test reads. Build first.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const EXT = `import { appendFileSync } from "node:fs";
 export default function (pi) {
@@ -28,14 +28,7 @@ export default function (pi) {
 }
 `;
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 interface Options {
 	customPrompt?: string;

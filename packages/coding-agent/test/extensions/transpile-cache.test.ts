@@ -3,17 +3,10 @@
 // run, and never serving a stale module after the source changed.
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const source = (word: string) =>
 	`const word: string = "${word}";\nexport default function (pi: { on: Function }) { pi.on("session_start", (_e: unknown, ctx: any) => ctx.ui.notify("ext says " + word)); }\n`;

@@ -151,22 +151,9 @@ describe("upstream examples in rpc mode (built CLI)", () => {
 	}, 90_000);
 });
 
-/** The data of a successful response to `command`. */
-async function data(p: RawPi, command: Rec): Promise<Rec> {
-	const response = await p.call(command);
-	expect(response, JSON.stringify(response)).toMatchObject({ success: true });
-	return response.data as Rec;
-}
-
-async function promptAndSettle(p: RawPi, message: string): Promise<void> {
-	const settled = p.records.filter((r) => r.type === "agent_settled").length;
-	await p.call({ type: "prompt", message });
-	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > settled, 30_000);
-}
-
-const sessionFile = async (p: RawPi) => (await data(p, { type: "get_state" })).sessionFile as string;
+const sessionFile = async (p: RawPi) => (await p.data({ type: "get_state" })).sessionFile as string;
 const forkEntry = async (p: RawPi, text: string) => {
-	const { messages } = (await data(p, { type: "get_fork_messages" })) as {
+	const { messages } = (await p.data({ type: "get_fork_messages" })) as {
 		messages: { entryId: string; text: string }[];
 	};
 	const found = messages.find((m) => m.text === text);
@@ -178,7 +165,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 	it("confirm-destructive: new_session, switch_session and fork ask first; a refusal cancels with a notice", async () => {
 		const pi = rpc.spawn(ext("confirm-destructive.ts"));
 		rpc.sb.fake.enqueue(textReply("hi there"), textReply("second answer"));
-		await promptAndSettle(pi, "hello");
+		await pi.promptAndSettle("hello");
 		const original = await sessionFile(pi);
 		const helloEntry = await forkEntry(pi, "hello");
 
@@ -210,7 +197,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		expect(second).not.toBe(original);
 
 		// switch_session (reason "resume") from a session with a user message: a confirm.
-		await promptAndSettle(pi, "second question");
+		await pi.promptAndSettle("second question");
 		const refusedSwitch = pi.call({ type: "switch_session", sessionPath: original });
 		const ask = await answer(pi, "confirm", { confirmed: false }, (r) => r.title === "Switch session?");
 		expect(ask.message).toBe("You have messages in the current session. Switch anyway?");
@@ -238,7 +225,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 			toolReply("bash", { command: "printf 'v3\\n' > a.txt" }),
 			textReply("done"),
 		);
-		await promptAndSettle(pi, "change a.txt twice");
+		await pi.promptAndSettle("change a.txt twice");
 		expect(stashCommits(rpc.sb.cwd, "a.txt").map((c) => c.content)).toEqual(["v2\n", "v3\n"]);
 		// The extension clears its checkpoints on agent_settled: the fork is not offered a restore.
 		const forked = await pi.call({ type: "fork", entryId: await forkEntry(pi, "change a.txt twice") });
@@ -257,8 +244,8 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 		writeFileSync(join(rpc.sb.agentDir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
 		const pi = rpc.spawn(ext("custom-compaction.ts"));
 		rpc.sb.fake.enqueue(textReply("first answer"), textReply("second answer"));
-		await promptAndSettle(pi, "first question");
-		await promptAndSettle(pi, "second question");
+		await pi.promptAndSettle("first question");
+		await pi.promptAndSettle("second question");
 
 		const summary = "## Goals\nAnswer two questions (summarized by the custom compaction).";
 		rpc.sb.fake.enqueue(
@@ -267,7 +254,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 				.chunk([], "STOP", { promptTokenCount: 321, candidatesTokenCount: 12, totalTokenCount: 333 })
 				.script(),
 		);
-		const result = await data(pi, { type: "compact" });
+		const result = await pi.data({ type: "compact" });
 		await notified(pi, "Custom compaction extension triggered");
 		const progress = await pi.waitFor(uiRequest("notify", (r) => String(r.message).startsWith("Custom compaction:")));
 		expect(progress.message).toMatch(
@@ -299,7 +286,7 @@ describe("upstream session examples in rpc mode (built CLI)", () => {
 			tokensBefore: result.tokensBefore,
 		});
 		rpc.sb.fake.enqueue(textReply("third answer"));
-		await promptAndSettle(pi, "third question");
+		await pi.promptAndSettle("third question");
 		expect(JSON.stringify(rpc.sb.fake.requests[3].body)).toContain(
 			"Answer two questions (summarized by the custom compaction).",
 		);

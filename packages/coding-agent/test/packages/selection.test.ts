@@ -5,11 +5,11 @@
 // registers. Local-path packages through the built CLI (no npm, no git).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { builtinEnabled, builtinRows, toggleBuiltin } from "../../src/packages/builtin-config.js";
 import { enabledOf, toggleResource } from "../../src/packages/config-model.js";
 import { applyDelta } from "../../src/packages/manifest.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { body, textReply, useCliSandbox } from "../cli/support.js";
 import { writePackage } from "../support/packages.js";
 
 describe("autoload: false", () => {
@@ -57,14 +57,7 @@ describe("built-in extensions in pi config", () => {
 	});
 });
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 function kit(): string {
 	const dir = writePackage(join(sb.root, "kit"), { name: "kit", version: "1.0.0", tool: "kit_tool", skill: "kit-a" });

@@ -3,18 +3,11 @@
 // line/paragraph separators, CR and a lone surrogate must reach the provider
 // and come back in the events unchanged, and never split a record.
 // (RPC framing, malformed and partial lines: test/rpc/rpc-framing.test.ts.)
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
+import { useCliSandbox } from "../cli/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const TRICKY = "a\u2028b\u2029c\rd\r\ne";
 

@@ -7,20 +7,13 @@
 // skipped. PI_RELIABILITY_CLI_KILLS sets the number of rounds (default 12).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../src/session/session-manager.js";
-import { assertBuilt, CLI, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { CLI, textReply, toolReply, useCliSandbox } from "../cli/support.js";
 import { seeded } from "./support.js";
 
 const ROUNDS = Number(process.env.PI_RELIABILITY_CLI_KILLS ?? 12);
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 interface Acked {
 	role: string;

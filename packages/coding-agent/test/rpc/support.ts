@@ -57,6 +57,10 @@ export interface RawPi {
 	/** Resolves when a record matching `pred` has arrived. */
 	waitFor(pred: (r: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
 	exit: Promise<number | null>;
+	/** Sends a command and resolves with its response's data; a failed response rejects (with the record). */
+	data(command: Record<string, unknown>): Promise<Record<string, unknown>>;
+	/** Sends a prompt and resolves once the run it starts has settled (one more agent_settled record). */
+	promptAndSettle(message: string, timeoutMs?: number): Promise<void>;
 	/** Closes stdin (pi's signal to finish) and resolves with the exit code. */
 	end(): Promise<number | null>;
 }
@@ -130,6 +134,17 @@ export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi 
 			});
 		},
 		exit,
+		async data(command) {
+			const response = await raw.call(command);
+			if (response.success !== true) throw new Error(`not a success: ${JSON.stringify(response)}`);
+			return response.data as Record<string, unknown>;
+		},
+		async promptAndSettle(message, timeoutMs = 30_000) {
+			const settled = () => records.filter((r) => r.type === "agent_settled").length;
+			const before = settled();
+			await raw.call({ type: "prompt", message });
+			await raw.waitFor(() => settled() > before, timeoutMs);
+		},
 		end() {
 			child.stdin.end();
 			return exit;

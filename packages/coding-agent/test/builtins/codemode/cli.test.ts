@@ -4,9 +4,9 @@
 // reaches the model as the tool result.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lateToolFilter, requestedToolNames } from "../../../src/agent-session/tool-selection.js";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { body, textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 
 describe("which inactive tools --tools / defaultTools activate", () => {
 	it.each<[string[] | undefined, unknown, string[]]>([
@@ -29,14 +29,7 @@ describe("which inactive tools --tools / defaultTools activate", () => {
 	});
 });
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 async function toolsSent(args: string[]): Promise<string[]> {
 	sb.fake.enqueue(textReply("ok"));

@@ -5,7 +5,7 @@
 // unregistered server's tool is no longer declared, and with built-in MCP
 // off a registration arrives as an extension_error record.
 import { describe, expect, it } from "vitest";
-import { type RawPi, textReply, toolReply, useRpcSandbox } from "../../rpc/support.js";
+import { textReply, toolReply, useRpcSandbox } from "../../rpc/support.js";
 import { stdioEntry } from "./harness.js";
 import { writeRegisteringExtension } from "./registered-servers.support.js";
 
@@ -14,13 +14,6 @@ const rpc = useRpcSandbox();
 
 const notify = (match: (message: string) => boolean) => (r: Rec) =>
 	r.type === "extension_ui_request" && r.method === "notify" && typeof r.message === "string" && match(r.message);
-
-/** Sends a prompt and waits until the run it starts has settled (the n-th agent_settled record). */
-async function promptAndSettle(p: RawPi, message: string): Promise<void> {
-	const before = p.records.filter((r) => r.type === "agent_settled").length;
-	await p.call({ type: "prompt", message });
-	await p.waitFor(() => p.records.filter((r) => r.type === "agent_settled").length > before, 60_000);
-}
 
 const declared = (i: number) =>
 	((rpc.sb.fake.requests[i].body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
@@ -53,7 +46,7 @@ describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 			toolReply("mcp__late__tool_1", { text: "two" }),
 			textReply("both called"),
 		);
-		await promptAndSettle(pi, "call both");
+		await pi.promptAndSettle("call both", 60_000);
 		expect(declared(0)).toEqual(expect.arrayContaining(["mcp__reg__tool_0", "mcp__late__tool_0", "mcp__late__tool_1"]));
 		expect(toolResults(1)).toContain("reg/tool_0: one");
 		expect(toolResults(2)).toContain("late/tool_1: two");
@@ -72,7 +65,7 @@ describe("MCP servers registered by extensions (built CLI, rpc)", () => {
 			30_000,
 		);
 		rpc.sb.fake.enqueue(textReply("after removal"));
-		await promptAndSettle(pi, "again");
+		await pi.promptAndSettle("again", 60_000);
 		expect(declared(3)).toContain("mcp__reg__tool_0");
 		expect(declared(3).some((n) => n.startsWith("mcp__late"))).toBe(false);
 

@@ -4,18 +4,11 @@
 // once, deny with a reason, allow for the session).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 import { startClient } from "../../rpc/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await sb.close();
-});
+const sb = useCliSandbox();
 
 const settings = (s: Record<string, unknown>) => writeFileSync(join(sb.agentDir, "settings.json"), JSON.stringify(s));
 
