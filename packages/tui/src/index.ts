@@ -25,7 +25,13 @@ export { Editor, type EditorOptions, type EditorTheme, type TextChunk, wordWrapL
 export { Image, type ImageOptions, type ImageTheme } from "./components/image.js";
 export { Input } from "./components/input.js";
 export { Loader, type LoaderIndicatorOptions } from "./components/loader.js";
-export { type DefaultTextStyle, Markdown, type MarkdownTheme } from "./components/markdown.js";
+export {
+	type DefaultTextStyle,
+	loadMarkdown,
+	Markdown,
+	type MarkdownTheme,
+	onMarkdownLoaded,
+} from "./components/markdown.js";
 export {
 	type SelectItem,
 	SelectList,

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { Markdown } from "../src/components/markdown.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadMarkdown, Markdown } from "../src/components/markdown.js";
 import { stripAnsi } from "../src/utils/ansi.js";
 import { createCodeHighlighter, isHighlighterLoaded } from "../src/utils/highlight.js";
 import { visibleWidth } from "../src/utils/width.js";
@@ -32,6 +32,9 @@ const a = 1;
 
 ---
 end ~~struck~~`;
+
+// marked loads on demand (markdown-lazy.test.ts covers rendering before it has).
+beforeAll(() => loadMarkdown());
 
 describe("Markdown rendering", () => {
 	it("renders headings, emphasis, lists, quotes, code, tables and rules", () => {

@@ -12,6 +12,8 @@ import {
 	CombinedAutocompleteProvider,
 	Container,
 	getCapabilities,
+	loadMarkdown,
+	onMarkdownLoaded,
 	ProcessTerminal,
 	setCapabilities,
 	TUI,
@@ -247,7 +249,11 @@ export class InteractiveMode implements AppHandle {
 		// `system` and light/dark pairs follow the terminal when it reports a scheme change.
 		const themes = this.themes;
 		if (themes) this.tui.onColorSchemeChange((appearance) => themes.setAppearance(appearance));
-		this.chat.renderHistory(this.session.sessionManager.buildSessionProjection().entries, this.historyCacheNotices());
+		const history = this.session.sessionManager.buildSessionProjection().entries;
+		// marked loads on demand (tens of ms of regex tables): before a resumed transcript is drawn,
+		// after the first screen of a new session (see @pi/tui's markdown.ts).
+		if (history.some((e) => e.messages.length > 0)) await loadMarkdown();
+		this.chat.renderHistory(history, this.historyCacheNotices());
 		this.chat.syncEntries(this.session.sessionManager, true);
 		// The start-up session's damaged lines were reported with the start-up warnings.
 		for (const w of this.session.sessionManager.getLoadWarnings())
@@ -255,6 +261,9 @@ export class InteractiveMode implements AppHandle {
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
+		// Markdown drawn before the load shows plain once, then as markdown from this render on.
+		onMarkdownLoaded(() => this.tui.requestRender());
+		await loadMarkdown();
 		// Extensions start once the screen is up: session_start handlers may ask, set widgets or the editor.
 		await this.extensions.start();
 		// resources_discover may have added skills, templates and themes.
