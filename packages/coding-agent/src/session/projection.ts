@@ -163,32 +163,45 @@ export class ContextProjector {
 			this.cachedLeaf = leafId;
 			return;
 		}
-		// Walk up from the new leaf until the cached path is reached.
-		const appended: EntryRecord[] = [];
-		let cur = this.tree.byId.get(leafId);
+		// Walk up from the new leaf until the cached path is reached: once to count, once to fill an
+		// array of that size in path order. A resumed branch is ~100k records: growing an array by
+		// pushes, reversing it and pushing it again onto the path left megabytes of discarded
+		// backing stores (large objects, freed only by a full GC) in a resume's peak memory.
+		const leaf = this.tree.byId.get(leafId);
+		let cur = leaf;
 		let joinAt = -1;
-		let steps = 0;
+		let n = 0;
 		while (cur) {
 			const at = cur.pathPos;
 			if (at !== undefined && this.path[at] === cur) {
 				joinAt = at;
 				break;
 			}
-			if (++steps > this.tree.size) break; // a parent cycle in a damaged file
-			appended.push(cur);
+			if (n >= this.tree.size) break; // a parent cycle in a damaged file
+			n++;
 			cur = this.tree.parentOf(cur);
 		}
-		appended.reverse();
+		const appended = new Array<EntryRecord>(n);
+		cur = leaf;
+		for (let i = n - 1; i >= 0 && cur; i--) {
+			appended[i] = cur;
+			cur = this.tree.parentOf(cur);
+		}
 		this.cachedLeaf = leafId;
 		if (joinAt >= 0 && joinAt === this.path.length - 1) {
 			this.extend(appended);
 			return;
 		}
 		// Moved to another branch: keep the shared prefix of the path, rebuild the rest.
-		this.path.length = joinAt + 1;
-		for (const rec of appended) {
-			rec.pathPos = this.path.length;
-			this.path.push(rec);
+		if (joinAt < 0) {
+			for (let i = 0; i < n; i++) appended[i].pathPos = i;
+			this.path = appended;
+		} else {
+			this.path.length = joinAt + 1;
+			for (const rec of appended) {
+				rec.pathPos = this.path.length;
+				this.path.push(rec);
+			}
 		}
 		this.compactionIndex = -1;
 		for (let i = this.path.length - 1; i >= 0; i--) {
