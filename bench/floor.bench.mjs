@@ -52,6 +52,8 @@ if (!existsSync(ours)) throw new Error(`${ours} missing: npm run build first`);
 const withRef = existsSync(refNode) && existsSync(refCli) && process.env.NO_REF !== "1";
 // BASE_CLI=<another build's dist/cli.js> adds it as a row "ours (base)": before/after in one run.
 // (Keep that build inside the repo, e.g. packages/coding-agent/node_modules/.dist-base, so its npm imports resolve.)
+// It runs in its own home (homes.base): two builds sharing one PI_COMPILE_CACHE directory replace
+// each other's code cache on every run, so both would measure cold.
 const base = process.env.BASE_CLI;
 const node = process.execPath;
 
@@ -233,7 +235,7 @@ async function loopFigure() {
 					],
 				]
 			: []),
-		...(base ? [["ours (base)", (i) => measure([node, base, ...pArgs], homes.ours, replies(i), "Done.")]] : []),
+		...(base ? [["ours (base)", (i) => measure([node, base, ...pArgs], homes.base, replies(i), "Done.")]] : []),
 		[
 			"floor (bench/floor/loop.mjs)",
 			(i) => measure([node, join(here, "floor/loop.mjs"), baseUrl], homes.floor, replies(i), "Done."),
@@ -377,7 +379,7 @@ async function screenFigure() {
 	const iArgs = ["--no-session", "--model", "fake/fake-model"];
 	const cases = [
 		["ours", () => screenOnce([node, ours, ...iArgs], homes.ours)],
-		...(base ? [["ours (base)", () => screenOnce([node, base, ...iArgs], homes.ours)]] : []),
+		...(base ? [["ours (base)", () => screenOnce([node, base, ...iArgs], homes.base)]] : []),
 		["floor (bench/floor/screen.mjs)", () => screenOnce([node, join(here, "floor/screen.mjs")], homes.floor)],
 	];
 	if (withRef) cases.push(["1.6.0 (Node 22)", () => screenOnce([refNode, refCli, ...iArgs], homes.ref)]);
@@ -390,7 +392,7 @@ async function versionFigure() {
 	const cases = [
 		["node -e 0", () => measure([node, "-e", "0"], homes.floor, [])],
 		["pi --version (ours)", () => measure([node, ours, "--version"], homes.ours, [])],
-		...(base ? [["pi --version (ours, base)", () => measure([node, base, "--version"], homes.ours, [])]] : []),
+		...(base ? [["pi --version (ours, base)", () => measure([node, base, "--version"], homes.base, [])]] : []),
 	];
 	if (withRef)
 		cases.push(["pi --version (1.6.0, Node 22)", () => measure([refNode, refCli, "--version"], homes.ref, [])]);
