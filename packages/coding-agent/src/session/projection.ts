@@ -275,11 +275,10 @@ export class ContextProjector {
 
 	private rebuildContext(): void {
 		this.clearContext();
-		const selected: EntryRecord[] = [];
 		const ci = this.compactionIndex;
-		if (ci < 0) {
-			selected.push(...this.path);
-		} else {
+		// A copy, not `push(...path)`: spreading a branch of ~120k+ entries overflows the stack.
+		const selected: EntryRecord[] = ci < 0 ? this.path.slice() : [];
+		if (ci >= 0) {
 			const compaction = this.tree.entryOf(this.path[ci]);
 			selected.push(this.path[ci]);
 			const firstKept = compaction.type === "compaction" ? compaction.firstKeptEntryId : undefined;

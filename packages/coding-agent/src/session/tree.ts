@@ -330,7 +330,7 @@ export class SessionTree {
 		while (stack.length > 0) {
 			const node = stack.pop() as SessionTreeNode;
 			if (node.children.length > 1) node.children.sort((a, b) => time(a) - time(b));
-			stack.push(...node.children);
+			for (const child of node.children) stack.push(child); // not a spread: a node may have 100k+ children
 		}
 		return roots;
 	}

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../../src/session/projection.js";
 import { SessionManager } from "../../src/session/session-manager.js";
@@ -168,5 +170,38 @@ describe("context projection", () => {
 		const again = SessionManager.open(file);
 		expect(again.buildSessionContext()).toEqual(before);
 		again.close();
+	});
+});
+
+describe("very large sessions", () => {
+	/** `entries` user messages after the header: one chain, or (flat) all children of the first. */
+	function writeSession(file: string, entries: number, flat: boolean): void {
+		const ts = "2026-01-01T00:00:00.000Z";
+		const out = [JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: ts, cwd: "/p" })];
+		for (let i = 1; i <= entries; i++) {
+			const id = i.toString(16).padStart(8, "0");
+			const parentId = i === 1 ? null : flat ? "00000001" : (i - 1).toString(16).padStart(8, "0");
+			const message = { role: "user", content: [{ type: "text", text: `m${i}` }], timestamp: 1 };
+			out.push(JSON.stringify({ type: "message", id, parentId, timestamp: ts, message }));
+		}
+		writeFileSync(file, `${out.join("\n")}\n`);
+	}
+
+	it("a 150k-entry branch without a compaction projects whole, and /tree's data for 150k children of one entry builds (no spread of the branch onto the stack)", () => {
+		const dir = tempDir();
+		const chain = join(dir, "chain.jsonl");
+		writeSession(chain, 150_000, false);
+		const sm = SessionManager.open(chain, undefined, undefined, { durability: "write" });
+		const messages = sm.buildSessionContext().messages;
+		expect(messages).toHaveLength(150_000);
+		expect(texts([messages[0], messages[149_999]])).toEqual(["user:m1", "user:m150000"]);
+		sm.close();
+		const flat = join(dir, "flat.jsonl");
+		writeSession(flat, 150_000, true);
+		const wide = SessionManager.open(flat, undefined, undefined, { durability: "write" });
+		const roots = wide.getTree();
+		expect(roots).toHaveLength(1);
+		expect(roots[0].children).toHaveLength(149_999);
+		wide.close();
 	});
 });
