@@ -5,26 +5,22 @@
 // upstream's project-trust example (no UI → undecided) leaves the default.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const MODEL = ["--model", "fake/fake-model"];
 const PROJECT_MARK = "project extension loaded";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	// A project whose own extension announces itself when it runs.
-	mkdirSync(join(sb.cwd, ".pi", "extensions"), { recursive: true });
-	writeFileSync(
-		join(sb.cwd, ".pi", "extensions", "local.ts"),
-		`export default function (pi) { pi.on("session_start", (_e, ctx) => ctx.ui.notify("${PROJECT_MARK}")); }`,
-	);
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		// A project whose own extension announces itself when it runs.
+		mkdirSync(join(sb.cwd, ".pi", "extensions"), { recursive: true });
+		writeFileSync(
+			join(sb.cwd, ".pi", "extensions", "local.ts"),
+			`export default function (pi) { pi.on("session_start", (_e, ctx) => ctx.ui.notify("${PROJECT_MARK}")); }`,
+		);
+	},
 });
 
 function decider(name: string, body: string): string {

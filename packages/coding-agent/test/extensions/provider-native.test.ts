@@ -8,25 +8,21 @@
 // survived. Build first.
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { json } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const NATIVE = resolve(__dirname, "../fixtures/extensions/providers/native-ai.ts");
 const KEYLOGIN = resolve(__dirname, "../fixtures/extensions/providers/key-login.ts");
 const MEDIA = resolve(__dirname, "../fixtures/extensions/providers/media-tools.ts");
 const GATED = resolve(__dirname, "../fixtures/extensions/providers/gated.ts");
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	chmodSync(sb.agentDir, 0o700);
-	sb.env.NATIVE_BASE_URL = `${sb.fake.url}/v1`;
-	sb.env.KEYLOGIN_BASE_URL = `${sb.fake.url}/v1`;
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		chmodSync(sb.agentDir, 0o700);
+		sb.env.NATIVE_BASE_URL = `${sb.fake.url}/v1`;
+		sb.env.KEYLOGIN_BASE_URL = `${sb.fake.url}/v1`;
+	},
 });
 
 const catalog = (...ids: string[]) => json(200, { data: ids.map((id) => ({ id })) });

@@ -3,19 +3,15 @@
 // level mapped to null is clamped to a neighbour, xhigh is available because
 // the map names it. Through the BUILT pi against the fake provider.
 import { resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const EXT = resolve(__dirname, "../fixtures/extensions/providers/thinking-map.ts");
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	sb.env.THINK_BASE_URL = `${sb.fake.url}/v1`;
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		sb.env.THINK_BASE_URL = `${sb.fake.url}/v1`;
+	},
 });
 
 const efforts = () =>

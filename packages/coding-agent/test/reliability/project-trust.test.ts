@@ -6,25 +6,21 @@
 // `defaultProjectTrust: "always"` load them; --no-approve beats a saved yes.
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { readSavedProjectTrust, resolveProjectTrust, saveProjectTrust } from "../../src/config/project-trust.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	mkdirSync(join(sb.cwd, ".pi"), { recursive: true });
-	writeFileSync(join(sb.cwd, ".pi", "APPEND_SYSTEM.md"), "PROJECT-APPEND-MARKER\n");
-	writeFileSync(join(sb.cwd, "AGENTS.md"), "PROJECT-AGENTS-MARKER\n");
-	// Observable project setting: no retry. Globally retries are fast.
-	writeFileSync(join(sb.cwd, ".pi", "settings.json"), JSON.stringify({ retry: { enabled: false } }));
-	writeGlobal({});
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		mkdirSync(join(sb.cwd, ".pi"), { recursive: true });
+		writeFileSync(join(sb.cwd, ".pi", "APPEND_SYSTEM.md"), "PROJECT-APPEND-MARKER\n");
+		writeFileSync(join(sb.cwd, "AGENTS.md"), "PROJECT-AGENTS-MARKER\n");
+		// Observable project setting: no retry. Globally retries are fast.
+		writeFileSync(join(sb.cwd, ".pi", "settings.json"), JSON.stringify({ retry: { enabled: false } }));
+		writeGlobal({});
+	},
 });
 
 function writeGlobal(extra: Record<string, unknown>): void {

@@ -4,19 +4,14 @@
 import { execFileSync } from "node:child_process";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 
 const isRoot = process.getuid?.() === 0;
-let sb: Sandbox;
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	sb.writeModels();
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		sb.writeModels();
+	},
 });
 
 async function refused(path: string, flag: "--session" | "--fork", kind: string): Promise<void> {

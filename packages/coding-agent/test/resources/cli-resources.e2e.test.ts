@@ -4,17 +4,13 @@
 // where, and an untrusted project's skills/templates stay out.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "../cli/support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	sb.writeModels();
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup(sb) {
+		sb.writeModels();
+	},
 });
 
 const MODEL = ["--model", "fake/fake-model"];
