@@ -56,10 +56,15 @@ export class AgentSession extends AgentSessionCore {
 		return this.runner.promptMessages(messages);
 	}
 
-	/** Appends a message to the session without a run (an extension's stored custom message). */
+	/**
+	 * Appends a message to the session without a run (an extension's stored custom message, announced
+	 * as `entry_appended` like `pi.appendEntry`'s entries: no run event describes it).
+	 */
 	appendMessage(message: AgentMessage): void {
-		this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
+		const id = this.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
 		this.transcript.refresh();
+		const entry = message.role === "custom" ? this.sessionManager.getEntry(id) : undefined;
+		if (entry) void this.emit({ type: "entry_appended", entry });
 	}
 
 	/** Realigns the Agent's copy of the transcript after entries were written straight to the SessionManager. */

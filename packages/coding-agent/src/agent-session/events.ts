@@ -34,7 +34,8 @@ export type AgentSessionEvent =
 	| { type: "agent_settled"; aborted: boolean }
 	/**
 	 * An entry was appended outside a run's messages: an extension's custom entry (`pi.appendEntry`),
-	 * a prompt-cache refresh's `usage` entry (kind "cache_warm").
+	 * its custom message stored without a turn (`pi.sendMessage` while idle), a prompt-cache refresh's
+	 * `usage` entry (kind "cache_warm").
 	 */
 	| { type: "entry_appended"; entry: SessionEntry }
 	/** A prompt-cache refresh failed; warming stopped, the conversation is untouched. */

@@ -54,8 +54,9 @@ function showCacheNotices(event: AgentSessionEvent, v: SessionEventViews): void 
 
 export function showSessionEvent(event: AgentSessionEvent, v: SessionEventViews): void {
 	const { chat, session, working } = v;
-	// Entries added outside events (extension entries, messages appended while idle) are drawn first, in order.
-	if (event.type === "message_start") chat.syncEntries(session.sessionManager);
+	// Entries added outside a run's messages (extension entries, custom messages appended while idle) are
+	// drawn when announced, and before the next message in any case, in order.
+	if (event.type === "message_start" || event.type === "entry_appended") chat.syncEntries(session.sessionManager);
 	chat.handleEvent(event);
 	if (event.type === "message_end") chat.syncEntries(session.sessionManager, true);
 	if (v.cacheNotices()) showCacheNotices(event, v);
