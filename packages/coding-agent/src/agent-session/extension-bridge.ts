@@ -57,6 +57,8 @@ export interface ExtensionBridgeOptions {
 	projectTrusted: boolean;
 	/** `ctx.shutdown()`: the mode ends the process when it can. */
 	onShutdownRequest?: () => void;
+	/** A command's ctx moved the session (newSession, fork, switchSession): the app redraws it. */
+	onSessionReplaced?: () => void;
 	/**
 	 * --tools / --exclude-tools over tools registered after start-up (MCP):
 	 * "excluded" tools never reach the session; "registered" ones are callable
@@ -425,6 +427,7 @@ export class ExtensionBridge {
 			projectTrusted: this.o.projectTrusted,
 			ui: () => withPromptEvents(this.ui, this.runner, this.promptSpan),
 			onShutdownRequest: this.o.onShutdownRequest,
+			onSessionReplaced: this.o.onSessionReplaced,
 			waitForIdle: () => this.waitForIdle(),
 			systemPrompt: () => this.request.systemPrompt(),
 			reload: this.o.onReloadRequest,

@@ -25,6 +25,8 @@ export interface ExtensionContextDeps {
 	projectTrusted: boolean;
 	ui(): ExtensionUIContext;
 	onShutdownRequest?: () => void;
+	/** After a command's switch, before the editor text and withSession (the app redraws the transcript). */
+	onSessionReplaced?: () => void;
 	waitForIdle(): Promise<void>;
 	systemPrompt(): string;
 	/** The runtime's reload (ctx.reload); absent where there is no runtime. */
@@ -134,6 +136,10 @@ export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandC
 		if (!result.cancelled && withSession) await withSession(d.replacedContext());
 		return { cancelled: result.cancelled };
 	};
+	const replaced = <R extends { cancelled: boolean }>(result: R): R => {
+		if (!result.cancelled) d.onSessionReplaced?.();
+		return result;
+	};
 	return Object.assign(createExtensionContext(d), {
 		waitForIdle: () => d.waitForIdle(),
 		// The base inputs now, without this turn's before_agent_start changes (as 1.6.0).
@@ -150,11 +156,11 @@ export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandC
 				await options.setup(session.sessionManager);
 				session.refreshTranscript();
 			}
-			return finish(result, options?.withSession);
+			return finish(replaced(result), options?.withSession);
 		},
 		fork: async (entryId: string, options?: { position?: "before" | "at"; withSession?: WithSession }) => {
 			const position = options?.position ?? "before";
-			const result = await session.fork(entryId, { position });
+			const result = replaced(await session.fork(entryId, { position }));
 			// As /fork in the app: the forked-off prompt goes back into the editor to edit and send.
 			if (!result.cancelled && position === "before" && d.mode === "tui") d.ui().setEditorText(result.text);
 			return finish(result, options?.withSession);
@@ -164,7 +170,7 @@ export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandC
 			return { cancelled: result.cancelled };
 		},
 		switchSession: async (sessionPath: string, options?: { withSession?: WithSession }) =>
-			finish(await session.switchSession(sessionPath), options?.withSession),
+			finish(replaced(await session.switchSession(sessionPath)), options?.withSession),
 		// The same reload as /reload; extensions that fail to load leave the running ones in place.
 		reload: d.reload
 			? async () => {

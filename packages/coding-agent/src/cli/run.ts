@@ -288,6 +288,7 @@ async function run(
 		writeExtensionError = (e) => io.stdout.write(`${JSON.stringify({ type: "extension_error", ...e })}\n`);
 	}
 	let requestShutdown = () => {};
+	let redrawSessionInApp = () => {};
 	const { createNoUIContext } = await import("../extensions/no-ui.js");
 	const runtime = await AgentSessionRuntime.create({
 		session,
@@ -304,6 +305,7 @@ async function run(
 			ui: createNoUIContext(mode === "print" || mode === "json" ? (message) => err(message) : undefined),
 			hasUI: mode === "rpc" || mode === "interactive",
 			onShutdownRequest: () => requestShutdown(),
+			onSessionReplaced: () => redrawSessionInApp(),
 			lateToolFilter: lateToolFilter(args.tools, args.excludeTools, settings.get("defaultTools")),
 		},
 	});
@@ -371,6 +373,7 @@ async function run(
 					showInApp = (message) => app.showStatus(message, "warning");
 					noteInApp = showInApp;
 					requestShutdown = () => void app.shutdown();
+					redrawSessionInApp = () => app.redrawSession();
 					askInApp = (request) => app.askProjectTrust(request.cwd, request.resources);
 				},
 			});

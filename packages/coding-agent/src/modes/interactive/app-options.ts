@@ -65,4 +65,6 @@ export interface AppHandle {
 	shutdown(code?: number): Promise<void>;
 	/** The trust question while the app runs (a switch entered a folder that needs one). */
 	askProjectTrust(cwd: string, resources: readonly string[]): Promise<TrustQuestionAnswer>;
+	/** Draws the session afresh (an extension command moved it: ctx.newSession, fork, switchSession). */
+	redrawSession(): void;
 }

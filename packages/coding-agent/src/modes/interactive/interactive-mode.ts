@@ -420,6 +420,10 @@ export class InteractiveMode implements AppHandle {
 		return historyCacheNotices(this.session.sessionManager.getBranch(), (p, m) => registry.find(p, m)?.cost.cacheRead);
 	}
 
+	redrawSession(): void {
+		this.reloadFromSession();
+	}
+
 	private reloadFromSession(): void {
 		if (this.o.runtime) this.afterResourcesChanged();
 		this.chat.clear();
