@@ -5,8 +5,19 @@
 // backend); `fastPathSupported` says whether a store qualifies.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
+
+// node:zlib is not among the modules Node starts with: loading it costs a module
+// compile and init at registration, in every run, also those that never write an
+// object (--no-session, read-only turns). It is required on the first object instead.
+const load = createRequire(import.meta.url);
+let zlib: typeof Zlib | undefined;
+const deflateSync: typeof Zlib.deflateSync = (buffer, options) => {
+	zlib ??= load("node:zlib") as typeof Zlib;
+	return zlib.deflateSync(buffer, options);
+};
 
 export type ObjectType = "blob" | "tree" | "commit";
 
