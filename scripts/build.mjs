@@ -47,8 +47,10 @@ const libraries = [
 	{ dir: "packages/agent", entries: ["src/index.ts", "src/validation.ts"] },
 	{ dir: "packages/tui", entries: ["src/index.ts", "src/text.ts"] },
 	// The search and codemode workers are loaded by file name (worker_threads), so each is an entry of its own at the dist root.
+	// ES modules as .mjs: dist/ is a CommonJS scope (see below) so that the `pi` bin, dist/cli.js, starts as CommonJS.
 	{
 		dir: "packages/coding-agent",
+		ext: ".mjs",
 		entries: {
 			index: "src/index.ts",
 			internal: "src/internal.ts",
@@ -72,6 +74,7 @@ for (const lib of libraries) {
 			? lib.entries.map((e) => `${lib.dir}/${e}`)
 			: Object.fromEntries(Object.entries(lib.entries).map(([name, e]) => [name, `${lib.dir}/${e}`])),
 		outdir: `${lib.dir}/dist`,
+		...(lib.ext ? { outExtension: { ".js": lib.ext } } : {}),
 		packages: "external",
 		external: workspace,
 	});
@@ -107,6 +110,10 @@ const externalizeNpmDeps = {
 	},
 };
 const cliDist = "packages/coding-agent/dist";
+// The bin must stay dist/cli.js, and an ES module entry costs Node ~25M instructions more than a
+// CommonJS one (its loader starts): `pi --version` would be ~1.05x `node -e 0`. So dist/ is a
+// CommonJS scope of its own; the package's ES modules there are .mjs (exports point at them).
+writeFileSync(`${cliDist}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
 
 // The search and codemode workers run in worker threads, loaded by file name from the dist root: ES modules.
 await build({
@@ -116,6 +123,7 @@ await build({
 		"codemode-worker": "packages/coding-agent/src/builtins/codemode/sandbox/worker.ts",
 	},
 	outdir: cliDist,
+	outExtension: { ".js": ".mjs" },
 	entryNames: "[name]",
 	chunkNames: "chunks/[name]-[hash]",
 	plugins: [rawText, externalizeNpmDeps],
@@ -154,10 +162,15 @@ const bundleId = createHash("sha256")
 	.slice(0, 16);
 await build({
 	...common,
+	format: "cjs",
 	splitting: false,
 	entryPoints: { cli: "packages/coding-agent/src/cli/cli.ts" },
 	outdir: cliDist,
-	define: { __PI_BUNDLE_ID__: JSON.stringify(bundleId) },
+	define: {
+		__PI_VERSION__: JSON.stringify(JSON.parse(readFileSync("packages/coding-agent/package.json", "utf8")).version),
+		__PI_BUNDLE_ID__: JSON.stringify(bundleId),
+		"import.meta.dirname": "__dirname",
+	},
 	// compile-cache.ts's import(specifier) is meant to stay a run-time import().
 	logOverride: { "unsupported-dynamic-import": "silent" },
 	banner: { js: "#!/usr/bin/env node" },

@@ -46,7 +46,7 @@ describe("public surface of @pi/coding-agent", () => {
 		expect(pkg.exports["./internal"]).toEqual({
 			development: "./src/internal.ts",
 			types: "./src/internal.ts",
-			default: "./dist/internal.js",
+			default: "./dist/internal.mjs",
 		});
 		const internal = (await import("@pi/coding-agent/internal")) as Record<string, unknown>;
 		for (const name of ["JsonlSessionStore", "StaleWriterError", "splitStoredLines", "attachJsonlLineReader"]) {

@@ -1,14 +1,16 @@
-// Entry point of the `pi` executable (dist/cli.js), kept tiny: `pi --version`
-// is answered here from the inlined version, loading nothing else. Everything
-// else runs the CLI's CommonJS bundle (dist/cli-main.cjs, built from main.ts),
-// compiled through a code cache kept between runs (compile-cache.ts): compiling
-// pi's code is most of a short run's start-up otherwise.
-import { fileURLToPath } from "node:url";
-import { VERSION } from "../version.js";
-import { type CliBundle, loadCliBundle } from "./compile-cache.js";
+// Entry point of the `pi` executable (dist/cli.js, built as CommonJS: a CommonJS
+// entry starts faster than an ES module one), kept tiny: `pi --version` is
+// answered here from the inlined version, loading nothing else. Everything else
+// runs the CLI's CommonJS bundle (dist/cli-main.cjs, built from main.ts),
+// compiled through a code cache kept between runs (compile-cache.ts, loaded only
+// then): compiling pi's code is most of a short run's start-up otherwise.
+import { join } from "node:path";
 
-// Set by the build (scripts/build.mjs): a hash of dist/cli-main.cjs, part of the code cache's key.
-// (This file only works built; tests and tools that run pi from source call main.ts.)
+// Set by the build (scripts/build.mjs): the package's version (the string alone, not the whole
+// package.json object that importing version.ts would inline), and a hash of dist/cli-main.cjs,
+// part of the code cache's key. (This file only works built; tests and tools that run pi from
+// source call main.ts.)
+declare const __PI_VERSION__: string;
 declare const __PI_BUNDLE_ID__: string;
 
 // Exit explicitly once stdout has drained: idle keep-alive sockets of HTTP
@@ -23,18 +25,13 @@ function fail(error: unknown): void {
 	exit(1);
 }
 
-/** The bundle next to this file, loaded once the arguments ask for more than the version. */
-function loadMain(): Promise<CliBundle> {
-	return new Promise((resolve) =>
-		resolve(loadCliBundle(fileURLToPath(new URL("./cli-main.cjs", import.meta.url)), __PI_BUNDLE_ID__)),
-	);
-}
-
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-	process.stdout.write(`${VERSION}\n`);
+	process.stdout.write(`${__PI_VERSION__}\n`);
 } else {
-	loadMain()
+	// (Bundled into this file, but its module body and imports run only here.)
+	import("./compile-cache.js")
+		.then(({ loadCliBundle }) => loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__))
 		.then(({ main }) => main(argv))
 		.then(exit, fail);
 }

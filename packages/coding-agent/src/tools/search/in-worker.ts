@@ -22,15 +22,15 @@ type WorkerScript = { url: URL } | { code: string };
 let script: WorkerScript | null | undefined;
 
 /**
- * The built files have `search-worker.js` at the dist root (the code calling
- * this lives there or in `dist/chunks/`). Run from source (tests, tsx), the
+ * The built files have `search-worker.mjs` at the dist root (the code calling
+ * this lives there: the CLI bundle or the library). Run from source (tests, tsx), the
  * `.ts` worker is bundled once with esbuild (a dev dependency; TypeScript
  * loaders do not reach into worker threads on Node 20).
  */
 async function findWorkerScript(): Promise<WorkerScript | null> {
 	if (script !== undefined) return script;
 	const here = import.meta.url;
-	for (const rel of ["./search-worker.js", "../search-worker.js"]) {
+	for (const rel of ["./search-worker.mjs", "../search-worker.mjs"]) {
 		const url = new URL(rel, here);
 		if (url.protocol === "file:" && existsSync(fileURLToPath(url))) return (script = { url });
 	}

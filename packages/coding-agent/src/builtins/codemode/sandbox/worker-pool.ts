@@ -16,8 +16,8 @@ type WorkerScript = { url: URL } | { code: string };
 let script: Promise<WorkerScript> | undefined;
 
 /**
- * The built CLI has `codemode-worker.js` at the dist root (the code calling
- * this lives there or in `dist/chunks/`). Run from source (tests), the `.ts`
+ * The built CLI has `codemode-worker.mjs` at the dist root (the code calling
+ * this lives there: the CLI bundle or the library). Run from source (tests), the `.ts`
  * worker is bundled once with esbuild (a dev dependency), its npm imports
  * kept external but resolved to absolute paths so the QuickJS package finds
  * its `.wasm` file next to itself.
@@ -25,7 +25,7 @@ let script: Promise<WorkerScript> | undefined;
 function workerScript(): Promise<WorkerScript> {
 	script ??= (async () => {
 		const here = import.meta.url;
-		for (const rel of ["./codemode-worker.js", "../codemode-worker.js"]) {
+		for (const rel of ["./codemode-worker.mjs", "../codemode-worker.mjs"]) {
 			const url = new URL(rel, here);
 			if (url.protocol === "file:" && existsSync(fileURLToPath(url))) return { url };
 		}
