@@ -66,6 +66,22 @@ export function leafAfterTreeMove(sm: ReadonlySessionManager, targetId: string):
 	return targetId;
 }
 
+/**
+ * Whether `id` is on the branch ending at the current leaf. The entry asked about is almost always
+ * the leaf or a step or two above it (a /tree move may add a summary entry), so a few entries are
+ * read first; only when it is not among them is the whole branch read (a resumed session's branch
+ * is 100k entries, mostly on disk: reading them all cost a second and 100 MB).
+ */
+export function isOnCurrentBranch(sm: ReadonlySessionManager, id: string): boolean {
+	let cur = sm.getLeafId();
+	for (let steps = 0; cur !== null && steps < 16; steps++) {
+		if (cur === id) return true;
+		cur = sm.getEntry(cur)?.parentId ?? null;
+	}
+	if (cur === null) return false;
+	return sm.getBranch().some((e) => e.id === id);
+}
+
 /** Every checkpoint commit a session file names (for pruning); tolerant of partial lines. */
 export function commitsInSessionText(text: string): string[] {
 	const out: string[] = [];

@@ -9,7 +9,7 @@
 import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
 import type { Checkpoints } from "./checkpoints.js";
 import type { CheckpointData } from "./entries.js";
-import { checkpointAt, leafAfterTreeMove } from "./entries.js";
+import { checkpointAt, isOnCurrentBranch, leafAfterTreeMove } from "./entries.js";
 import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
 
 export interface RestoreOffers {
@@ -57,8 +57,7 @@ export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): Restor
 		if (!p || !store) return;
 		// A summary entry may sit between the target and the new leaf; the move is the one we asked about
 		// when the new leaf's branch passes through the point we planned for.
-		const branch = ctx.sessionManager.getBranch().map((e) => e.id);
-		if (p.leafId !== null && !branch.includes(p.leafId)) return;
+		if (p.leafId !== null && !isOnCurrentBranch(ctx.sessionManager, p.leafId)) return;
 		await performRestore(cp, ctx, store, p.decision, true);
 	});
 

@@ -7,8 +7,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isOnCurrentBranch } from "../../../src/builtins/checkpoints/entries.js";
 import { CHOICE_KEEP, CHOICE_OVERWRITE, CHOICE_RESTORE } from "../../../src/builtins/checkpoints/flow.js";
 import { createCheckpointsExtension } from "../../../src/builtins/checkpoints/index.js";
+import { SessionManager } from "../../../src/session/session-manager.js";
+import { user } from "../../session/helpers.js";
 import { fingerprint, makeProject, sessionIn } from "./support.js";
 
 let root: string;
@@ -204,5 +207,24 @@ describe("builtin:checkpoints (in-process)", () => {
 		expect(g("for-each-ref")).toBe(refsBefore);
 		expect(g("status", "--porcelain")).toBe(statusBefore);
 		expect(dirname(join(cwd, ".git"))).toBe(cwd);
+	});
+});
+
+describe("isOnCurrentBranch (the /tree restore's check that the leaf really moved)", () => {
+	it("finds entries near the leaf and far above it, and not entries of another branch", () => {
+		const sm = SessionManager.inMemory("/p");
+		const ids: string[] = [];
+		for (let i = 0; i < 40; i++) ids.push(sm.appendMessage(user(`m${i}`)));
+		sm.branch(ids[29]);
+		const other = sm.appendMessage(user("other branch"));
+		sm.branch(ids[39]);
+		expect(isOnCurrentBranch(sm, ids[39])).toBe(true);
+		expect(isOnCurrentBranch(sm, ids[37])).toBe(true);
+		// Beyond the first few steps: the whole branch is read.
+		expect(isOnCurrentBranch(sm, ids[0])).toBe(true);
+		expect(isOnCurrentBranch(sm, other)).toBe(false);
+		expect(isOnCurrentBranch(sm, "no-such-id")).toBe(false);
+		sm.resetLeaf();
+		expect(isOnCurrentBranch(sm, ids[0])).toBe(false);
 	});
 });
