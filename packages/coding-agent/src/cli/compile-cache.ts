@@ -63,17 +63,27 @@ function privateDir(dir: string): boolean {
 	}
 }
 
-/** The first line of a cache file: which bundle, Node and flags its code was compiled for. */
-function cacheHeader(buildId: string, size: number, mtimeMs: number): string {
-	return `pi-code-cache 1 ${buildId} ${size} ${mtimeMs} ${process.version} ${process.arch} ${JSON.stringify(process.execArgv)}\n`;
+/**
+ * The first line of a cache file: which bundle, Node and flags its code was compiled for, then
+ * whether the run that wrote it ran a session ("full") or stopped early ("part": --help, a
+ * subcommand), whose cache lacks most of a session's functions.
+ */
+function cacheKey(buildId: string, size: number, mtimeMs: number): string {
+	return `${buildId} ${size} ${mtimeMs} ${process.version} ${process.arch} ${JSON.stringify(process.execArgv)}`;
 }
+const header = (key: string, full: boolean) => `pi-code-cache 2 ${key} ${full ? "full" : "part"}\n`;
 
-function readCache(file: string, header: string): Buffer | undefined {
+/** The cached data of a file made for `key`, and whether a full run made it. */
+function readCache(file: string, key: string): { data: Buffer; full: boolean } | undefined {
 	try {
 		const data = readFileSync(file);
-		const head = Buffer.from(header);
-		if (data.length <= head.length || !data.subarray(0, head.length).equals(head)) return undefined;
-		return data.subarray(head.length);
+		for (const full of [true, false]) {
+			const head = Buffer.from(header(key, full));
+			if (data.length > head.length && data.subarray(0, head.length).equals(head)) {
+				return { data: data.subarray(head.length), full };
+			}
+		}
+		return undefined;
 	} catch {
 		return undefined;
 	}
@@ -107,7 +117,7 @@ function wrappedSource(fd: number, size: number): string {
 	return buf.toString("latin1", 0, at + tail.length);
 }
 
-/** Node 20: compiles `file` with V8 cached data from `cacheDir`, writing it at exit when missing or rejected. */
+/** Node 20: compiles `file` with V8 cached data from `cacheDir`, writing it at exit when missing, rejected or partial. */
 function loadWithCachedData(file: string, buildId: string, cacheDir: string | undefined): CliBundle {
 	const fd = openSync(file, "r");
 	let source: string;
@@ -119,11 +129,11 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 		closeSync(fd);
 	}
 	const cacheFile = cacheDir && privateDir(cacheDir) ? join(cacheDir, `cli-main-${process.arch}.cache`) : undefined;
-	const header = cacheHeader(buildId, st.size, st.mtimeMs);
-	let cachedData = cacheFile ? readCache(cacheFile, header) : undefined;
+	const key = cacheKey(buildId, st.size, st.mtimeMs);
+	const cached = cacheFile ? readCache(cacheFile, key) : undefined;
 	const script = new vm.Script(source, {
 		filename: file,
-		cachedData,
+		cachedData: cached?.data,
 	});
 	// Compiled from cached data, the script's own import() has lost its loader (Node 20, V8 11.3):
 	// the build routes every import() of the bundle through this one, made in this file (dist/cli.js,
@@ -132,13 +142,17 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 		specifier: string,
 		options?: ImportCallOptions,
 	) => import(specifier, options);
-	const write = cacheFile && (cachedData === undefined || script.cachedDataRejected === true);
-	cachedData = undefined;
-	if (write) {
+	const usable = cached !== undefined && script.cachedDataRejected !== true;
+	const wasFull = cached?.full === true;
+	if (cacheFile && !(usable && wasFull)) {
 		// At exit the cache holds the code of every function this run compiled, not just the top level.
+		// A usable cache from a run that stopped early is replaced by the first run that ran a session
+		// (main.ts sets __pi_full_run before it starts one).
 		process.once("exit", () => {
+			const full = (globalThis as { __pi_full_run?: boolean }).__pi_full_run === true;
+			if (usable && !full) return;
 			try {
-				writeCache(cacheFile, header, script.createCachedData());
+				writeCache(cacheFile, header(key, full), script.createCachedData());
 			} catch {
 				// No cache this time.
 			}

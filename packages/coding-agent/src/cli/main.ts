@@ -56,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
 	if (errors.length > 0) return 1;
 	process.title = "pi";
 	process.env.PI_CODING_AGENT = "true";
+	// For the Node 20 code cache (compile-cache.ts): this run compiles a session's code, worth keeping.
+	(globalThis as { __pi_full_run?: boolean }).__pi_full_run = true;
 	const { runCli } = await import("./run.js");
 	return runCli(args, undefined, argv);
 }

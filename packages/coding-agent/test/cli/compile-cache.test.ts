@@ -49,7 +49,7 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		const file = cacheFile(dir);
 		const first = readFileSync(file);
 		const header = first.subarray(0, first.indexOf(10)).toString();
-		expect(header).toContain(`pi-code-cache 1 `);
+		expect(header).toMatch(/^pi-code-cache 2 .* full$/);
 		expect(header).toContain(` ${process.version} ${process.arch} `);
 		// Code of the functions the run compiled, not only the top level: well past a few KB.
 		expect(first.length).toBeGreaterThan(200_000);
@@ -61,6 +61,23 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		await ask(dir);
 		expect(statSync(file).mtimeMs).toBe(mtime);
 		expect(readFileSync(file).equals(first)).toBe(true);
+	});
+
+	it("a cache from a run that stopped early (--help) is replaced by the next run of a session, then kept", async () => {
+		const dir = join(sb.root, "cache-help");
+		const help = await sb.run(["--help"], { env: { PI_COMPILE_CACHE: dir } });
+		expect(help.code).toBe(0);
+		const headerOf = (b: Buffer) => b.subarray(0, b.indexOf(10)).toString();
+		const partial = readFileSync(cacheFile(dir));
+		expect(headerOf(partial)).toMatch(/ part$/);
+		await ask(dir);
+		const full = readFileSync(cacheFile(dir));
+		expect(headerOf(full)).toMatch(/ full$/);
+		expect(full.length).toBeGreaterThan(partial.length);
+		const again = await sb.run(["--help"], { env: { PI_COMPILE_CACHE: dir } });
+		expect(again.code).toBe(0);
+		await ask(dir);
+		expect(readFileSync(cacheFile(dir)).equals(full)).toBe(true);
 	});
 
 	it("garbage after a valid header is rejected by V8 and rewritten; a file without the header is replaced", async () => {
