@@ -72,6 +72,7 @@ export {
 	type AnthropicMessagesCompat,
 	type Api,
 	type AssistantMessage,
+	type AssistantMessageDiagnostic,
 	type AssistantMessageEvent,
 	type AssistantMessageEventType,
 	type CacheRetention,

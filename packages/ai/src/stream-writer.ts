@@ -193,6 +193,13 @@ export class AssistantStreamWriter {
 		if (model && model !== this.model.id) this.message.responseModel = model;
 	}
 
+	/** Records a note on the message (kept on the final message, shown nowhere by pi-ai itself). */
+	addDiagnostic(type: string, details?: Record<string, unknown>): void {
+		if (this.isDone) return;
+		if (!this.message.diagnostics) this.message.diagnostics = [];
+		this.message.diagnostics.push({ type, timestamp: Date.now(), ...(details ? { details } : {}) });
+	}
+
 	/** Ends with `done`. Open blocks are closed first. */
 	finish(reason: Extract<StopReason, "stop" | "length" | "toolUse">): void {
 		if (this.isDone) return;

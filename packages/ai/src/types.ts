@@ -156,6 +156,21 @@ export interface AssistantMessage {
 	timestamp: number;
 	/** Milliseconds from the request's start until the response ended (monotonic clock); absent for old records. */
 	durationMs?: number;
+	/** Notes about how the request was made that are no failure (1.6.0's field); recorded, never printed. */
+	diagnostics?: AssistantMessageDiagnostic[];
+}
+
+/**
+ * One note on an assistant message: something an adapter noticed (e.g. the vendor SDK deems the
+ * model deprecated) that the user may want to know without it reaching stderr or the screen.
+ */
+export interface AssistantMessageDiagnostic {
+	/** What kind of note, e.g. "anthropic_model_deprecated". */
+	type: string;
+	/** Unix ms when it was recorded. */
+	timestamp: number;
+	error?: { name?: string; message: string; stack?: string; code?: string | number };
+	details?: Record<string, unknown>;
 }
 
 export interface ToolResultMessage<TDetails = unknown> {

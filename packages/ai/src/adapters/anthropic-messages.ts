@@ -6,6 +6,7 @@ import { providerFetchFor } from "../provider-fetch.js";
 import type { Model } from "../types.js";
 import { AnthropicEventMapper, type AnthropicWireEvent } from "./anthropic-messages-events.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
+import { noteSdkWarnings } from "./anthropic-sdk-notes.js";
 import { mapTypedEventResponse } from "./sse-body.js";
 
 /** The `anthropic-messages` wire adapter over the official SDK (loaded lazily by the registry). */
@@ -27,7 +28,16 @@ export const adapter: ApiAdapter = {
 				const replaced = await options.onPayload(params, model);
 				if (replaced !== undefined) params = replaced as MessageCreateParamsStreaming;
 			}
-			const response = await client.messages.create(params, { signal }).asResponse();
+			// Not client.messages.create(): it console.warn()s about deprecated models straight to
+			// stderr. The same POST (create() moves these two fields to headers too); the warnings
+			// become diagnostics on the message instead.
+			noteSdkWarnings(writer, params);
+			const { user_profile_id, workspace_id, ...body } = params;
+			const headers = {
+				...(user_profile_id != null ? { "anthropic-user-profile-id": user_profile_id } : {}),
+				...(workspace_id != null ? { "anthropic-workspace-id": workspace_id } : {}),
+			};
+			const response = await client.post("/v1/messages", { body, stream: true, signal, headers }).asResponse();
 			const mapper = new AnthropicEventMapper(writer, request.toolNameFromWire);
 			await mapTypedEventResponse<AnthropicWireEvent>(response, mapper, { writer, touch }, options, model);
 		});
