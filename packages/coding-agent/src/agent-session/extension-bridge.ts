@@ -147,14 +147,17 @@ export class ExtensionBridge {
 	}
 
 	/** Binds the runtime, registers tools, wires the hooks, then emits session_start and resources_discover. */
-	async start(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup"): Promise<void> {
+	async start(
+		reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup",
+		previousSessionFile?: string,
+	): Promise<void> {
 		this.runner.setContextFactory(() => this.createContext());
 		this.runner.runtime.bind(this.host());
 		this.mcpServers.start();
 		await Promise.all(this.pendingKeys.splice(0));
 		this.refreshTools();
 		this.wireHooks();
-		await this.runner.emit({ type: "session_start", reason });
+		await this.runner.emit({ type: "session_start", reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
 		this.mcpServers.reportUnhandled();
 		const discovered = await this.runner.emitResourcesDiscover({
 			type: "resources_discover",

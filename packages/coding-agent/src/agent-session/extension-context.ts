@@ -124,9 +124,8 @@ type WithSession = (ctx: ReplacedSessionContext) => Promise<void>;
 /**
  * A command's ctx: the handler ctx plus session control (each switch asks
  * session_before_* first). After a switch, `withSession` gets a fresh context
- * of the extensions then in charge (`replacedContext`): the same instances in
- * the same folder (the session moves in place), the new ones after a switch
- * into another folder, which have had session_start by then.
+ * of the extensions then in charge (`replacedContext`): the fresh instances
+ * every switch starts, which have had session_start by then.
  */
 export function createCommandContext(d: ExtensionContextDeps): ExtensionCommandContext {
 	const { session } = d;

@@ -2,11 +2,12 @@
 // owns one AgentSession and the services bound to its folder (settings,
 // resource loader, extensions and their bridge, the trust decision), and
 // keeps them in step with it:
-//   - a switch (/new, /resume, /fork, /clone, /import; RPC; ctx.*) that enters
-//     another folder decides trust for that folder again (project_trust and
-//     the host's question), points settings and resources at it, moves the
-//     session's tools there, and replaces the extensions (session_shutdown,
-//     then session_start with the switch's reason);
+//   - every switch (/new, /resume, /fork, /clone, /import; RPC; ctx.*)
+//     replaces the extensions (session_shutdown, a fresh set, session_start
+//     with the switch's reason and previous file), as 1.6.0 does; one that
+//     enters another folder first decides trust for that folder again
+//     (project_trust and the host's question), points settings and resources
+//     at it and moves the session's tools there;
 //   - reload() reads settings, resources and extensions again (/reload,
 //     ctx.reload()); extensions that fail to load leave the running ones in
 //     place and come back as errors naming the file and line.
@@ -152,13 +153,32 @@ export class AgentSessionRuntime {
 		return { ok: true, errors: [], warnings };
 	}
 
-	/** After an in-place switch: a session of another folder brings that folder's services. */
+	/**
+	 * After an in-place switch the extensions start over, as in 1.6.0: the old
+	 * instances get session_shutdown, a fresh set loads, and it gets
+	 * session_start with the switch's reason and previous file. A session of
+	 * another folder also brings that folder's services (trust, settings,
+	 * resources, tools).
+	 */
 	private async afterSwitch(event: SessionSwitchEvent): Promise<void> {
+		const start = { previousSessionFile: event.previousSessionFile };
 		const target = this.session.sessionManager.getCwd();
-		if (!target || samePath(target, this._services.cwd)) return;
 		const { existsSync } = await import("node:fs");
 		// A session whose folder is gone stays where pi runs (its file is still readable).
-		if (!existsSync(target)) return;
+		if (!target || samePath(target, this._services.cwd) || !existsSync(target)) {
+			await this._bridge?.shutdown(event.reason);
+			const extensions = await loadSessionExtensions(this._services, this.servicesOptions);
+			await this.replaceExtensions(
+				extensions,
+				event.reason,
+				{ ...this._services, extensions },
+				{
+					...start,
+					alreadyShutDown: true,
+				},
+			);
+			return;
+		}
 		await this._bridge?.shutdown(event.reason);
 		const moved = await moveSessionServices(this._services, target, { ...this.servicesOptions, cwd: target });
 		const settings = moved.settings;
@@ -171,14 +191,14 @@ export class AgentSessionRuntime {
 			) as AnyTool[],
 		);
 		this.servicesOptions = { ...this.servicesOptions, cwd: target };
-		await this.replaceExtensions(moved.extensions, event.reason, moved, { alreadyShutDown: true });
+		await this.replaceExtensions(moved.extensions, event.reason, moved, { ...start, alreadyShutDown: true });
 	}
 
 	private async replaceExtensions(
 		extensions: ExtensionSetup,
 		reason: ExtensionsChange["reason"],
 		services: SessionServices,
-		options: { alreadyShutDown?: boolean } = {},
+		options: { alreadyShutDown?: boolean; previousSessionFile?: string } = {},
 	): Promise<void> {
 		const before = this._bridge;
 		if (!options.alreadyShutDown) await before?.shutdown(reason);
@@ -191,7 +211,7 @@ export class AgentSessionRuntime {
 		const problems = [...extensions.warnings, ...extensions.errors.map((e) => `Error: ${e.message}`)];
 		for (const listener of this.listeners)
 			await listener({ reason, bridge: this._bridge, runner: extensions.runner, problems });
-		await this._bridge?.start(reason);
+		await this._bridge?.start(reason, options.previousSessionFile);
 	}
 
 	private async makeBridge(runner: ExtensionRunner | undefined): Promise<ExtensionBridge | undefined> {

@@ -15,7 +15,7 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "../agent-session/support.js";
@@ -214,22 +214,45 @@ export default function (pi) {
 		await runtime.dispose();
 	});
 
-	it("a switch within the same folder keeps the extensions as they are", async () => {
+	it("a switch within the same folder starts the extensions over (1.6.0): shutdown, then a fresh instance gets session_start with the reason and previous file", async () => {
 		const fileA = sessionIn(a);
+		writeFileSync(
+			join(agentDir, "extensions", "life.ts"),
+			`import { appendFileSync } from "node:fs";
+import { basename } from "node:path";
+const log = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
+export default function (pi) {
+	const me = (globalThis.__piRuntimeInstances = (globalThis.__piRuntimeInstances ?? 0) + 1);
+	pi.on("session_start", (e) => log("start " + e.reason + " #" + me + " from " + (e.previousSessionFile ? basename(e.previousSessionFile) : "-")));
+	pi.on("session_shutdown", (e) => log("shutdown " + e.reason + " #" + me));
+	pi.on("project_trust", (e) => { log("trust? " + e.cwd); return { trusted: "undecided" }; });
+}
+`,
+		);
+		(globalThis as { __piRuntimeInstances?: number }).__piRuntimeInstances = 0;
 		const { session, runtime } = await open(a, SessionManager.create(a, join(root, "sessions", "a")));
+		const first = basename(session.sessionManager.getSessionFile() ?? "");
 		await session.switchSession(fileA);
 		await session.newSession();
-		expect(lines()).toEqual([`start startup v1tool ${a}`]);
+		expect(lines()).toEqual([
+			"start startup #1 from -",
+			"shutdown resume #1",
+			`start resume #2 from ${first}`,
+			"shutdown new #2",
+			`start new #3 from ${basename(fileA)}`,
+		]);
+		// The folder is the same: no trust question, nothing moves.
+		expect(runtime.cwd).toBe(a);
 		await runtime.dispose();
 	});
 
-	it("a session recorded through a symlink to this folder is the same folder: nothing restarts", async () => {
+	it("a session recorded through a symlink to this folder is the same folder: no trust question, no move", async () => {
 		const link = join(root, "a-link");
 		symlinkSync(a, link);
 		const viaLink = sessionIn(link);
 		const { session, runtime } = await open(a, SessionManager.create(a, join(root, "sessions", "a")));
 		expect((await session.switchSession(viaLink)).cancelled).toBe(false);
-		expect(lines()).toEqual([`start startup v1tool ${a}`]);
+		expect(lines()).toEqual([`start startup v1tool ${a}`, "shutdown resume v1tool", `start resume v1tool ${a}`]);
 		expect(runtime.cwd).toBe(a);
 		await runtime.dispose();
 	});

@@ -57,9 +57,8 @@ export function createCheckpointsExtension(): ExtensionFactory {
 			await cp.close();
 		});
 
-		const offers = registerRestoreOffers(pi, cp);
+		registerRestoreOffers(pi, cp);
 		pi.on("before_agent_start", async (_event, ctx) => {
-			offers.flushForkRestore(ctx);
 			cp.record(await cp.capture(ctx, { reason: "start" }));
 		});
 

@@ -3,30 +3,25 @@
 // (a dialog in the app and over rpc; nothing without a UI), the tree move's
 // restore runs on `session_tree` once the leaf has really moved (a cancelled
 // move restores nothing), the fork's before the new session replaces this one
-// and is recorded in the new session as soon as the extension runs there (a
-// fork within the same folder emits no session_start: the next prompt's
-// before_agent_start records it, or the next session_start).
+// and is recorded in the new session by the extension instance that starts
+// there (a switch starts the extensions over: session_start, reason "fork").
 import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
 import type { Checkpoints } from "./checkpoints.js";
 import type { CheckpointData } from "./entries.js";
 import { checkpointAt, isOnCurrentBranch, leafAfterTreeMove } from "./entries.js";
 import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
 
-export interface RestoreOffers {
-	/** Records a fork's restore once the forked session is the current one. */
-	flushForkRestore(ctx: ExtensionContext): void;
-}
+/**
+ * A restore made for a fork, waiting for the forked session. The instance that
+ * asked is shut down by the fork, so the handoff lives beside the factory, keyed
+ * by the file forked from (session_start's previousSessionFile) or, for a
+ * session without a file, by its id.
+ */
+const forkRestores = new Map<string, CheckpointData>();
+const forkKey = (file: string | undefined, sessionId: string) => file ?? `id:${sessionId}`;
 
-export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): RestoreOffers {
+export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 	let pending: { leafId: string | null; decision: RestoreDecision } | undefined;
-	/** A restore made for a fork (and the session forked from), recorded in the forked session. */
-	let forkRestore: { data: CheckpointData; from: string } | undefined;
-	const flushForkRestore = (ctx: ExtensionContext) => {
-		const pendingFork = forkRestore;
-		if (!pendingFork || ctx.sessionManager.getSessionId() === pendingFork.from) return;
-		forkRestore = undefined;
-		cp.record(pendingFork.data);
-	};
 
 	const offer = async (ctx: ExtensionContext, newLeaf: string | null, heading: string) => {
 		const store = cp.storeFor(ctx.cwd);
@@ -67,12 +62,23 @@ export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): Restor
 		const decision = await offer(ctx, newLeaf, "Files differ from the point you are forking from.");
 		const store = cp.storeFor(ctx.cwd);
 		// The fork replaces this session next: the restore goes into the new session (session_start).
-		forkRestore = undefined;
+		const key = forkKey(ctx.sessionManager.getSessionFile(), ctx.sessionManager.getSessionId());
+		forkRestores.delete(key);
 		const done = decision && store ? await performRestore(cp, ctx, store, decision, false) : undefined;
-		if (done) forkRestore = { data: done.data, from: ctx.sessionManager.getSessionId() };
+		if (done) forkRestores.set(key, done.data);
 		return undefined;
 	});
 
-	pi.on("session_start", (_event, ctx) => flushForkRestore(ctx));
-	return { flushForkRestore };
+	pi.on("session_start", (event) => {
+		if (event.reason !== "fork") return;
+		const restores = [...forkRestores.entries()];
+		// Without a file the session forked from is known only by id: the one waiting that is not this session.
+		const [key, data] =
+			restores.find(([k]) => k === event.previousSessionFile) ??
+			(event.previousSessionFile ? undefined : restores.find(([k]) => k.startsWith("id:"))) ??
+			[];
+		if (key === undefined || data === undefined) return;
+		forkRestores.delete(key);
+		cp.record(data);
+	});
 }

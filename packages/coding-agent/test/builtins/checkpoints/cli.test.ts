@@ -160,7 +160,7 @@ describe("builtin:checkpoints (built CLI, rpc)", () => {
 			expect(forkDialog?.title).toMatch(/^Files differ from the point you are forking from\.\n3 files would change:/);
 			expect(fingerprint(sb.cwd)).toEqual(before);
 			// The restore is an entry of the forked session (so /rewind there can undo it), not only a journal
-			// line: recorded when the extension first runs there (a fork in the same folder emits no session_start).
+			// line: recorded when the extension first runs there (the fresh instance that gets session_start "fork" there records it).
 			sb.fake.enqueue(textReply("forked"));
 			await client.promptAndWait("go on");
 			const { entries: forked } = await client.getEntries();
