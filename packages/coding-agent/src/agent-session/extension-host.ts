@@ -109,6 +109,7 @@ export function createExtensionHost(d: ExtensionHostDeps): ExtensionHost {
 		registry,
 		reportError: (error) => runner.emitError(error),
 		pendingKeys: d.pendingKeys,
+		scope: runner.runtime,
 	});
 	const senders = createMessageSenders(d);
 	return {

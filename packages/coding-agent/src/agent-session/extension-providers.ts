@@ -33,6 +33,12 @@ export interface ProviderRegistrarDeps {
 	reportError(error: ExtensionError): void;
 	/** Keys being resolved; awaited before session_start. */
 	pendingKeys: Promise<void>[];
+	/**
+	 * What registrations merge over: one load of the extensions (its runtime), shared by the
+	 * registrar that applies load-time calls and the session's, so a later call from a command
+	 * merges over the load-time one. A reload (a new runtime) starts afresh.
+	 */
+	scope?: object;
 }
 
 /** What one registration changed, so unregistering can undo exactly that. */
@@ -75,9 +81,19 @@ export function interpolateEnv(value: string, env: NodeJS.ProcessEnv): string | 
  */
 const registered = new Map<string, Registered>();
 
+/** Per scope, each provider's registration as merged so far (1.6.0: re-registering merges). */
+const mergedConfigs = new WeakMap<object, Map<string, ProviderConfig>>();
+
+function mergedConfigsOf(scope: object): Map<string, ProviderConfig> {
+	let configs = mergedConfigs.get(scope);
+	if (!configs) mergedConfigs.set(scope, (configs = new Map()));
+	return configs;
+}
+
 export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 	const { registry } = d;
 	const env = d.env ?? process.env;
+	const configs = mergedConfigsOf(d.scope ?? {});
 
 	const undo = (name: string) => {
 		const previous = registered.get(name);
@@ -97,7 +113,15 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 		}
 	};
 
-	const register = (name: string, config: ProviderConfig, extensionPath: string) => {
+	const register = (name: string, given: ProviderConfig, extensionPath: string) => {
+		// As 1.6.0: registering a name again merges the defined values over the earlier
+		// registration, so `{ baseUrl }` alone moves a custom-stream provider and keeps its
+		// stream, models, key and login. Then the whole merged registration is applied afresh.
+		const config: ProviderConfig = { ...configs.get(name) };
+		for (const [key, value] of Object.entries(given)) {
+			if (value !== undefined) (config as Record<string, unknown>)[key] = value;
+		}
+		configs.set(name, config);
 		undo(name);
 		const entry: Registered = { login: false };
 		registered.set(name, entry);
@@ -241,6 +265,7 @@ export function createProviderRegistrar(d: ProviderRegistrarDeps) {
 	return {
 		register,
 		unregister(name: string) {
+			configs.delete(name);
 			undo(name);
 			registry.unregisterProvider(name);
 			registry.auth.removeRuntimeApiKey(name);
@@ -319,7 +344,7 @@ export async function applyLoadedProviders(
 ): Promise<void> {
 	if (runtime.pendingProviders.length === 0) return;
 	const pendingKeys: Promise<void>[] = [];
-	const registrar = createProviderRegistrar({ registry, reportError, pendingKeys });
+	const registrar = createProviderRegistrar({ registry, reportError, pendingKeys, scope: runtime });
 	runtime.flushProviders({
 		registerProvider: registrar.register,
 		unregisterProvider: (name) => registrar.unregister(name),

@@ -128,6 +128,39 @@ describe("registerProvider in the SDK (real extension file)", () => {
 		}
 	});
 
+	it("registering again with only { baseUrl } keeps the custom stream, its models and key (1.6.0 merges), at load and from a command", async () => {
+		const factory = (pi: ExtensionAPI) => {
+			pi.registerProvider("merge-ai", {
+				baseUrl: "http://one.invalid",
+				apiKey: "merge-key",
+				api: "merge-api",
+				streamSimple: (model, _context, options) =>
+					failingStreamFor(model, `custom stream at ${model.baseUrl} with ${options?.apiKey}`),
+				models: [{ id: "m1", name: "M1", input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+			});
+			pi.registerProvider("merge-ai", { baseUrl: "http://two.invalid" });
+			pi.registerCommand("move", {
+				handler: async () => pi.registerProvider("merge-ai", { baseUrl: "http://three.invalid" }),
+			});
+		};
+		const s = await sdkSession({ factories: [factory], discover: false });
+		try {
+			const model = s.session.modelRegistry.find("merge-ai", "m1");
+			expect(model?.baseUrl).toBe("http://two.invalid");
+			if (model) s.session.setModel(model);
+			await s.session.prompt("hi");
+			expect(lastAssistantText(s.session.messages)).toBe("error: custom stream at http://two.invalid with merge-key");
+			await s.session.prompt("/move");
+			const moved = s.session.modelRegistry.find("merge-ai", "m1");
+			expect(moved?.api).toBe("merge-api");
+			if (moved) s.session.setModel(moved);
+			await s.session.prompt("again");
+			expect(lastAssistantText(s.session.messages)).toBe("error: custom stream at http://three.invalid with merge-key");
+		} finally {
+			s.session.dispose();
+		}
+	});
+
 	it("the object form: a malformed native auth block, and an images entry without generateImages, are refused at load naming the extension", async () => {
 		const factory = (pi: ExtensionAPI) => {
 			const register = pi.registerProvider as (provider: unknown) => void;
