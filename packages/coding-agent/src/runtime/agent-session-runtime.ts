@@ -161,25 +161,17 @@ export class AgentSessionRuntime {
 	 * resources, tools).
 	 */
 	private async afterSwitch(event: SessionSwitchEvent): Promise<void> {
-		const start = { previousSessionFile: event.previousSessionFile };
+		const start = { previousSessionFile: event.previousSessionFile, alreadyShutDown: true };
 		const target = this.session.sessionManager.getCwd();
 		const { existsSync } = await import("node:fs");
 		// A session whose folder is gone stays where pi runs (its file is still readable).
-		if (!target || samePath(target, this._services.cwd) || !existsSync(target)) {
-			await this._bridge?.shutdown(event.reason);
+		const moves = target !== undefined && !samePath(target, this._services.cwd) && existsSync(target);
+		await this._bridge?.shutdown(event.reason);
+		if (!moves) {
 			const extensions = await loadSessionExtensions(this._services, this.servicesOptions);
-			await this.replaceExtensions(
-				extensions,
-				event.reason,
-				{ ...this._services, extensions },
-				{
-					...start,
-					alreadyShutDown: true,
-				},
-			);
+			await this.replaceExtensions(extensions, event.reason, { ...this._services, extensions }, start);
 			return;
 		}
-		await this._bridge?.shutdown(event.reason);
 		const moved = await moveSessionServices(this._services, target, { ...this.servicesOptions, cwd: target });
 		const settings = moved.settings;
 		this.session.moveTo(
@@ -191,7 +183,7 @@ export class AgentSessionRuntime {
 			) as AnyTool[],
 		);
 		this.servicesOptions = { ...this.servicesOptions, cwd: target };
-		await this.replaceExtensions(moved.extensions, event.reason, moved, { ...start, alreadyShutDown: true });
+		await this.replaceExtensions(moved.extensions, event.reason, moved, start);
 	}
 
 	private async replaceExtensions(
