@@ -5,6 +5,7 @@
 //
 //   npm run build && node bench/floor.bench.mjs [figure] [runs=7]
 //
+// OURS_NODE_ARGS: Node options for ours' runs only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
 // figure: all (default) | loop | resume | curve | screen | version
 //   loop     `pi -p --no-session` 3-request tool loop (write → read → answer)
 //            against the fake provider below; wall, peak RSS, and phases:
@@ -56,6 +57,8 @@ const withRef = existsSync(refNode) && existsSync(refCli) && process.env.NO_REF 
 // each other's code cache on every run, so both would measure cold.
 const base = process.env.BASE_CLI;
 const node = process.execPath;
+// OURS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" passes Node options to ours' runs only (profiling).
+const oursNodeArgs = (process.env.OURS_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
 // ---------------------------------------------------------------- fake provider
 const chunk = (delta, finish = null) =>
@@ -222,9 +225,14 @@ async function loopFigure() {
 	];
 	const pArgs = ["-p", "--no-session", "--model", "fake/fake-model", prompt];
 	const cases = [
-		["ours", (i) => measure([node, ours, ...pArgs], homes.ours, replies(i), "Done.")],
+		["ours", (i) => measure([node, ...oursNodeArgs, ours, ...pArgs], homes.ours, replies(i), "Done.")],
 		...(withCold
-			? [["ours, cold", cold(homes.cold, (i) => measure([node, ours, ...pArgs], homes.cold, replies(i), "Done."))]]
+			? [
+					[
+						"ours, cold",
+						cold(homes.cold, (i) => measure([node, ...oursNodeArgs, ours, ...pArgs], homes.cold, replies(i), "Done.")),
+					],
+				]
 			: []),
 		...(withCold && existsSync(refNode)
 			? [
@@ -291,7 +299,7 @@ const resumeArgs = (file) => ["-p", "--session", file, "--model", "fake/fake-mod
 async function resumeFigure() {
 	const entries = 100_000;
 	const cases = [
-		resumeCase("ours", (f) => [node, ours, ...resumeArgs(f)], homes.ours, entries),
+		resumeCase("ours", (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)], homes.ours, entries),
 		...(base ? [resumeCase("ours (base)", (f) => [node, base, ...resumeArgs(f)], homes.base, entries)] : []),
 		resumeCase(
 			"floor (bench/floor/resume.mjs)",
@@ -319,7 +327,7 @@ async function resumeFigure() {
 async function curveFigure() {
 	const sizes = [1_000, 10_000, 100_000, 300_000];
 	const cases = sizes.map((n) =>
-		resumeCase(`ours, ${n / 1000}k entries`, (f) => [node, ours, ...resumeArgs(f)], homes.ours, n),
+		resumeCase(`ours, ${n / 1000}k entries`, (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)], homes.ours, n),
 	);
 	const s = await rounds(cases, Math.max(3, Math.min(runs, 5)));
 	console.log(`\n### resume cost curve (ours; ${Math.max(3, Math.min(runs, 5))} alternating runs after a warm-up)\n`);
@@ -378,7 +386,7 @@ async function screenOnce(cmd, home) {
 async function screenFigure() {
 	const iArgs = ["--no-session", "--model", "fake/fake-model"];
 	const cases = [
-		["ours", () => screenOnce([node, ours, ...iArgs], homes.ours)],
+		["ours", () => screenOnce([node, ...oursNodeArgs, ours, ...iArgs], homes.ours)],
 		...(base ? [["ours (base)", () => screenOnce([node, base, ...iArgs], homes.base)]] : []),
 		["floor (bench/floor/screen.mjs)", () => screenOnce([node, join(here, "floor/screen.mjs")], homes.floor)],
 	];
@@ -391,7 +399,7 @@ async function screenFigure() {
 async function versionFigure() {
 	const cases = [
 		["node -e 0", () => measure([node, "-e", "0"], homes.floor, [])],
-		["pi --version (ours)", () => measure([node, ours, "--version"], homes.ours, [])],
+		["pi --version (ours)", () => measure([node, ...oursNodeArgs, ours, "--version"], homes.ours, [])],
 		...(base ? [["pi --version (ours, base)", () => measure([node, base, "--version"], homes.base, [])]] : []),
 	];
 	if (withRef)
