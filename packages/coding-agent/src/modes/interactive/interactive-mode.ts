@@ -261,8 +261,17 @@ export class InteractiveMode implements AppHandle {
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
-		// Markdown drawn before the load shows plain once, then as markdown from this render on.
-		onMarkdownLoaded(() => this.tui.requestRender());
+		// Markdown drawn before the load shows plain, then as markdown from the render after it. Transcript
+		// items cache their lines (CachedItem), so they are drawn again: a reply that arrived before the
+		// load would stay plain otherwise.
+		onMarkdownLoaded(() => {
+			this.tui.invalidate();
+			this.tui.requestRender();
+		});
+		// The frame is drawn on the next tick. In the built CLI, import() of a bundled module resolves
+		// in a microtask, which would run before that tick: marked's module body (its regex tables)
+		// would delay the first screen. One turn of the event loop puts the load after the frame.
+		await new Promise<void>((resolve) => setImmediate(resolve));
 		await loadMarkdown();
 		// Extensions start once the screen is up: session_start handlers may ask, set widgets or the editor.
 		await this.extensions.start();
