@@ -22,6 +22,8 @@ export class FastPath {
 	private watcher: TreeWatcher | undefined;
 	private ignore: IgnoreChecker | undefined;
 	private model: TreeModel | undefined;
+	/** Lists the last full scan's tree into `model`, on the first incremental snapshot that needs it. */
+	private loadModel: (() => Promise<TreeModel>) | undefined;
 	/** Files over the size limit as of the last look (named in every snapshot, like the full scan does). */
 	private big = new Set<string>();
 	private readonly excluded: string[];
@@ -43,7 +45,8 @@ export class FastPath {
 	}
 
 	get ready(): boolean {
-		return this.model !== undefined && this.watcher !== undefined && this.watcher.lost === undefined;
+		const model = this.model !== undefined || this.loadModel !== undefined;
+		return model && this.watcher !== undefined && this.watcher.lost === undefined;
 	}
 
 	/** (Re)starts watching every folder git does not ignore; false when that failed (`lost` says why). */
@@ -63,6 +66,14 @@ export class FastPath {
 	/** After a full scan: its tree is what the next incremental snapshot starts from. */
 	adopt(model: TreeModel, skipped: string[]): void {
 		this.model = model;
+		this.loadModel = undefined;
+		this.big = new Set(skipped);
+	}
+
+	/** `adopt`, with the model made by `load` when the next snapshot needs it. */
+	adoptLater(load: () => Promise<TreeModel>, skipped: string[]): void {
+		this.model = undefined;
+		this.loadModel = load;
 		this.big = new Set(skipped);
 	}
 
@@ -72,6 +83,7 @@ export class FastPath {
 		this.watcher = undefined;
 		this.ignore = undefined;
 		this.model = undefined;
+		this.loadModel = undefined;
 	}
 
 	private skip(rel: string): boolean {
@@ -118,6 +130,11 @@ export class FastPath {
 
 	/** A snapshot of what changed since the last one; undefined when a full scan is needed. */
 	async snapshot(): Promise<FastSnapshot | undefined> {
+		if (!this.model && this.loadModel) {
+			const load = this.loadModel;
+			this.loadModel = undefined;
+			this.model = await load();
+		}
 		const { watcher, ignore, model } = this;
 		if (!watcher || !ignore || !model) return undefined;
 		await watcher.settle();

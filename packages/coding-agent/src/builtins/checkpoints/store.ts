@@ -79,6 +79,8 @@ export class ShadowStore {
 	private readonly commitOfTree = new Map<string, string>();
 	private readonly fast: FastPath | undefined;
 	private fastOff: string | undefined;
+	/** Commits and refs are written without git (a SHA-1 store with loose refs: git's defaults). */
+	private direct = false;
 	private stopped = false;
 
 	constructor(
@@ -116,7 +118,8 @@ export class ShadowStore {
 			}
 			mkdirSync(join(this.dir, "info"), { recursive: true });
 			writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`);
-			if (this.fast && !fastPathSupported(this.dir)) this.fastOff = "the store is not a SHA-1 store with loose refs";
+			this.direct = fastPathSupported(this.dir);
+			if (this.fast && !this.direct) this.fastOff = "the store is not a SHA-1 store with loose refs";
 		});
 		return this.ready;
 	}
@@ -149,8 +152,13 @@ export class ShadowStore {
 						this.fastOff = reason;
 					} else {
 						const result = await this.scan(message, undefined);
-						const listing = await gitOk(this.target, ["ls-tree", "-r", "-t", "-z", result.tree]);
-						fast.adopt(TreeModel.fromLsTree(listing, result.tree), result.skipped);
+						// The scan's tree is what the next incremental snapshot starts from; it is listed
+						// (one more git process) only when that snapshot comes: a run with one snapshot
+						// (a `-p` prompt without tools) never needs it.
+						fast.adoptLater(async () => {
+							const listing = await gitOk(this.target, ["ls-tree", "-r", "-t", "-z", result.tree]);
+							return TreeModel.fromLsTree(listing, result.tree);
+						}, result.skipped);
 						return result;
 					}
 				}
@@ -232,6 +240,8 @@ export class ShadowStore {
 
 	private async writeCommit(message: string, skipped: string[]): Promise<SnapshotResult> {
 		const tree = (await gitOk(this.target, ["write-tree"])).toString().trim();
+		// The commit and its ref as the fast path writes them: two git processes fewer per scan.
+		if (this.direct) return { commit: this.commitFast(message, tree, skipped).commit, tree, skipped };
 		let commit = this.commitOfTree.get(tree);
 		if (!commit) {
 			commit = (await gitOk(this.target, ["commit-tree", tree, "-m", message])).toString().trim();

@@ -10,6 +10,7 @@ import {
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
+	readFileSync,
 	renameSync,
 	rmSync,
 	symlinkSync,
@@ -150,5 +151,60 @@ describe.skipIf(!hasGit)("checkpoint store: incremental snapshots", () => {
 		expect(snap.incremental).toBe(true);
 		expect(snap.tree).toBe(await scanTree());
 		expect(readdirSync(join(cwd, "gen", "a")).length).toBeGreaterThan(100);
+	});
+
+	it("a full scan runs git only to list and index the files and write their tree; the tree is listed when an incremental snapshot first needs it", async () => {
+		// A `git` first on PATH that logs each command (its subcommand: the first argument past pi's `-c` options).
+		const bin = join(root, "bin");
+		mkdirSync(bin);
+		const log = join(root, "git.log");
+		const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+		writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`, { mode: 0o755 });
+		const commands = (): string[] => {
+			let text = "";
+			try {
+				text = readFileSync(log, "utf8");
+			} catch {}
+			return text
+				.split("\n")
+				.filter(Boolean)
+				.map(
+					(line) =>
+						line
+							.replace(/(-c \S+ )+/g, "")
+							.replace("--literal-pathspecs ", "")
+							.split(" ")[0] ?? "",
+				);
+		};
+		const path = process.env.PATH;
+		process.env.PATH = `${bin}:${path}`;
+		try {
+			await store.init();
+			rmSync(log, { force: true });
+			const first = await store.snapshot("first");
+			expect(commands()).toContain("write-tree");
+			expect(commands()).not.toContain("commit-tree");
+			expect(commands()).not.toContain("update-ref");
+			expect(commands()).not.toContain("ls-tree");
+			expect(first.tree).toBe(await scanTree());
+			// The commit and its ref, written without git, are what git would have written.
+			const shown = execFileSync("git", ["--git-dir", join(root, "store"), "cat-file", "-p", first.commit], {
+				encoding: "utf8",
+			});
+			expect(shown).toMatch(
+				new RegExp(`^tree ${first.tree}\nauthor pi checkpoints <checkpoints@pi\\.invalid> \\d+ \\+0000\n`),
+			);
+			expect((await store.list()).map((c) => c.commit)).toEqual([first.commit]);
+			expect(fsck()).not.toMatch(/error|missing|broken/i);
+
+			rmSync(log, { force: true });
+			sh("echo changed > a.txt");
+			const second = await store.snapshot("second");
+			expect(second.incremental).toBe(true);
+			expect(second.tree).toBe(await scanTree());
+			expect(commands().filter((c) => c === "ls-tree")).toHaveLength(1);
+		} finally {
+			process.env.PATH = path;
+		}
 	});
 });
