@@ -38,6 +38,7 @@ export { GgufFileError, type GgufInfo, readGgufInfo, readGgufInfoSync } from "./
 export { llamaCppModelFromFile, withGgufMetadata } from "./llama-cpp/local-model.js";
 export { llamaBackendInfo, unloadLlamaCppModels } from "./llama-cpp/runtime.js";
 export {
+	builtinModels,
 	getAllModels,
 	getModel,
 	getModels,

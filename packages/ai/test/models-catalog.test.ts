@@ -8,6 +8,7 @@ import {
 } from "../../../scripts/generate-models.js";
 import { calculateCost, emptyUsage } from "../src/cost.js";
 import {
+	builtinModels,
 	findModel,
 	getAllModels,
 	getModel,
@@ -59,6 +60,23 @@ describe("built-in catalog", () => {
 		);
 		for (const p of providers) expect(getModels(p).length).toBeGreaterThan(0);
 		expect(getAllModels().length).toBeGreaterThan(300);
+	});
+
+	it("builtinModels() is the catalog's own list (one array, shared objects); getAllModels() copies it", () => {
+		const shared = builtinModels();
+		expect(builtinModels()).toBe(shared);
+		const copies = getAllModels();
+		expect(copies).toEqual(shared);
+		expect(copies.map((m) => `${m.provider}/${m.id}`)).toEqual(shared.map((m) => `${m.provider}/${m.id}`));
+		for (let i = 0; i < copies.length; i++) expect(copies[i]).not.toBe(shared[i]);
+		// A caller changing its copy (here a nested field) leaves the shared rows and later copies as they were.
+		const withCompat = copies.findIndex((m) => m.compat !== undefined);
+		expect(withCompat).toBeGreaterThanOrEqual(0);
+		const before = structuredClone(shared[withCompat]);
+		copies[withCompat].cost.input = -1;
+		(copies[withCompat].compat as Record<string, unknown>).changed = true;
+		expect(shared[withCompat]).toEqual(before);
+		expect(getAllModels()[withCompat]).toEqual(before);
 	});
 
 	it("has only valid entries", () => {

@@ -112,6 +112,24 @@ export function getAllModels(): Model[] {
 	return out;
 }
 
+let shared: readonly Model[] | undefined;
+
+/**
+ * Every built-in model, provider by provider, as the catalog's own objects:
+ * the same array and objects on every call, for callers that only read them
+ * (a registry that replaces a model instead of changing it). Copying the
+ * whole catalog, as getAllModels() does, is several ms of a CLI start-up
+ * that looks up one model. Never mutate what this returns.
+ */
+export function builtinModels(): readonly Model[] {
+	if (!shared) {
+		const out: Model[] = [];
+		for (const models of load().values()) for (const m of models.values()) out.push(m);
+		shared = out;
+	}
+	return shared;
+}
+
 /**
  * Finds a model by reference in `models` (default: the built-in catalog).
  * Tried in order: `provider/id` (the id may itself contain slashes, as

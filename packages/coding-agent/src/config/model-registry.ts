@@ -6,8 +6,8 @@
 
 import { dirname, join } from "node:path";
 import {
+	builtinModels,
 	formatModelsConfigIssue,
-	getAllModels,
 	isLoopbackUrl,
 	loadModelsJson,
 	type Model,
@@ -26,8 +26,8 @@ import { createVirtualModel, isVirtualModel, type VirtualModelDefinition } from 
 export interface ModelRegistryOptions {
 	/** models.json path; undefined for built-in models only. */
 	modelsPath?: string;
-	/** The built-in models (default: pi-ai's catalog). */
-	builtins?: () => Model[];
+	/** The built-in models (default: pi-ai's catalog, its shared objects: the registry never changes a model, it replaces it). */
+	builtins?: () => readonly Model[];
 	env?: NodeJS.ProcessEnv;
 	shell?: string;
 	/** GGUF files here become `local/<name>` models (default: `models/` next to models.json). */
@@ -36,6 +36,12 @@ export interface ModelRegistryOptions {
 
 export class ModelRegistry {
 	private models: Model[] = [];
+	/**
+	 * this.models by provider, built on first need after a change (changed() drops it): the
+	 * per-provider questions (has a key? only virtual? embedded?) are asked for every provider
+	 * of the catalog on the start-up path, and each used to scan all of its ~700 models.
+	 */
+	private byProvider: Map<string, Model[]> | undefined;
 	private providers: Record<string, ModelsConfigProvider> = {};
 	private errors: string[] = [];
 	private warnings: string[] = [];
@@ -106,11 +112,12 @@ export class ModelRegistry {
 		this.errors = [];
 		this.warnings = [];
 		this.providers = {};
-		const builtins = (this.options.builtins ?? getAllModels)();
+		const builtins = (this.options.builtins ?? builtinModels)();
 		const file = this.options.modelsPath;
 		const text = file ? this.readText(file) : undefined;
+		this.changed();
 		if (file === undefined || text === undefined) {
-			this.models = builtins;
+			this.models = [...builtins];
 		} else {
 			const result = loadModelsJson(text, builtins, { source: file });
 			this.models = result.models;
@@ -121,7 +128,11 @@ export class ModelRegistry {
 		}
 		if (this.options.localModelsDir) {
 			const local = scanLocalModels(this.options.localModelsDir);
-			for (const model of local.models) if (!this.find(model.provider, model.id)) this.models.push(model);
+			for (const model of local.models) {
+				if (this.find(model.provider, model.id)) continue;
+				this.models.push(model);
+				this.changed();
+			}
 			this.errors.push(...local.warnings);
 		}
 		for (const extra of this.extraModels) this.upsert(extra);
@@ -137,14 +148,33 @@ export class ModelRegistry {
 	private isKeylessLocal(provider: string): boolean {
 		const cfg = this.providers[provider];
 		if (!cfg || cfg.builtin || cfg.apiKey !== undefined) return false;
-		const models = this.models.filter((m) => m.provider === provider);
+		const models = this.modelsOf(provider);
 		return models.length > 0 && models.every((m) => isLoopbackUrl(m.baseUrl));
 	}
 
 	/** Embedded (llama-cpp) models run in this process: nothing to authenticate. */
 	private isEmbedded(provider: string): boolean {
-		const models = this.models.filter((m) => m.provider === provider);
+		const models = this.modelsOf(provider);
 		return models.length > 0 && models.every((m) => m.api === "llama-cpp");
+	}
+
+	/** this.models changed: the by-provider index is rebuilt when next asked. */
+	private changed(): void {
+		this.byProvider = undefined;
+	}
+
+	/** The models of `provider`, in list order (empty when it has none). */
+	private modelsOf(provider: string): readonly Model[] {
+		if (!this.byProvider) {
+			const index = new Map<string, Model[]>();
+			for (const m of this.models) {
+				const list = index.get(m.provider);
+				if (list) list.push(m);
+				else index.set(m.provider, [m]);
+			}
+			this.byProvider = index;
+		}
+		return this.byProvider.get(provider) ?? [];
 	}
 
 	private readText(file: string): string | undefined {
@@ -163,6 +193,7 @@ export class ModelRegistry {
 		if (i >= 0 && isVirtualModel(this.models[i]) && !isVirtualModel(model)) return;
 		if (i >= 0) this.models[i] = model;
 		else this.models.push(model);
+		this.changed();
 	}
 
 	/** Adds or replaces a model at runtime (extensions' registerProvider); survives reload(). */
@@ -283,7 +314,7 @@ export class ModelRegistry {
 	}
 
 	find(provider: string, id: string): Model | undefined {
-		return this.models.find((m) => m.provider === provider && m.id === id);
+		return this.modelsOf(provider).find((m) => m.id === id);
 	}
 
 	hasAuth(model: Pick<Model, "provider">): boolean {
@@ -292,13 +323,8 @@ export class ModelRegistry {
 
 	/** A provider id only virtual models use: always available (its models route elsewhere). */
 	private onlyVirtual(provider: string): boolean {
-		let any = false;
-		for (const m of this.models) {
-			if (m.provider !== provider) continue;
-			if (!isVirtualModel(m)) return false;
-			any = true;
-		}
-		return any;
+		const models = this.modelsOf(provider);
+		return models.length > 0 && models.every((m) => isVirtualModel(m));
 	}
 
 	/** The key for a request to `model` (AuthStorage order, models.json key last). */

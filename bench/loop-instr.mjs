@@ -1,0 +1,157 @@
+// Instruction counts (valgrind callgrind, all threads) of the `pi -p --no-session` 3-request tool
+// loop of bench/floor.bench.mjs, for judging a start-up or loop change on a shared machine where
+// wall time moves by 2× run to run. Builds alternate run by run (old/new interleaved), each in its
+// own home with its own warm code cache (one unmeasured warm-up run each first).
+//
+//   npm run build && node bench/loop-instr.mjs [runs=3] <cli.js> [<other cli.js> …]
+//
+// Per run: instructions up to the first request (callgrind_control -d the moment it arrives,
+// before it is answered), then the whole run. Medians in millions at the end.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const runs = Number(process.argv[2] ?? 3);
+const clis = process.argv.slice(3).map((p) => resolve(p));
+if (clis.length === 0) throw new Error("usage: node bench/loop-instr.mjs [runs] <cli.js> …");
+
+const chunk = (delta, finish = null) =>
+	`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })}\n\n`;
+const toolReply = (n, name, args) =>
+	chunk({
+		role: "assistant",
+		content: null,
+		tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+	}) +
+	chunk({}, "tool_calls") +
+	usage +
+	"data: [DONE]\n\n";
+const textReply = (text) =>
+	chunk({ role: "assistant", content: text }) + chunk({}, "stop") + usage + "data: [DONE]\n\n";
+
+let script = [];
+let served = 0;
+/** Called with nothing when the first request of a run arrives, before it is answered. */
+let onFirst = () => {};
+const server = createServer((req, res) => {
+	req.resume();
+	req.on("end", () => {
+		const n = served++;
+		if (n === 0) onFirst();
+		res.writeHead(200, { "content-type": "text/event-stream" });
+		res.end(script[n] ?? textReply("(no script)"));
+	});
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+
+const root = mkdtempSync(join(tmpdir(), "pi-loop-instr-"));
+function makeHome(i) {
+	const home = join(root, `h${i}`);
+	const agentDir = join(home, ".pi", "agent");
+	const cwd = join(home, "work");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+	writeFileSync(
+		join(agentDir, "models.json"),
+		JSON.stringify({
+			providers: {
+				fake: {
+					baseUrl,
+					api: "openai-completions",
+					apiKey: "fake-key",
+					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+					models: [{ id: "fake-model", contextWindow: 200000 }],
+				},
+			},
+		}),
+	);
+	const env = {
+		PATH: process.env.PATH,
+		HOME: home,
+		PI_CODING_AGENT_DIR: agentDir,
+		PI_OFFLINE: "1",
+		PI_SKIP_VERSION_CHECK: "1",
+		PI_TELEMETRY: "0",
+		TERM: "xterm-256color",
+		PI_COMPILE_CACHE: join(home, "compile-cache"),
+	};
+	return { home, cwd, env };
+}
+
+const totalOf = (text) => Number(/^(?:summary|totals):\s*(\d+)/m.exec(text)?.[1] ?? Number.NaN);
+
+async function run(cli, home, i, measured) {
+	served = 0;
+	script = [
+		toolReply(1, "write", { path: "notes.txt", content: `run ${i}\n` }),
+		toolReply(2, "read", { path: "notes.txt" }),
+		textReply("Done."),
+	];
+	const outDir = join(root, `cg-${i}-${Math.random().toString(36).slice(2)}`);
+	mkdirSync(outDir);
+	const args = measured
+		? [
+				"--tool=callgrind",
+				`--callgrind-out-file=${outDir}/cg.out`,
+				...(process.env.CG_ARGS ?? "").split(" ").filter(Boolean),
+				process.execPath,
+				cli,
+			]
+		: [cli];
+	const cmd = measured ? "valgrind" : process.execPath;
+	const child = spawn(cmd, [...args, "-p", "--no-session", "--model", "fake/fake-model", "hi"], {
+		env: home.env,
+		cwd: home.cwd,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stdout = "";
+	let stderr = "";
+	child.stdout.on("data", (d) => {
+		stdout += d;
+	});
+	child.stderr.on("data", (d) => {
+		stderr += d;
+	});
+	onFirst = () => {
+		if (measured && process.env.NO_DUMP !== "1")
+			execFileSync("callgrind_control", ["-d", String(child.pid)], { stdio: "ignore" });
+	};
+	const code = await new Promise((r) => child.on("exit", r));
+	if (code !== 0 || stdout.trim() !== "Done.") throw new Error(`${cli} failed (${code}): ${stdout}\n${stderr}`);
+	if (!measured) return undefined;
+	// cg.out.1 is the dump at the first request (counts since start); cg.out the rest.
+	const files = readdirSync(outDir);
+	const first = totalOf(readFileSync(join(outDir, files.find((f) => f.endsWith(".1")) ?? "cg.out"), "utf8"));
+	const all = /Collected : (\d+)/.exec(stderr)?.[1];
+	if (process.env.KEEP_CG) execFileSync("cp", ["-r", outDir, process.env.KEEP_CG]);
+	rmSync(outDir, { recursive: true, force: true });
+	return { before: first / 1e6, all: Number(all) / 1e6 };
+}
+
+const homes = clis.map((_, i) => makeHome(i));
+for (let c = 0; c < clis.length; c++) await run(clis[c], homes[c], 0, false);
+const samples = clis.map(() => []);
+for (let i = 1; i <= runs; i++) {
+	for (let c = 0; c < clis.length; c++) {
+		const s = await run(clis[c], homes[c], i, true);
+		samples[c].push(s);
+		console.log(`${clis[c]} run ${i}: before first request ${s.before.toFixed(0)}M, all ${s.all.toFixed(0)}M`);
+	}
+}
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+console.log("\n| cli | before first request Mi | whole run Mi |\n|---|---|---|");
+for (let c = 0; c < clis.length; c++) {
+	const s = samples[c];
+	console.log(
+		`| ${clis[c]} | ${median(s.map((x) => x.before)).toFixed(0)} | ${median(s.map((x) => x.all)).toFixed(0)} |`,
+	);
+}
+server.close();
+rmSync(root, { recursive: true, force: true });
