@@ -31,7 +31,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 } else {
 	// (Bundled into this file, but its module body and imports run only here.)
 	import("./compile-cache.js")
-		.then(({ loadCliBundle }) => loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__))
+		.then(({ loadCliBundle }) => loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__, argv))
 		.then(({ main }) => main(argv))
 		.then(exit, fail);
 }

