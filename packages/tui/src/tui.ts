@@ -32,6 +32,16 @@ import {
 import { truncateToWidth } from "./utils/slice.js";
 import { visibleWidth } from "./utils/width.js";
 
+/**
+ * Monotonic milliseconds for frame pacing. Not `performance.now()`: the first use of Node's
+ * `performance` global loads its perf_hooks modules (~6M instructions), and the first frame
+ * would pay for them.
+ */
+function monotonicMs(): number {
+	const [seconds, nanoseconds] = process.hrtime();
+	return seconds * 1e3 + nanoseconds / 1e6;
+}
+
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
 
@@ -323,7 +333,7 @@ export class TUI extends Container {
 		}
 		if (this.renderScheduled || this.stopped) return;
 		this.renderScheduled = true;
-		const wait = this.lastRenderAt + this.minInterval - performance.now();
+		const wait = this.lastRenderAt + this.minInterval - monotonicMs();
 		if (wait > 0) {
 			this.renderTimer = setTimeout(() => this.flushScheduled(), wait);
 		} else process.nextTick(() => this.flushScheduled());
@@ -340,7 +350,7 @@ export class TUI extends Container {
 	/** Render a frame immediately (used by the scheduler, tests and benchmarks). */
 	renderNow(): void {
 		this.renderScheduled = false;
-		this.lastRenderAt = performance.now();
+		this.lastRenderAt = monotonicMs();
 		const width = this.terminal.columns;
 		const height = this.terminal.rows;
 		const update = this.frame.update(this, width);
