@@ -61,22 +61,22 @@ export function openSessionSource(file: string, leafId?: string | null): Session
 	};
 	const entries: Iterable<SessionEntry> = {
 		*[Symbol.iterator]() {
-			for (const rec of tree.records) {
+			for (let i = 0; i < tree.size; i++) {
 				if (!open) throw new Error(`export source for ${file} is closed`);
-				let entry = rec.value;
+				let entry = tree.valueAt(i);
 				if (!entry) {
-					const read = readEntry(rec.offset, rec.length);
+					const read = readEntry(tree.offsetAt(i), tree.lengthAt(i));
 					if (!read) {
 						state.warnings.push({
 							file,
-							line: rec.line ?? 0,
-							byteOffset: rec.offset,
-							message: `entry ${rec.id} does not parse; left out of the export`,
+							line: tree.lineAt(i),
+							byteOffset: tree.offsetAt(i),
+							message: `entry ${tree.idAt(i)} does not parse; left out of the export`,
 						});
 						continue;
 					}
-					// The record may carry a deduplicated id or a resolved parent.
-					entry = { ...read, id: rec.id, parentId: rec.parentId };
+					// The row may carry a deduplicated id or a resolved parent.
+					entry = { ...read, id: tree.idAt(i), parentId: tree.parentIdAt(i) };
 				}
 				yield entry;
 			}

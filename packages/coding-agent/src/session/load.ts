@@ -4,10 +4,9 @@
 // in memory and which are re-read on demand.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./scan.js";
-import { type EntryRecord, newRecord, recordFor, type SessionTree } from "./tree.js";
+import type { SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
-import { withYoungGenerationHeld } from "./young-generation.js";
 
 /** Entries whose line is longer than this are dropped from memory after indexing and re-read when needed. */
 const KEEP_IN_MEMORY_BYTES = 256;
@@ -77,15 +76,15 @@ function resolveParent(
 	if (parentId === null) return null;
 	const named = state.aliases.get(parentId) ?? parentId;
 	let p: string | null = named;
-	for (let hops = 0; p !== null && !tree.byId.has(p) && state.tornParents.has(p) && hops < 1000; hops++) {
+	for (let hops = 0; p !== null && !tree.has(p) && state.tornParents.has(p) && hops < 1000; hops++) {
 		p = state.tornParents.get(p) ?? null;
 	}
 	if (p !== named) warn(`parent ${parentId} was lost in a damaged line; attached to its parent ${p ?? "(none)"}`);
-	if (p !== null && !tree.byId.has(p) && state.damageLeaf !== undefined) {
+	if (p !== null && !tree.has(p) && state.damageLeaf !== undefined) {
 		warn(`parent ${parentId} was lost in a damaged line; attached to ${state.damageLeaf ?? "the root"}`);
 		p = state.damageLeaf;
 	}
-	if (p !== null && !tree.byId.has(p)) state.unresolvedParents = true;
+	if (p !== null && !tree.has(p)) state.unresolvedParents = true;
 	return p;
 }
 
@@ -95,48 +94,67 @@ export function formatLoadWarning(w: SessionLoadWarning): string {
 }
 
 /**
- * Feed one line indexed from its envelope into the tree: a record without the
- * entry (read from the file on first use). No closure or copy per line: this
+ * Feed one line indexed from its envelope into the tree: a row without the
+ * entry (read from the file on first use). No string, closure or copy per
+ * line in the usual case (a new id whose parent is the entry before it): this
  * runs for nearly every line of a large session.
  */
 export function ingestIndexed(
 	state: LoadState,
 	tree: SessionTree,
 	env: Envelope,
+	buf: Buffer,
 	line: number,
 	offset: number,
 	length: number,
 ): void {
-	if (tree.byId.has(env.id)) {
-		// A reused id: parse it after all, to tell a repeated line from a clash.
-		let value: unknown;
-		try {
-			value = JSON.parse(state.readRange?.(offset, length) ?? "");
-		} catch {
-			state.warnings.push({ file: state.file, line, byteOffset: offset, message: "unparsable line skipped" });
+	// The usual case: the parent is the entry before it (or, at a branch point, an earlier one) and
+	// no damage was seen, so none of resolveParent's checks apply; then one probe of the id table
+	// both rules out a reused id and adds this one.
+	let parentRow = -1;
+	let plain = env.parentStart < 0;
+	if (!plain && state.aliases.size === 0 && state.tornParents.size === 0) {
+		if (tree.lastIdIs(buf, env.parentStart, env.parentEnd)) parentRow = tree.size - 1;
+		else parentRow = tree.indexOfBytes(buf, env.parentStart, env.parentEnd);
+		plain = parentRow >= 0;
+	}
+	if (plain) {
+		const row = tree.addIndexedBytes(
+			buf,
+			env.idStart,
+			env.idEnd,
+			parentRow,
+			env.type,
+			env.role,
+			env.provider,
+			env.model,
+			offset,
+			length,
+			line,
+		);
+		if (row >= 0) {
+			state.objectCount++;
 			return;
 		}
-		ingestObject(
-			state,
-			tree,
-			{ value: value as Record<string, unknown>, line, offset, length, recovered: false },
-			false,
-		);
-		return;
-	}
-	state.objectCount++;
-	let parentId = env.parentId;
-	// The usual case (the parent is a loaded entry, no damage seen) needs none of resolveParent's checks.
-	if (parentId !== null && (state.aliases.size > 0 || state.tornParents.size > 0 || !tree.byId.has(parentId))) {
-		parentId = resolveParent(state, tree, parentId, (message) =>
+	} else if (tree.indexOfBytes(buf, env.idStart, env.idEnd) < 0) {
+		state.objectCount++;
+		const named = buf.toString("latin1", env.parentStart, env.parentEnd);
+		const parentId = resolveParent(state, tree, named, (message) =>
 			state.warnings.push({ file: state.file, line, byteOffset: offset, message }),
 		);
+		const id = buf.toString("latin1", env.idStart, env.idEnd);
+		tree.addIndexed(id, parentId, env.type, env.role, env.provider, env.model, offset, length, line);
+		return;
 	}
-	const rec = newRecord(env.id, parentId, env.type, undefined, offset, length, line);
-	rec.role = env.role;
-	rec.provider = env.provider;
-	rec.model = env.model;
-	tree.add(rec);
+	// A reused id: parse it after all, to tell a repeated line from a clash.
+	let value: unknown;
+	try {
+		value = JSON.parse(state.readRange?.(offset, length) ?? "");
+	} catch {
+		state.warnings.push({ file: state.file, line, byteOffset: offset, message: "unparsable line skipped" });
+		return;
+	}
+	ingestObject(state, tree, { value: value as Record<string, unknown>, line, offset, length, recovered: false }, false);
 }
 
 /** Feed one scanned (parsed) object into the tree. */
@@ -146,7 +164,7 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 	if (obj.torn) {
 		// A damaged entry: nothing to add, but remember where its children belong.
 		const { id, parentId } = obj.torn;
-		if (id !== undefined && !tree.byId.has(id)) {
+		if (id !== undefined && !tree.has(id)) {
 			state.tornParents.set(id, parentId == null ? null : (state.aliases.get(parentId) ?? parentId));
 		}
 		state.damageLeaf = tree.leafId;
@@ -190,9 +208,9 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 		entry = invalidEntryStandIn(entry, problem);
 	}
 	let renamed = false;
-	const existing = tree.byId.get(entry.id);
-	if (existing) {
-		if (sameEntry(state, existing, entry)) {
+	const existing = tree.indexOf(entry.id);
+	if (existing >= 0) {
+		if (sameEntry(state, tree, existing, entry)) {
 			warn(`duplicate of entry ${entry.id} skipped`);
 			return;
 		}
@@ -208,19 +226,15 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 		renamed = true;
 	}
 	const keep = legacy || renamed || obj.recovered || obj.length <= KEEP_IN_MEMORY_BYTES;
-	const rec: EntryRecord = recordFor(entry, obj.offset, obj.length, keep);
-	rec.line = obj.line;
-	tree.add(rec);
+	tree.add(entry, obj.offset, obj.length, keep, obj.line);
 }
 
-function sameEntry(state: LoadState, existing: EntryRecord, entry: SessionEntry): boolean {
-	if (existing.type !== entry.type || existing.parentId !== entry.parentId) return false;
-	// A record indexed without parsing has no timestamp; the comparison below covers it.
-	if (existing.timestamp !== undefined && existing.timestamp !== entry.timestamp) return false;
-	let other: unknown = existing.value;
+function sameEntry(state: LoadState, tree: SessionTree, existing: number, entry: SessionEntry): boolean {
+	if (tree.typeAt(existing) !== entry.type || tree.parentIdAt(existing) !== entry.parentId) return false;
+	let other: unknown = tree.valueAt(existing);
 	if (!other && state.readRange) {
 		try {
-			other = JSON.parse(state.readRange(existing.offset, existing.length));
+			other = JSON.parse(state.readRange(tree.offsetAt(existing), tree.lengthAt(existing)));
 		} catch {
 			return false;
 		}
@@ -255,39 +269,36 @@ function migrateLegacyEntry(state: LoadState, v: Record<string, unknown>, index:
  * is removed, so that entry becomes a root. Linear in the number of entries.
  */
 export function breakParentCycles(state: LoadState, tree: SessionTree): void {
-	const index = new Map<string, number>();
 	if (!state.unresolvedParents) return; // every parent came before its child: no cycle possible
 	state.unresolvedParents = false;
-	for (let i = 0; i < tree.records.length; i++) index.set(tree.records[i].id, i);
 	const DONE = -1;
-	const mark = new Map<string, number>(); // id → walk number while on the current walk, DONE after
+	const mark = new Int32Array(tree.size); // walk number while on the current walk, DONE after, 0 unseen
 	let walk = 0;
-	for (const start of tree.records) {
-		if (mark.has(start.id)) continue;
+	const chain: number[] = [];
+	for (let start = 0; start < tree.size; start++) {
+		if (mark[start] !== 0) continue;
 		walk++;
-		const chain: EntryRecord[] = [];
-		let cur: EntryRecord | undefined = start;
-		while (cur && !mark.has(cur.id)) {
-			mark.set(cur.id, walk);
+		chain.length = 0;
+		let cur = start;
+		while (cur >= 0 && mark[cur] === 0) {
+			mark[cur] = walk;
 			chain.push(cur);
-			cur = tree.parentOf(cur);
+			cur = tree.parentIndex(cur);
 		}
-		if (cur && mark.get(cur.id) === walk) {
+		if (cur >= 0 && mark[cur] === walk) {
 			// `cur` is on this walk: the chain from it onwards is a cycle.
 			const cycle = chain.slice(chain.indexOf(cur));
-			const cut =
-				cycle.find((r) => (index.get(r.parentId ?? "") ?? -1) >= (index.get(r.id) ?? 0)) ?? (cycle[0] as EntryRecord);
+			// The link that points forward in the file (a parent at or after its child).
+			const cut = cycle.find((i) => tree.parentIndex(i) >= i) ?? cycle[0];
 			state.warnings.push({
 				file: state.file,
-				line: cut.line ?? 0,
-				byteOffset: cut.offset,
-				message: `parentId cycle through ${cycle.length} entr${cycle.length === 1 ? "y" : "ies"}: entry ${cut.id} (parent ${cut.parentId}) made a root`,
+				line: tree.lineAt(cut),
+				byteOffset: tree.offsetAt(cut),
+				message: `parentId cycle through ${cycle.length} entr${cycle.length === 1 ? "y" : "ies"}: entry ${tree.idAt(cut)} (parent ${tree.parentIdAt(cut)}) made a root`,
 			});
-			cut.parentId = null;
-			cut.parent = undefined;
-			if (cut.value) cut.value.parentId = null;
+			tree.makeRoot(cut);
 		}
-		for (const r of chain) mark.set(r.id, DONE);
+		for (const i of chain) mark[i] = DONE;
 	}
 }
 
@@ -322,8 +333,8 @@ export function loadFromFd(
 		fromOffset,
 		firstLine,
 		() => state.header !== undefined && state.version >= CURRENT_SESSION_VERSION && !state.headerProblem,
-		(env, line, offset, length) => {
-			ingestIndexed(state, tree, env, line, offset, length);
+		(env, buf, line, offset, length) => {
+			ingestIndexed(state, tree, env, buf, line, offset, length);
 			first = false;
 		},
 	);
@@ -339,13 +350,15 @@ export function loadSessionFile(file: string, tree: SessionTree): { state: LoadS
 	const fd = openSync(file, "r");
 	const state = newLoadState(file);
 	try {
-		return withYoungGenerationHeld(fstatSync(fd).size, () => {
-			let summary = loadFromFd(fd, state, tree);
-			while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
-				summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
-			}
-			return { state, summary };
-		});
+		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
+		// stays at its starting size without being held there (young-generation.test.ts).
+		// Rows for ~1 KB a line, so a large file's columns are not grown (and copied) as it is read.
+		tree.reserve(Math.min(Math.floor(fstatSync(fd).size / 1024), 1 << 20));
+		let summary = loadFromFd(fd, state, tree);
+		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
+			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
+		}
+		return { state, summary };
 	} finally {
 		closeSync(fd);
 	}

@@ -12,7 +12,7 @@
 import type { AgentMessage } from "@pi/agent-core";
 import type { TextContent } from "@pi/ai";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
-import { type EntryRecord, recordFor, SessionTree } from "./tree.js";
+import { SessionTree } from "./tree.js";
 import type {
 	ContextEditEntry,
 	ProjectedSessionEntry,
@@ -77,21 +77,22 @@ export function projectContextEntry(entry: SessionEntry, edit: ContextEditEntry 
 	});
 }
 
-function isSystemRecord(rec: EntryRecord): boolean {
-	return rec.type === "message" && rec.role === "system";
-}
+/** Steps `cachedPathTo` walks looking for the cached path before the caller walks the whole branch. */
+const CACHED_PATH_MAX_WALK = 256;
 
 /**
  * Incremental projector for one tree. Not thread-safe, not shared between
  * trees. Results share message objects with the entries: treat them as
- * read-only.
+ * read-only. The cached path is a list of tree positions (a resumed branch is
+ * ~100k entries: no object per entry).
  */
-/** Steps `cachedPathTo` walks looking for the cached path before the caller walks the whole branch. */
-const CACHED_PATH_MAX_WALK = 256;
-
 export class ContextProjector {
 	private cachedLeaf: string | null | undefined = undefined;
-	private path: EntryRecord[] = [];
+	/** Tree positions from the root to the cached leaf: `path[0, pathLength)`. */
+	private path = new Int32Array(0);
+	private pathLength = 0;
+	/** Position on `path` of each tree row (valid only while `path[pathPos[row]]` is that row). */
+	private pathPos = new Int32Array(0);
 	private compactionIndex = -1;
 	private slots: ProjectedSessionEntry[] = [];
 	private slotIndex = new Map<string, number>();
@@ -102,10 +103,12 @@ export class ContextProjector {
 
 	constructor(private readonly tree: SessionTree) {}
 
-	/** Forget the cache (after the tree was rebuilt). */
+	/** Forget the cache (after the tree was rebuilt, or its last row removed). */
 	reset(): void {
 		this.cachedLeaf = undefined;
-		this.path = [];
+		this.path = new Int32Array(0);
+		this.pathLength = 0;
+		this.pathPos = new Int32Array(0);
 		this.compactionIndex = -1;
 		this.clearContext();
 		this.thinkingLevel = "off";
@@ -133,79 +136,104 @@ export class ContextProjector {
 		return this.slots.map((s) => s.sourceEntry);
 	}
 
+	/** Where `row` is on the cached path, or -1. */
+	private onPath(row: number): number {
+		if (row >= this.pathPos.length) return -1;
+		const at = this.pathPos[row];
+		return at < this.pathLength && this.path[at] === row ? at : -1;
+	}
+
 	/**
-	 * Records from the root to `id` when a short walk up from it reaches the
-	 * cached path (the leaf, or an entry appended since the last projection):
-	 * the branch scans of a turn (custom entries, labels) then cost a copy of
-	 * the path, not a walk of 100k parent links each. Undefined otherwise; the
-	 * cache is not moved.
+	 * Tree positions from the root to `id` when a short walk up from it reaches
+	 * the cached path (the leaf, or an entry appended since the last
+	 * projection): the branch scans of a turn (custom entries, labels) then
+	 * cost a copy of the path, not a walk of 100k parent links each. Undefined
+	 * otherwise; the cache is not moved.
 	 */
-	cachedPathTo(id: string): EntryRecord[] | undefined {
-		const tail: EntryRecord[] = [];
-		let cur = this.tree.byId.get(id);
-		while (cur && tail.length <= CACHED_PATH_MAX_WALK) {
-			const at = cur.pathPos;
-			if (at !== undefined && this.path[at] === cur) {
-				const out = this.path.slice(0, at + 1);
-				for (let i = tail.length - 1; i >= 0; i--) out.push(tail[i]);
+	cachedPathTo(id: string): Int32Array | undefined {
+		const tail: number[] = [];
+		let cur = this.tree.indexOf(id);
+		while (cur >= 0 && tail.length <= CACHED_PATH_MAX_WALK) {
+			const at = this.onPath(cur);
+			if (at >= 0) {
+				const out = new Int32Array(at + 1 + tail.length);
+				out.set(this.path.subarray(0, at + 1));
+				for (let i = tail.length - 1, k = at + 1; i >= 0; i--, k++) out[k] = tail[i];
 				return out;
 			}
 			tail.push(cur);
-			cur = this.tree.parentOf(cur);
+			cur = this.tree.parentIndex(cur);
 		}
 		return undefined;
 	}
 
+	/** Append `row` to the cached path. */
+	private pushPath(row: number): void {
+		const at = this.pathLength;
+		if (at === this.path.length) {
+			const bigger = new Int32Array(Math.max(1024, at * 2));
+			bigger.set(this.path);
+			this.path = bigger;
+		}
+		if (row >= this.pathPos.length) {
+			const bigger = new Int32Array(Math.max(this.tree.size, row + 1) + 1024);
+			bigger.set(this.pathPos);
+			this.pathPos = bigger;
+		}
+		this.path[at] = row;
+		this.pathPos[row] = at;
+		this.pathLength = at + 1;
+	}
+
 	private update(leafId: string | null): void {
 		if (leafId === this.cachedLeaf) return;
-		if (leafId === null || !this.tree.byId.has(leafId)) {
+		const leaf = leafId === null ? -1 : this.tree.indexOf(leafId);
+		if (leaf < 0) {
 			this.reset();
 			this.cachedLeaf = leafId;
 			return;
 		}
-		// Walk up from the new leaf until the cached path is reached: once to count, once to fill an
-		// array of that size in path order. A resumed branch is ~100k records: growing an array by
-		// pushes, reversing it and pushing it again onto the path left megabytes of discarded
-		// backing stores (large objects, freed only by a full GC) in a resume's peak memory.
-		const leaf = this.tree.byId.get(leafId);
+		// Walk up from the new leaf until the cached path is reached: once to count, once to fill
+		// the new rows in path order.
 		let cur = leaf;
 		let joinAt = -1;
 		let n = 0;
-		while (cur) {
-			const at = cur.pathPos;
-			if (at !== undefined && this.path[at] === cur) {
+		while (cur >= 0) {
+			const at = this.onPath(cur);
+			if (at >= 0) {
 				joinAt = at;
 				break;
 			}
 			if (n >= this.tree.size) break; // a parent cycle in a damaged file
 			n++;
-			cur = this.tree.parentOf(cur);
+			cur = this.tree.parentIndex(cur);
 		}
-		const appended = new Array<EntryRecord>(n);
+		const appended = new Int32Array(n);
 		cur = leaf;
-		for (let i = n - 1; i >= 0 && cur; i--) {
+		for (let i = n - 1; i >= 0 && cur >= 0; i--) {
 			appended[i] = cur;
-			cur = this.tree.parentOf(cur);
+			cur = this.tree.parentIndex(cur);
 		}
 		this.cachedLeaf = leafId;
-		if (joinAt >= 0 && joinAt === this.path.length - 1) {
+		if (joinAt >= 0 && joinAt === this.pathLength - 1) {
 			this.extend(appended);
 			return;
 		}
 		// Moved to another branch: keep the shared prefix of the path, rebuild the rest.
 		if (joinAt < 0) {
-			for (let i = 0; i < n; i++) appended[i].pathPos = i;
+			// A new path (a resume: the whole branch): the walk's array is the path.
 			this.path = appended;
+			this.pathLength = n;
+			if (this.pathPos.length < this.tree.size) this.pathPos = new Int32Array(this.tree.size + 1024);
+			for (let i = 0; i < n; i++) this.pathPos[appended[i]] = i;
 		} else {
-			this.path.length = joinAt + 1;
-			for (const rec of appended) {
-				rec.pathPos = this.path.length;
-				this.path.push(rec);
-			}
+			this.pathLength = joinAt + 1;
+			for (let i = 0; i < n; i++) this.pushPath(appended[i]);
 		}
 		this.compactionIndex = -1;
-		for (let i = this.path.length - 1; i >= 0; i--) {
-			if (this.path[i].type === "compaction") {
+		const compaction = this.tree.typeCode("compaction");
+		for (let i = this.pathLength - 1; i >= 0; i--) {
+			if (this.tree.typeCodeAt(this.path[i]) === compaction) {
 				this.compactionIndex = i;
 				break;
 			}
@@ -214,14 +242,13 @@ export class ContextProjector {
 		this.rebuildContext();
 	}
 
-	private extend(appended: EntryRecord[]): void {
+	private extend(appended: Int32Array): void {
 		let compacted = false;
-		for (const rec of appended) {
-			const at = this.path.length;
-			rec.pathPos = at;
-			this.path.push(rec);
-			this.applySetting(rec);
-			if (rec.type === "compaction") {
+		for (const row of appended) {
+			const at = this.pathLength;
+			this.pushPath(row);
+			this.applySetting(row);
+			if (this.tree.isType(row, "compaction")) {
 				this.compactionIndex = at;
 				compacted = true;
 			}
@@ -230,18 +257,21 @@ export class ContextProjector {
 			this.rebuildContext();
 			return;
 		}
-		for (const rec of appended) this.addSlot(this.tree.entryOf(rec));
+		for (const row of appended) this.addSlot(this.tree.entryAt(row));
 	}
 
-	private applySetting(rec: EntryRecord): void {
-		if (rec.type === "thinking_level_change") {
-			const e = this.tree.entryOf(rec);
+	private applySetting(row: number): void {
+		const type = this.tree.typeAt(row);
+		if (type === "thinking_level_change") {
+			const e = this.tree.entryAt(row);
 			if (e.type === "thinking_level_change") this.thinkingLevel = e.thinkingLevel;
-		} else if (rec.type === "model_change") {
-			const e = this.tree.entryOf(rec);
+		} else if (type === "model_change") {
+			const e = this.tree.entryAt(row);
 			if (e.type === "model_change") this.model = { provider: e.provider, modelId: e.modelId };
-		} else if (rec.role === "assistant" && rec.provider !== undefined && rec.model !== undefined) {
-			this.model = { provider: rec.provider, modelId: rec.model };
+		} else if (type === "message" && this.tree.roleAt(row) === "assistant") {
+			const provider = this.tree.providerAt(row);
+			const model = this.tree.modelAt(row);
+			if (provider !== undefined && model !== undefined) this.model = { provider, modelId: model };
 		}
 	}
 
@@ -251,16 +281,24 @@ export class ContextProjector {
 		this.model = null;
 		let haveThinking = false;
 		let haveModel = false;
-		for (let i = this.path.length - 1; i >= 0 && !(haveThinking && haveModel); i--) {
-			const rec = this.path[i];
-			if (!haveThinking && rec.type === "thinking_level_change") {
-				this.applySetting(rec);
+		const tree = this.tree;
+		// Codes, not names: this walk can cover a whole resumed branch (100k entries).
+		const thinking = tree.typeCode("thinking_level_change");
+		const modelChange = tree.typeCode("model_change");
+		const message = tree.typeCode("message");
+		for (let i = this.pathLength - 1; i >= 0 && !(haveThinking && haveModel); i--) {
+			const row = this.path[i];
+			const type = tree.typeCodeAt(row);
+			if (type !== thinking && type !== modelChange && type !== message) continue;
+			if (!haveThinking && type === thinking) {
+				this.applySetting(row);
 				haveThinking = true;
 			} else if (
 				!haveModel &&
-				(rec.type === "model_change" || (rec.role === "assistant" && rec.provider !== undefined))
+				(type === modelChange ||
+					(type === message && tree.roleAt(row) === "assistant" && tree.providerAt(row) !== undefined))
 			) {
-				this.applySetting(rec);
+				this.applySetting(row);
 				haveModel = true;
 			}
 		}
@@ -276,30 +314,34 @@ export class ContextProjector {
 	private rebuildContext(): void {
 		this.clearContext();
 		const ci = this.compactionIndex;
-		// A copy, not `push(...path)`: spreading a branch of ~120k+ entries overflows the stack.
-		const selected: EntryRecord[] = ci < 0 ? this.path.slice() : [];
-		if (ci >= 0) {
-			const compaction = this.tree.entryOf(this.path[ci]);
-			selected.push(this.path[ci]);
+		const tree = this.tree;
+		let selected: Int32Array;
+		if (ci < 0) selected = this.path.slice(0, this.pathLength);
+		else {
+			const compaction = tree.entryAt(this.path[ci]);
 			const firstKept = compaction.type === "compaction" ? compaction.firstKeptEntryId : undefined;
+			const keptRow = typeof firstKept === "string" ? tree.indexOf(firstKept) : -1;
+			const rows: number[] = [this.path[ci]];
 			let keeping = false;
 			for (let i = 0; i < ci; i++) {
-				const rec = this.path[i];
-				if (rec.id === firstKept) keeping = true;
-				if (keeping && !isSystemRecord(rec)) selected.push(rec);
+				const row = this.path[i];
+				if (row === keptRow) keeping = true;
+				// System messages before the compaction are folded into its checkpoint.
+				if (keeping && !(tree.isType(row, "message") && tree.roleAt(row) === "system")) rows.push(row);
 			}
-			for (let i = ci + 1; i < this.path.length; i++) selected.push(this.path[i]);
+			for (let i = ci + 1; i < this.pathLength; i++) rows.push(this.path[i]);
+			selected = Int32Array.from(rows);
 		}
-		this.tree.preload(selected);
+		tree.preload(selected);
 		// Edits first, so each target is projected once with its latest edit.
-		for (const rec of selected) {
-			if (rec.type === "context_edit") {
-				const e = this.tree.entryOf(rec) as ContextEditEntry;
+		for (const row of selected) {
+			if (tree.isType(row, "context_edit")) {
+				const e = tree.entryAt(row) as ContextEditEntry;
 				this.edits.set(e.targetId, e);
 			}
 		}
 		for (let i = 0; i < selected.length; i++) {
-			const entry = this.tree.entryOf(selected[i]);
+			const entry = tree.entryAt(selected[i]);
 			// An older compaction inside the kept range contributes nothing; only the newest leads.
 			const messages = entry.type === "compaction" && i > 0 ? [] : projectContextEntry(entry, this.edits.get(entry.id));
 			this.slotIndex.set(entry.id, this.slots.length);
@@ -333,7 +375,7 @@ export class ContextProjector {
  */
 export function buildSessionProjection(entries: SessionEntry[], leafId?: string | null): SessionProjection {
 	const tree = new SessionTree();
-	for (const e of entries) tree.add(recordFor(e));
+	for (const e of entries) tree.add(e);
 	const leaf = leafId === undefined ? (entries.at(-1)?.id ?? null) : leafId;
 	return new ContextProjector(tree).project(leaf);
 }

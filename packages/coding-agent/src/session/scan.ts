@@ -14,8 +14,12 @@ import type { SessionLoadWarning } from "./types.js";
  */
 export interface Envelope {
 	type: string;
-	id: string;
-	parentId: string | null;
+	/** The id's bytes: `[idStart, idEnd)` of the buffer given with the envelope. */
+	idStart: number;
+	idEnd: number;
+	/** The parent id's bytes; `parentStart` -1 for a root (`"parentId":null`). */
+	parentStart: number;
+	parentEnd: number;
 	/** Message role, for `message` lines. */
 	role: string | undefined;
 	/** provider/model of assistant messages. */
@@ -23,8 +27,11 @@ export interface Envelope {
 	model: string | undefined;
 }
 
-/** Receives each line indexed from its envelope (valid only during the call) with its place in the file. */
-export type IndexSink = (env: Envelope, line: number, offset: number, length: number) => void;
+/**
+ * Receives each line indexed from its envelope (valid only during the call, as are the bytes of
+ * `buf` it points into) with its place in the file.
+ */
+export type IndexSink = (env: Envelope, buf: Buffer, line: number, offset: number, length: number) => void;
 
 /** One JSON object found in the file (parsed; lines indexed from their envelope go to an `IndexSink`). */
 export interface ScannedObject {
@@ -243,7 +250,7 @@ function knownName(buf: Buffer, at: number, end: number, names: readonly string[
 }
 
 /** The strings of the previous envelope, reused when the next one repeats them. */
-const previous: { id?: string; provider?: string; model?: string } = {};
+const previous: { provider?: string; model?: string } = {};
 
 /** Where `envelopeOf` found the line's own `,"parentId":` key (valid after it returned true). */
 let parentKeyAt = -1;
@@ -251,8 +258,10 @@ let parentKeyAt = -1;
 /** The envelope `envelopeOf` fills (one object for every line). */
 const scratch: Envelope = {
 	type: "",
-	id: "",
-	parentId: null,
+	idStart: 0,
+	idEnd: 0,
+	parentStart: -1,
+	parentEnd: -1,
 	role: undefined,
 	provider: undefined,
 	model: undefined,
@@ -334,14 +343,16 @@ function envelopeOf(buf: Buffer, start: number, end: number): boolean {
 	if (!hasAt(buf, j, K_PARENT)) return false;
 	parentKeyAt = j;
 	i = j + K_PARENT.length;
-	let parentId: string | null = null;
+	let parentStart = -1;
+	let parentEnd = -1;
 	if (hasAt(buf, i, K_NULL)) {
 		j = i + K_NULL.length;
 	} else {
 		if (buf[i] !== 34) return false;
 		j = stringEnd(buf, i + 1, head);
 		if (j < 0) return false;
-		parentId = asciiString(buf, i + 1, j - 1, previous.id);
+		parentStart = i + 1;
+		parentEnd = j - 1;
 	}
 	if (!hasAt(buf, j, K_TIMESTAMP)) return false;
 	j = stringEnd(buf, j + K_TIMESTAMP.length, head);
@@ -369,11 +380,11 @@ function envelopeOf(buf: Buffer, start: number, end: number): boolean {
 			model = previous.model = asciiString(buf, mStart, k - 1, previous.model);
 		}
 	}
-	const id = buf.toString("latin1", idStart, idEnd);
-	previous.id = id;
 	scratch.type = type;
-	scratch.id = id;
-	scratch.parentId = parentId;
+	scratch.idStart = idStart;
+	scratch.idEnd = idEnd;
+	scratch.parentStart = parentStart;
+	scratch.parentEnd = parentEnd;
 	scratch.role = role;
 	scratch.provider = provider;
 	scratch.model = model;
@@ -446,7 +457,7 @@ export function scanFd(
 				indexed = envelopeOf(buf, s, end);
 			}
 			if (indexed) {
-				index(scratch, line, bufStart + s, end - s);
+				index(scratch, buf, line, bufStart + s, end - s);
 				line++;
 				return;
 			}

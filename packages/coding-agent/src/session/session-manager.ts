@@ -42,7 +42,7 @@ import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.
 import { ContextProjector } from "./projection.js";
 import { SessionView } from "./session-view.js";
 import { getCurrentSystemMessage } from "./system-state.js";
-import { recordFor, SessionTree } from "./tree.js";
+import { SessionTree } from "./tree.js";
 import {
 	type BranchSummaryEntry,
 	type ContextEditEntry,
@@ -166,7 +166,7 @@ export class SessionManager extends SessionView {
 			const entries = src.tree.all();
 			const sm = SessionManager.create(targetCwd, sessionDir, { ...options, parentSession: source }, managerOptions);
 			for (const w of src.warnings) sm.warn(w);
-			for (const e of entries) sm.tree.add(recordFor(e));
+			for (const e of entries) sm.tree.add(e);
 			if (entries.length > 0) sm.flushNow();
 			return sm;
 		} finally {
@@ -302,8 +302,7 @@ export class SessionManager extends SessionView {
 		const reader = opened.file;
 		this.file = reader;
 		this.tree.setReader((offset, length) => reader.readAt(offset, length));
-		this.tree.onUnreadable = (rec, message) =>
-			this.warn({ file, line: rec.line ?? 0, byteOffset: rec.offset, message });
+		this.tree.onUnreadable = (at, message) => this.warn({ file, line: at.line, byteOffset: at.offset, message });
 	}
 
 	private loadText(text: string, label: string): void {
@@ -334,15 +333,17 @@ export class SessionManager extends SessionView {
 	}
 
 	private hasConversation(): boolean {
-		for (const rec of this.tree.records)
-			if (rec.type === "message" && (rec.role === "user" || rec.role === "assistant")) return true;
+		for (let i = 0; i < this.tree.size; i++) {
+			const role = this.tree.roleAt(i);
+			if ((role === "user" || role === "assistant") && this.tree.isType(i, "message")) return true;
+		}
 		return false;
 	}
 
 	private appendEntry<T extends SessionEntry>(
 		init: EntryInit,
 		parentId: string | null = this.tree.leafId,
-		id: string = generateEntryId(this.tree.byId),
+		id: string = generateEntryId(this.tree),
 		timestamp: string = new Date().toISOString(),
 	): T {
 		if (this.readOnlyReason) {
@@ -350,7 +351,7 @@ export class SessionManager extends SessionView {
 		}
 		const entry = withEnvelope<T>(init, id, parentId, timestamp);
 		const previousLeaf = this.tree.leafId;
-		this.tree.add(recordFor(entry));
+		this.tree.add(entry);
 		try {
 			if (this.file) {
 				this.file.append(
@@ -408,7 +409,7 @@ export class SessionManager extends SessionView {
 		}
 		const timestamp = new Date().toISOString();
 		const system = getCurrentSystemMessage(this.buildSessionContext().messages);
-		const id = generateEntryId(this.tree.byId);
+		const id = generateEntryId(this.tree);
 		const extras = { details, fromHook, usage };
 		const init = compactionInit(summary, firstKeptEntryId ?? id, tokensBefore, extras, system, timestamp);
 		return this.appendEntry(init, this.tree.leafId, id, timestamp).id;
@@ -435,7 +436,7 @@ export class SessionManager extends SessionView {
 	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
 		const target = this.tree.get(targetId);
 		if (!target) throw new Error(`Entry ${targetId} not found`);
-		if (!this.branchRecords(this.tree.leafId).some((r) => r.id === targetId)) {
+		if (!this.branchRows(this.tree.leafId).includes(this.tree.indexOf(targetId))) {
 			throw new Error(`Entry ${targetId} is not on the active branch`);
 		}
 		const normalized = normalizeContextEdit(target, replacement);
@@ -488,19 +489,19 @@ export class SessionManager extends SessionView {
 	 * records this file as parent. Returns the new path (undefined in memory).
 	 */
 	createBranchedSession(leafId: string | null): string | undefined {
-		const path = leafId === null ? [] : this.branchRecords(leafId).map((r) => this.tree.entryOf(r));
+		const path = leafId === null ? [] : Array.from(this.branchRows(leafId), (row) => this.tree.entryAt(row));
 		if (leafId !== null && path.length === 0) throw new Error(`Entry ${leafId} not found`);
 		const parentSession = this.persist ? this.sessionFile : undefined;
 		const labels = this.tree.labelEntries();
 		const kept = relinkWithoutLabels(path);
 		this.closeFile();
 		this.newSession(parentSession ? { parentSession } : {});
-		for (const e of kept) this.tree.add(recordFor(e));
+		for (const e of kept) this.tree.add(e);
 		const onPath = new Set(kept.map((e) => e.id));
 		for (const [targetId, { label, timestamp }] of labels) {
 			if (!onPath.has(targetId)) continue;
-			const id = generateEntryId(this.tree.byId);
-			this.tree.add(recordFor(labelEntry(id, this.tree.leafId, timestamp, targetId, label)));
+			const id = generateEntryId(this.tree);
+			this.tree.add(labelEntry(id, this.tree.leafId, timestamp, targetId, label));
 		}
 		if (this.hasConversation()) this.flushNow();
 		return this.sessionFile;

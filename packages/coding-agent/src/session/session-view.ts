@@ -4,7 +4,7 @@
 // (session-manager.ts) adds opening, creating and writing sessions.
 import type { SessionFile } from "./file.js";
 import { ContextProjector } from "./projection.js";
-import { type EntryRecord, SessionTree } from "./tree.js";
+import { SessionTree } from "./tree.js";
 import type {
 	SessionContext,
 	SessionEntry,
@@ -87,17 +87,19 @@ export class SessionView {
 	getSessionName(): string | undefined {
 		return this.tree.getName();
 	}
-	/** Records from the root to `fromId`: from the projector's cached path when it reaches it, else a walk. */
-	protected branchRecords(fromId: string | null): EntryRecord[] {
-		if (fromId === null) return [];
-		return this.projector.cachedPathTo(fromId) ?? this.tree.pathRecords(fromId);
+	/** Tree positions from the root to `fromId`: from the projector's cached path when it reaches it, else a walk. */
+	protected branchRows(fromId: string | null): Int32Array {
+		if (fromId === null) return new Int32Array(0);
+		return this.projector.cachedPathTo(fromId) ?? this.tree.pathIndices(fromId);
 	}
 
 	/** Entries from the root to `fromId` (default: the leaf). */
 	getBranch(fromId?: string): SessionEntry[] {
-		const records = this.branchRecords(fromId ?? this.tree.leafId);
-		this.tree.preload(records);
-		return records.map((r) => this.tree.entryOf(r));
+		const rows = this.branchRows(fromId ?? this.tree.leafId);
+		this.tree.preload(rows);
+		const out = new Array<SessionEntry>(rows.length);
+		for (let k = 0; k < rows.length; k++) out[k] = this.tree.entryAt(rows[k]);
+		return out;
 	}
 	/**
 	 * The entries of one type from the root to `fromId` (default: the leaf). Only
@@ -106,9 +108,8 @@ export class SessionView {
 	 */
 	getBranchEntries<T extends SessionEntry["type"]>(type: T, fromId?: string): Extract<SessionEntry, { type: T }>[] {
 		const out: Extract<SessionEntry, { type: T }>[] = [];
-		for (const rec of this.branchRecords(fromId ?? this.tree.leafId)) {
-			if (rec.type !== type) continue;
-			const entry = this.tree.entryOf(rec);
+		for (const row of this.tree.rowsOfType(this.branchRows(fromId ?? this.tree.leafId), type)) {
+			const entry = this.tree.entryAt(row);
 			// An entry that no longer parses reads as a custom stand-in.
 			if (entry.type === type) out.push(entry as Extract<SessionEntry, { type: T }>);
 		}

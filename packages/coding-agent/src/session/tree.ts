@@ -1,43 +1,31 @@
-// The in-memory entry tree. Each entry is a small record (id, parent, type,
-// and the few fields navigation and projection need); the full entry is kept
-// in memory for small and new entries, and re-read from its byte range in the
-// file on demand for large loaded ones, so opening a 100 MB session costs an
-// index, not a copy of the file.
+// The in-memory entry tree, held as columns: entry i (file order) is a row of
+// typed arrays (parent position, type, role, provider/model, byte range, line)
+// plus its id (id-index.ts) and, for small and new entries, the entry itself.
+// Large loaded entries are re-read from their byte range in the file on
+// demand, so opening a 100 MB session costs an index, not a copy of the file —
+// and not one object per line either: 100k record objects were most of a
+// resume's garbage-collection time and ~185 bytes each; a row is ~50.
+import { IdIndex } from "./id-index.js";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
 
-export interface EntryRecord {
-	id: string;
-	parentId: string | null;
-	type: string;
-	/**
-	 * The entry's timestamp; undefined for an entry indexed from its envelope at
-	 * load (the parsed entry has it): 100k copies of it were 4 MB nothing reads.
-	 */
-	timestamp: string | undefined;
-	/** Message role, for `message` entries. */
-	role?: string;
-	/** provider/model of assistant messages (the projection's model comes from these). */
-	provider?: string;
-	model?: string;
-	/** The entry; undefined until loaded when it is only on disk. */
-	value?: SessionEntry;
-	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
-	offset: number;
-	length: number;
-	/** 1-based line in the file, for warnings. */
-	line?: number;
-	/**
-	 * The parent's record when it was added before this one (almost always): the
-	 * walks from a leaf to the root follow it instead of looking up 100k ids.
-	 */
-	parent: EntryRecord | undefined;
-	/** Position on the projector's cached path (valid only while `path[pathPos]` is this record). */
-	pathPos?: number;
-}
-
 /** Reads a byte range of the session file. */
 export type RangeReader = (offset: number, length: number) => Buffer;
+
+/** What a walk up the branch sees of each entry (valid only during the call that receives it). */
+export interface EntryView {
+	id: string;
+	type: string;
+	role?: string;
+}
+
+/** Where an entry is in the file, for warnings about it. */
+export interface EntryPlace {
+	id: string;
+	line: number;
+	offset: number;
+	length: number;
+}
 
 /**
  * `preload` reads neighbouring entries with one read while the bytes between them stay below
@@ -50,46 +38,16 @@ const PRELOAD_MAX_GAP = 64 * 1024;
  */
 const PRELOAD_MAX_READ = 1024 * 1024;
 
-/** Every record has the same fields in the same order (one hidden class: the tree walks stay fast). */
-export function newRecord(
-	id: string,
-	parentId: string | null,
-	type: string,
-	timestamp: string | undefined,
-	offset: number,
-	length: number,
-	line: number | undefined,
-): EntryRecord {
-	return {
-		id,
-		parentId,
-		type,
-		timestamp,
-		role: undefined,
-		provider: undefined,
-		model: undefined,
-		value: undefined,
-		offset,
-		length,
-		line,
-		parent: undefined,
-		pathPos: undefined,
-	};
-}
+/** `parents[i]` of a root. */
+const NO_PARENT = -1;
+/** `parents[i]` of an entry whose parent was not in the tree when it was added (its id is in `missing`). */
+const MISSING_PARENT = -2;
 
-export function recordFor(entry: SessionEntry, offset = -1, length = 0, keepValue = true): EntryRecord {
-	const rec = newRecord(entry.id, entry.parentId ?? null, entry.type, entry.timestamp, offset, length, undefined);
-	if (entry.type === "message") {
-		const m = entry.message as { role?: unknown; provider?: unknown; model?: unknown } | undefined;
-		if (m && typeof m.role === "string") rec.role = m.role;
-		if (rec.role === "assistant" && m) {
-			if (typeof m.provider === "string") rec.provider = m.provider;
-			if (typeof m.model === "string") rec.model = m.model;
-		}
-	}
-	if (keepValue) rec.value = entry;
-	return rec;
-}
+/** Columns of `code`'s last-name cache. */
+const TYPE = 0;
+const ROLE = 1;
+const PROVIDER = 2;
+const MODEL = 3;
 
 /** The timestamp a damaged line still shows (pi writes it in the envelope), else the epoch. */
 function timestampIn(text: string): string {
@@ -98,44 +56,312 @@ function timestampIn(text: string): string {
 }
 
 export class SessionTree {
-	/** File (append) order. */
-	readonly records: EntryRecord[] = [];
-	readonly byId = new Map<string, EntryRecord>();
+	private count = 0;
+	/** Id of each entry (file order), and the row of each id. */
+	private readonly ids = new IdIndex();
+	private parents = new Int32Array(1024);
+	/** Codes into `names` (0: none) for the entry type, message role, and an assistant's provider and model. */
+	private types = new Int32Array(1024);
+	private roles = new Int32Array(1024);
+	private providers = new Int32Array(1024);
+	private models = new Int32Array(1024);
+	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
+	private offsets = new Float64Array(1024);
+	private lengths = new Int32Array(1024);
+	/** 1-based line in the file (0: not from a file), for warnings. */
+	private lines = new Int32Array(1024);
+	/** The entries in memory, by row (a row without one is read from the file on use). */
+	private readonly values = new Map<number, SessionEntry>();
+	/** Parent id of entries whose parent was not in the tree when they were added (rare: damage, hand edits). */
+	private readonly missing = new Map<number, string>();
+	/** Interned names (types, roles, providers, models); index 0 is "none". */
+	private readonly names: (string | undefined)[] = [undefined];
+	private readonly nameCodes = new Map<string, number>();
+	/** Per column (type, role, provider, model): the last name coded and its code. */
+	private readonly lastNames: (string | undefined)[] = [undefined, undefined, undefined, undefined];
+	private readonly lastCodes = new Int32Array(4);
 	private labels = new Map<string, { label: string; timestamp: string }>();
 	private name: string | undefined;
 	private reader: RangeReader | undefined;
-	leafId: string | null = null;
+	private readonly view: EntryView = { id: "", type: "", role: undefined };
+	/** The leaf's row (-1: none, or an id not in the tree, kept in `leafElsewhere`). */
+	private leafRow = -1;
+	private leafElsewhere: string | null = null;
 	/** Told about an entry whose bytes no longer parse (it then reads as an unreadable `custom` entry). */
-	onUnreadable?: (rec: EntryRecord, message: string) => void;
+	onUnreadable?: (at: EntryPlace, message: string) => void;
 
 	setReader(reader: RangeReader | undefined): void {
 		this.reader = reader;
 	}
 
 	get size(): number {
-		return this.records.length;
+		return this.count;
+	}
+
+	get leafId(): string | null {
+		return this.leafRow >= 0 ? this.ids.idAt(this.leafRow) : this.leafElsewhere;
+	}
+
+	set leafId(id: string | null) {
+		this.leafRow = id === null ? -1 : this.ids.find(id);
+		this.leafElsewhere = this.leafRow < 0 ? id : null;
 	}
 
 	has(id: string): boolean {
-		return this.byId.has(id);
+		return this.ids.find(id) >= 0;
 	}
 
-	/** Add a record; the leaf follows file order, as the reference does on load. */
-	add(rec: EntryRecord): void {
-		rec.parent = rec.parentId !== null ? this.byId.get(rec.parentId) : undefined;
-		this.records.push(rec);
-		this.byId.set(rec.id, rec);
-		this.leafId = rec.id;
-		if (rec.type === "label" || rec.type === "session_info") this.applyMeta(this.entryOf(rec));
+	/** Position of the entry with this id, or -1. */
+	indexOf(id: string): number {
+		return this.ids.find(id);
+	}
+
+	/** Position of the entry whose id is spelled by `b[start, end)`, or -1 (no string made). */
+	indexOfBytes(b: Uint8Array, start: number, end: number): number {
+		return this.ids.findBytes(b, start, end);
+	}
+
+	/** Whether the last entry's id is spelled by `b[start, end)`. */
+	lastIdIs(b: Uint8Array, start: number, end: number): boolean {
+		return this.count > 0 && this.ids.rowIs(this.count - 1, b, start, end);
+	}
+
+	// ---------------------------------------------------------------- adding
+
+	/** The code of `name` (interned on first use); `column` keeps the last one at hand. */
+	private code(name: string | undefined, column: number): number {
+		if (name === undefined) return 0;
+		// The scanner hands the same string objects line after line: no lookup for a repeat.
+		if (name === this.lastNames[column]) return this.lastCodes[column];
+		let c = this.nameCodes.get(name);
+		if (c === undefined) {
+			c = this.names.length;
+			this.names.push(name);
+			this.nameCodes.set(name, c);
+		}
+		this.lastNames[column] = name;
+		this.lastCodes[column] = c;
+		return c;
+	}
+
+	/** Room for `n` more rows (one allocation instead of doublings when the count is known). */
+	reserve(n: number): void {
+		const need = this.count + n;
+		this.ids.reserve(n);
+		if (need <= this.parents.length) return;
+		const cap = Math.max(need, this.parents.length * 2);
+		const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+			const b = make(cap);
+			b.set(a.subarray(0, this.count));
+			return b;
+		};
+		const int = (k: number) => new Int32Array(k);
+		this.parents = grow(this.parents, int);
+		this.types = grow(this.types, int);
+		this.roles = grow(this.roles, int);
+		this.providers = grow(this.providers, int);
+		this.models = grow(this.models, int);
+		this.lengths = grow(this.lengths, int);
+		this.lines = grow(this.lines, int);
+		this.offsets = grow(this.offsets, (k) => new Float64Array(k));
+	}
+
+	/**
+	 * Add an entry known only by its envelope (its line is parsed on first use). `provider` and
+	 * `model` are an assistant message's. Returns its position. The leaf follows file order, as
+	 * the reference does on load.
+	 */
+	addIndexed(
+		id: string,
+		parentId: string | null,
+		type: string,
+		role: string | undefined,
+		provider: string | undefined,
+		model: string | undefined,
+		offset: number,
+		length: number,
+		line: number,
+	): number {
+		const i = this.newRow(type, role, provider, model, offset, length, line);
+		this.ids.push(id);
+		this.linkParent(i, parentId);
+		if (type === "label" || type === "session_info") this.applyMeta(this.entryAt(i));
+		return i;
+	}
+
+	/**
+	 * `addIndexed` for the path every line of a large session takes at open: the id given as the
+	 * bytes `b[idStart, idEnd)` (no string made), the parent as a row (-1: a root). Returns the new
+	 * row, or -1 (nothing added) when the tree already holds that id.
+	 */
+	addIndexedBytes(
+		b: Uint8Array,
+		idStart: number,
+		idEnd: number,
+		parentRow: number,
+		type: string,
+		role: string | undefined,
+		provider: string | undefined,
+		model: string | undefined,
+		offset: number,
+		length: number,
+		line: number,
+	): number {
+		if (!this.ids.pushBytesIfNew(b, idStart, idEnd)) return -1;
+		const i = this.newRow(type, role, provider, model, offset, length, line);
+		this.parents[i] = parentRow < 0 ? NO_PARENT : parentRow;
+		return i;
+	}
+
+	/** Add a whole entry (kept in memory unless `keep` is false and it has a byte range). Returns its position. */
+	add(entry: SessionEntry, offset = -1, length = 0, keep = true, line = 0): number {
+		let role: string | undefined;
+		let provider: string | undefined;
+		let model: string | undefined;
+		if (entry.type === "message") {
+			const m = entry.message as { role?: unknown; provider?: unknown; model?: unknown } | undefined;
+			if (m && typeof m.role === "string") role = m.role;
+			if (role === "assistant" && m) {
+				if (typeof m.provider === "string") provider = m.provider;
+				if (typeof m.model === "string") model = m.model;
+			}
+		}
+		const i = this.newRow(entry.type, role, provider, model, offset, length, line);
+		this.ids.push(entry.id);
+		this.linkParent(i, entry.parentId ?? null);
+		if (keep || offset < 0) this.values.set(i, entry);
+		if (entry.type === "label" || entry.type === "session_info") this.applyMeta(entry);
+		return i;
+	}
+
+	/** Fills row `count` but for its parent (the caller adds its id); the leaf moves to it. */
+	private newRow(
+		type: string,
+		role: string | undefined,
+		provider: string | undefined,
+		model: string | undefined,
+		offset: number,
+		length: number,
+		line: number,
+	): number {
+		if (this.count === this.parents.length) this.reserve(1);
+		const i = this.count++;
+		this.types[i] = this.code(type, TYPE);
+		this.roles[i] = this.code(role, ROLE);
+		this.providers[i] = this.code(provider, PROVIDER);
+		this.models[i] = this.code(model, MODEL);
+		this.offsets[i] = offset;
+		this.lengths[i] = length;
+		this.lines[i] = line;
+		this.leafRow = i;
+		this.leafElsewhere = null;
+		return i;
+	}
+
+	private linkParent(i: number, parentId: string | null): void {
+		if (parentId === null) {
+			this.parents[i] = NO_PARENT;
+			return;
+		}
+		const p = this.ids.find(parentId);
+		if (p >= 0 && p !== i) this.parents[i] = p;
+		else {
+			this.parents[i] = MISSING_PARENT;
+			this.missing.set(i, parentId);
+		}
 	}
 
 	/** Undo the last `add` (used when persisting it failed). */
 	removeLast(previousLeaf: string | null): void {
-		const rec = this.records.pop();
-		if (rec) this.byId.delete(rec.id);
+		if (this.count === 0) return;
+		const i = --this.count;
+		const type = this.typeAt(i);
+		this.ids.pop();
+		this.values.delete(i);
+		this.missing.delete(i);
 		this.leafId = previousLeaf;
-		if (rec && (rec.type === "label" || rec.type === "session_info")) this.rebuildMeta();
+		if (type === "label" || type === "session_info") this.rebuildMeta();
 	}
+
+	/** Make entry i a root (cutting a parent cycle). */
+	makeRoot(i: number): void {
+		this.parents[i] = NO_PARENT;
+		this.missing.delete(i);
+		const v = this.values.get(i);
+		if (v) v.parentId = null;
+	}
+
+	// ---------------------------------------------------------------- rows
+
+	idAt(i: number): string {
+		return this.ids.idAt(i);
+	}
+	typeAt(i: number): string {
+		return this.names[this.types[i]] ?? "";
+	}
+	/** The code `typeCodeAt` gives entries of this type (-1 when none has it): walks compare numbers. */
+	typeCode(type: string): number {
+		return this.nameCodes.get(type) ?? -1;
+	}
+	typeCodeAt(i: number): number {
+		return this.types[i];
+	}
+	/** Whether entry i has this type. */
+	isType(i: number, type: string): boolean {
+		const c = this.nameCodes.get(type);
+		return c !== undefined && this.types[i] === c;
+	}
+	/** The rows among `rows` whose entry has this type (one lookup for the walk, not one per row). */
+	rowsOfType(rows: ArrayLike<number>, type: string): number[] {
+		const out: number[] = [];
+		const c = this.nameCodes.get(type);
+		if (c === undefined) return out;
+		const types = this.types;
+		for (let k = 0; k < rows.length; k++) if (types[rows[k]] === c) out.push(rows[k]);
+		return out;
+	}
+	roleAt(i: number): string | undefined {
+		return this.names[this.roles[i]];
+	}
+	providerAt(i: number): string | undefined {
+		return this.names[this.providers[i]];
+	}
+	modelAt(i: number): string | undefined {
+		return this.names[this.models[i]];
+	}
+	offsetAt(i: number): number {
+		return this.offsets[i];
+	}
+	lengthAt(i: number): number {
+		return this.lengths[i];
+	}
+	lineAt(i: number): number {
+		return this.lines[i];
+	}
+	/** The entry if it is in memory (no read). */
+	valueAt(i: number): SessionEntry | undefined {
+		return this.values.get(i);
+	}
+	placeOf(i: number): EntryPlace {
+		return { id: this.ids.idAt(i), line: this.lines[i], offset: this.offsets[i], length: this.lengths[i] };
+	}
+
+	/** Position of entry i's parent in the tree, or -1 (a root, or a parent not in the tree). */
+	parentIndex(i: number): number {
+		const p = this.parents[i];
+		if (p !== MISSING_PARENT) return p;
+		// A parent later in the file, or itself (hand edits; loading cuts the cycles this makes), or never loaded.
+		const id = this.missing.get(i);
+		return id === undefined ? NO_PARENT : this.ids.find(id);
+	}
+
+	parentIdAt(i: number): string | null {
+		const p = this.parents[i];
+		if (p >= 0) return this.ids.idAt(p);
+		return p === MISSING_PARENT ? (this.missing.get(i) ?? null) : null;
+	}
+
+	// ---------------------------------------------------------------- metadata
 
 	private applyMeta(entry: SessionEntry): void {
 		if (entry.type === "label") {
@@ -150,8 +376,9 @@ export class SessionTree {
 	private rebuildMeta(): void {
 		this.labels.clear();
 		this.name = undefined;
-		for (const rec of this.records) {
-			if (rec.type === "label" || rec.type === "session_info") this.applyMeta(this.entryOf(rec));
+		for (let i = 0; i < this.count; i++) {
+			const type = this.typeAt(i);
+			if (type === "label" || type === "session_info") this.applyMeta(this.entryAt(i));
 		}
 	}
 
@@ -167,140 +394,171 @@ export class SessionTree {
 		return this.name;
 	}
 
+	// ---------------------------------------------------------------- entries
+
 	/** The full entry, read from the file if it is not in memory. */
-	entryOf(rec: EntryRecord): SessionEntry {
-		if (rec.value) return rec.value;
-		if (!this.reader) throw new Error(`Session entry ${rec.id} is not loaded and no file is open to read it from`);
-		return this.parseRecord(rec, this.reader(rec.offset, rec.length), 0);
+	entryAt(i: number): SessionEntry {
+		const v = this.values.get(i);
+		if (v) return v;
+		if (!this.reader) {
+			throw new Error(`Session entry ${this.ids.idAt(i)} is not loaded and no file is open to read it from`);
+		}
+		return this.parseRow(i, this.reader(this.offsets[i], this.lengths[i]), 0);
 	}
 
 	/**
-	 * Read the entries of `recs` that are only on disk, neighbours in the file with one read each
+	 * Read the entries at `rows` that are only on disk, neighbours in the file with one read each
 	 * (a resumed branch's context is thousands of entries: one pread each was most of building it).
-	 * What `entryOf` would do for each, in fewer system calls.
+	 * What `entryAt` would do for each, in fewer system calls.
 	 */
-	preload(recs: readonly EntryRecord[]): void {
+	preload(rows: ArrayLike<number>): void {
 		const reader = this.reader;
 		if (!reader) return;
-		const pending = recs.filter((r) => !r.value && r.offset >= 0);
+		const pending: number[] = [];
+		for (let k = 0; k < rows.length; k++) {
+			const i = rows[k];
+			if (!this.values.has(i) && this.offsets[i] >= 0) pending.push(i);
+		}
 		if (pending.length < 2) return;
-		pending.sort((a, b) => a.offset - b.offset);
+		const offsets = this.offsets;
+		const lengths = this.lengths;
+		pending.sort((a, b) => offsets[a] - offsets[b]);
 		for (let i = 0; i < pending.length; ) {
-			const start = pending[i].offset;
-			let end = start + pending[i].length;
+			const start = offsets[pending[i]];
+			let end = start + lengths[pending[i]];
 			let j = i + 1;
 			while (
 				j < pending.length &&
-				pending[j].offset - end <= PRELOAD_MAX_GAP &&
-				pending[j].offset + pending[j].length - start <= PRELOAD_MAX_READ
+				offsets[pending[j]] - end <= PRELOAD_MAX_GAP &&
+				offsets[pending[j]] + lengths[pending[j]] - start <= PRELOAD_MAX_READ
 			) {
-				end = Math.max(end, pending[j].offset + pending[j].length);
+				end = Math.max(end, offsets[pending[j]] + lengths[pending[j]]);
 				j++;
 			}
 			const bytes = reader(start, end - start);
 			for (let k = i; k < j; k++) {
-				const rec = pending[k];
-				// The same record twice in `recs`: parsed once.
-				if (!rec.value) this.parseRecord(rec, bytes, rec.offset - start);
+				const row = pending[k];
+				// The same row twice in `rows`: parsed once.
+				if (!this.values.has(row)) this.parseRow(row, bytes, offsets[row] - start);
 			}
 			i = j;
 		}
 	}
 
-	/** Parse `rec` from `bytes` (its line at `at`); a line that no longer parses becomes a stand-in, with a warning. */
-	private parseRecord(rec: EntryRecord, bytes: Buffer, at: number): SessionEntry {
-		const text = bytes.toString("utf8", at, Math.min(bytes.length, at + rec.length));
+	/** Parse row i from `bytes` (its line at `at`); a line that no longer parses becomes a stand-in, with a warning. */
+	private parseRow(i: number, bytes: Buffer, at: number): SessionEntry {
+		const length = this.lengths[i];
+		const text = bytes.toString("utf8", at, Math.min(bytes.length, at + length));
+		const type = this.typeAt(i);
 		let value: SessionEntry;
 		try {
 			value = JSON.parse(text) as SessionEntry;
-			if (typeof value !== "object" || value === null || value.type !== rec.type) throw new Error("type changed");
+			if (typeof value !== "object" || value === null || value.type !== type) throw new Error("type changed");
 		} catch {
 			// Indexed without a full parse at load (see scan.ts) and damaged after all:
 			// keep its place in the tree, contribute nothing, say so.
-			this.onUnreadable?.(rec, `entry ${rec.id} (${rec.length} bytes at offset ${rec.offset}) does not parse; ignored`);
+			this.onUnreadable?.(
+				this.placeOf(i),
+				`entry ${this.ids.idAt(i)} (${length} bytes at offset ${this.offsets[i]}) does not parse; ignored`,
+			);
 			value = {
 				type: "custom",
-				id: rec.id,
-				parentId: rec.parentId,
-				timestamp: rec.timestamp ?? timestampIn(text),
+				id: this.ids.idAt(i),
+				parentId: this.parentIdAt(i),
+				timestamp: timestampIn(text),
 				customType: "pi.unreadable-entry",
-				data: { offset: rec.offset, length: rec.length, type: rec.type },
+				data: { offset: this.offsets[i], length, type },
 			};
-			rec.type = "custom";
-			rec.role = undefined;
+			this.types[i] = this.code("custom", TYPE);
+			this.roles[i] = 0;
 		}
-		const problem = rec.type === "custom" ? undefined : entryProblem(value);
+		const problem = value.type === "custom" ? undefined : entryProblem(value);
 		if (problem) {
-			this.onUnreadable?.(rec, `invalid ${rec.type} entry ${rec.id} skipped (${problem}); it stays in the file`);
+			this.onUnreadable?.(
+				this.placeOf(i),
+				`invalid ${type} entry ${this.ids.idAt(i)} skipped (${problem}); it stays in the file`,
+			);
 			value = invalidEntryStandIn(value, problem);
-			rec.type = "custom";
-			rec.role = undefined;
+			this.types[i] = this.code("custom", TYPE);
+			this.roles[i] = 0;
 		}
-		// The record may carry a deduplicated id or resolved parent.
-		value.id = rec.id;
-		value.parentId = rec.parentId;
-		rec.value = value;
+		// The row may carry a deduplicated id or resolved parent.
+		value.id = this.ids.idAt(i);
+		value.parentId = this.parentIdAt(i);
+		this.values.set(i, value);
 		return value;
 	}
 
 	get(id: string): SessionEntry | undefined {
-		const rec = this.byId.get(id);
-		return rec ? this.entryOf(rec) : undefined;
+		const i = this.ids.find(id);
+		return i < 0 ? undefined : this.entryAt(i);
 	}
 
-	/** The record of `rec`'s parent, if it is in the tree. */
-	parentOf(rec: EntryRecord): EntryRecord | undefined {
-		return rec.parent ?? (rec.parentId !== null ? this.byId.get(rec.parentId) : undefined);
-	}
+	// ---------------------------------------------------------------- walks
 
 	/**
-	 * Walks from `fromId` towards the root, reading nothing from disk: `stop` sees each record
-	 * (id, type, role) and returns true to stop there. Returns that record's id, or undefined.
+	 * Walks from `fromId` towards the root, reading nothing from disk: `stop` sees each entry
+	 * (id, type, role) and returns true to stop there. Returns that entry's id, or undefined.
 	 */
-	findUp(fromId: string | null, stop: (rec: Readonly<EntryRecord>) => boolean): string | undefined {
-		let cur = fromId ? this.byId.get(fromId) : undefined;
-		for (let steps = 0; cur && steps <= this.records.length; steps++) {
-			if (stop(cur)) return cur.id;
-			cur = this.parentOf(cur);
+	findUp(fromId: string | null, stop: (entry: Readonly<EntryView>) => boolean): string | undefined {
+		let cur = fromId ? this.indexOf(fromId) : -1;
+		const view = this.view;
+		for (let steps = 0; cur >= 0 && steps <= this.count; steps++) {
+			view.id = this.ids.idAt(cur);
+			view.type = this.typeAt(cur);
+			view.role = this.roleAt(cur);
+			if (stop(view)) return view.id;
+			cur = this.parentIndex(cur);
 		}
 		return undefined;
 	}
 
-	/** Records from the root to `fromId` (inclusive). */
-	pathRecords(fromId: string | null): EntryRecord[] {
+	/** Positions from the root to `fromId` (inclusive). */
+	pathIndices(fromId: string | null): Int32Array {
+		const leaf = fromId ? this.indexOf(fromId) : -1;
 		// Loading cuts every parent cycle (load.ts) and appends only add new ids, so a walk
-		// longer than the tree is impossible; only then is a visited set paid for (a set of
-		// 100k ids per walk was most of a resumed session's branch scans).
-		const path: EntryRecord[] = [];
-		const limit = this.records.length;
-		let cur = fromId ? this.byId.get(fromId) : undefined;
-		while (cur && path.length <= limit) {
-			path.push(cur);
-			cur = this.parentOf(cur);
+		// longer than the tree is impossible; only then is a visited set paid for.
+		let n = 0;
+		let cur = leaf;
+		while (cur >= 0 && n <= this.count) {
+			n++;
+			cur = this.parentIndex(cur);
 		}
-		if (cur) return this.pathRecordsGuarded(fromId);
-		return path.reverse();
+		if (cur >= 0) return this.pathIndicesGuarded(leaf);
+		const path = new Int32Array(n);
+		cur = leaf;
+		for (let k = n - 1; k >= 0; k--) {
+			path[k] = cur;
+			cur = this.parentIndex(cur);
+		}
+		return path;
 	}
 
-	/** The same walk, stopping at the first repeated id. */
-	private pathRecordsGuarded(fromId: string | null): EntryRecord[] {
-		const path: EntryRecord[] = [];
-		const seen = new Set<string>();
-		let cur = fromId ? this.byId.get(fromId) : undefined;
-		while (cur && !seen.has(cur.id)) {
-			seen.add(cur.id);
+	/** The same walk, stopping at the first repeated entry. */
+	private pathIndicesGuarded(leaf: number): Int32Array {
+		const path: number[] = [];
+		const seen = new Set<number>();
+		for (let cur = leaf; cur >= 0 && !seen.has(cur); cur = this.parentIndex(cur)) {
+			seen.add(cur);
 			path.push(cur);
-			cur = this.parentOf(cur);
 		}
-		return path.reverse();
+		return Int32Array.from(path.reverse());
 	}
 
 	all(): SessionEntry[] {
-		return this.records.map((r) => this.entryOf(r));
+		const out = new Array<SessionEntry>(this.count);
+		for (let i = 0; i < this.count; i++) out[i] = this.entryAt(i);
+		return out;
 	}
 
 	children(parentId: string): SessionEntry[] {
-		return this.records.filter((r) => r.parentId === parentId).map((r) => this.entryOf(r));
+		const out: SessionEntry[] = [];
+		const p = this.ids.find(parentId);
+		for (let i = 0; i < this.count; i++) {
+			const child = p >= 0 ? this.parentIndex(i) === p : this.missing.get(i) === parentId;
+			if (child) out.push(this.entryAt(i));
+		}
+		return out;
 	}
 
 	/**
@@ -308,22 +566,22 @@ export class SessionTree {
 	 * missing parent; children sorted by timestamp (stable for equal times).
 	 */
 	tree(): SessionTreeNode[] {
-		const nodes = new Map<string, SessionTreeNode>();
-		for (const rec of this.records) {
-			const label = this.labels.get(rec.id);
-			const node: SessionTreeNode = { entry: this.entryOf(rec), children: [] };
+		const nodes = new Array<SessionTreeNode>(this.count);
+		for (let i = 0; i < this.count; i++) {
+			const entry = this.entryAt(i);
+			const label = this.labels.get(entry.id);
+			const node: SessionTreeNode = { entry, children: [] };
 			if (label) {
 				node.label = label.label;
 				node.labelTimestamp = label.timestamp;
 			}
-			nodes.set(rec.id, node);
+			nodes[i] = node;
 		}
 		const roots: SessionTreeNode[] = [];
-		for (const rec of this.records) {
-			const node = nodes.get(rec.id) as SessionTreeNode;
-			const parent = rec.parentId && rec.parentId !== rec.id ? nodes.get(rec.parentId) : undefined;
-			if (parent) parent.children.push(node);
-			else roots.push(node);
+		for (let i = 0; i < this.count; i++) {
+			const p = this.parentIndex(i);
+			if (p >= 0 && p !== i) nodes[p].children.push(nodes[i]);
+			else roots.push(nodes[i]);
 		}
 		const time = (n: SessionTreeNode) => Date.parse(n.entry.timestamp) || 0;
 		const stack = [...roots];

@@ -1,0 +1,232 @@
+// Entry ids of a session tree, by row, without a string per id: the ids' bytes
+// (UTF-8) in one arena and an open-addressing hash table of rows. Opening a
+// 100k-entry session looks up and inserts each line's id straight from the
+// bytes read (scan.ts): a Map of 100k fresh strings was a third of indexing
+// a line and most of what the garbage collector then had to copy. Strings are
+// made only for the ids asked for (`idAt`), and kept.
+
+/** FNV-1a over bytes; `find(string)` hashes the string's UTF-8 bytes the same way. */
+function hashBytes(b: Uint8Array, start: number, end: number): number {
+	let h = 0x811c9dc5;
+	for (let i = start; i < end; i++) h = Math.imul(h ^ b[i], 0x01000193);
+	return h | 0;
+}
+
+/** Bytes of the string being looked up (ids are short ASCII: copied by hand, no Buffer). */
+let scratch = new Uint8Array(256);
+
+/** Writes the UTF-8 bytes of `s` into `scratch`; returns their length. */
+function utf8Into(s: string): number {
+	if (s.length <= scratch.length) {
+		let k = 0;
+		for (; k < s.length; k++) {
+			const c = s.charCodeAt(k);
+			if (c > 0x7f) break;
+			scratch[k] = c;
+		}
+		if (k === s.length) return k;
+	}
+	const buf = Buffer.from(s, "utf8");
+	if (buf.length > scratch.length) scratch = new Uint8Array(buf.length * 2);
+	scratch.set(buf);
+	return buf.length;
+}
+
+/** Slot values: 0 empty, TOMBSTONE removed, else row + 1. */
+const TOMBSTONE = -1;
+const MIN_TABLE = 2048;
+
+export class IdIndex {
+	private arena = new Uint8Array(16 * 1024);
+	/** A Buffer over `arena` (made again when it grows), to decode ids without an object per call. */
+	private arenaText = Buffer.from(this.arena.buffer);
+	private used = 0;
+	private starts = new Int32Array(1024);
+	private lengths = new Int32Array(1024);
+	/** Each row's hash: a rehash or a removal reads no id bytes. */
+	private hashes = new Int32Array(1024);
+	private count = 0;
+	private table = new Int32Array(MIN_TABLE);
+	/** Live rows in the table, and slots taken (live + tombstones), for resizing. */
+	private live = 0;
+	private taken = 0;
+	/** Ids made into strings (asked for, or given as strings). */
+	private readonly strings = new Map<number, string>();
+
+	get size(): number {
+		return this.count;
+	}
+
+	/** Room for `n` more rows: the table sized once for them instead of rehashed as they come. */
+	reserve(n: number): void {
+		const need = this.count + n;
+		if (need > this.starts.length) this.growRows(need);
+		if ((this.taken + n) * 2 > this.table.length) this.rehash(need);
+	}
+
+	/** The row of the id spelled by `b[start, end)`, or -1. */
+	findBytes(b: Uint8Array, start: number, end: number): number {
+		return this.lookup(b, start, end, hashBytes(b, start, end));
+	}
+
+	/** The row of `id`, or -1. */
+	find(id: string): number {
+		const length = utf8Into(id);
+		return this.lookup(scratch, 0, length, hashBytes(scratch, 0, length));
+	}
+
+	/** Whether row `row`'s id is spelled by `b[start, end)` (no lookup). */
+	rowIs(row: number, b: Uint8Array, start: number, end: number): boolean {
+		const len = end - start;
+		if (this.lengths[row] !== len) return false;
+		const a = this.arena;
+		const at = this.starts[row];
+		for (let k = 0; k < len; k++) if (a[at + k] !== b[start + k]) return false;
+		return true;
+	}
+
+	/**
+	 * Appends a row for the id spelled by `b[start, end)` unless a row has it already (one hash and
+	 * one probe for both). Returns false, adding nothing, when it does.
+	 */
+	pushBytesIfNew(b: Uint8Array, start: number, end: number): boolean {
+		const h = hashBytes(b, start, end);
+		if ((this.taken + 1) * 2 > this.table.length) this.rehash(this.count + 1);
+		const table = this.table;
+		const mask = table.length - 1;
+		let free = -1;
+		let s = h & mask;
+		for (; ; s = (s + 1) & mask) {
+			const v = table[s];
+			if (v === 0) break;
+			if (v === TOMBSTONE) {
+				if (free < 0) free = s;
+			} else if (this.hashes[v - 1] === h && this.rowIs(v - 1, b, start, end)) return false;
+		}
+		if (free < 0) {
+			free = s;
+			this.taken++;
+		}
+		table[free] = this.append(b, start, end, h) + 1;
+		this.live++;
+		return true;
+	}
+
+	/** Appends a row for `id`; the table then finds the new row for it (replacing an older row with that id). */
+	push(id: string): number {
+		const length = utf8Into(id);
+		const h = hashBytes(scratch, 0, length);
+		if ((this.taken + 1) * 2 > this.table.length) this.rehash(this.count + 1);
+		const table = this.table;
+		const mask = table.length - 1;
+		let free = -1;
+		let s = h & mask;
+		for (; ; s = (s + 1) & mask) {
+			const v = table[s];
+			if (v === 0) break;
+			if (v === TOMBSTONE) {
+				if (free < 0) free = s;
+			} else if (this.hashes[v - 1] === h && this.rowIs(v - 1, scratch, 0, length)) {
+				free = s;
+				this.live--; // replaced, counted again below
+				break;
+			}
+		}
+		if (free < 0) {
+			free = s;
+			this.taken++;
+		}
+		const row = this.append(scratch, 0, length, h);
+		table[free] = row + 1;
+		this.live++;
+		this.strings.set(row, id);
+		return row;
+	}
+
+	/** Remove the last row (its id is no longer found). */
+	pop(): void {
+		if (this.count === 0) return;
+		const row = this.count - 1;
+		const mask = this.table.length - 1;
+		for (let s = this.hashes[row] & mask; this.table[s] !== 0; s = (s + 1) & mask) {
+			if (this.table[s] === row + 1) {
+				this.table[s] = TOMBSTONE;
+				this.live--;
+				break;
+			}
+		}
+		this.count--;
+		this.used = this.starts[row];
+		this.strings.delete(row);
+	}
+
+	idAt(row: number): string {
+		let s = this.strings.get(row);
+		if (s === undefined) {
+			const at = this.starts[row];
+			s = this.arenaText.toString("utf8", at, at + this.lengths[row]);
+			this.strings.set(row, s);
+		}
+		return s;
+	}
+
+	private lookup(b: Uint8Array, start: number, end: number, h: number): number {
+		const table = this.table;
+		const mask = table.length - 1;
+		for (let s = h & mask; ; s = (s + 1) & mask) {
+			const v = table[s];
+			if (v === 0) return -1;
+			if (v !== TOMBSTONE && this.hashes[v - 1] === h && this.rowIs(v - 1, b, start, end)) return v - 1;
+		}
+	}
+
+	/** Stores the id bytes of a new row; returns the row. */
+	private append(b: Uint8Array, start: number, end: number, h: number): number {
+		const len = end - start;
+		if (this.used + len > this.arena.length) {
+			const bigger = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
+			bigger.set(this.arena.subarray(0, this.used));
+			this.arena = bigger;
+			this.arenaText = Buffer.from(bigger.buffer);
+		}
+		if (this.count === this.starts.length) this.growRows(this.count * 2);
+		const row = this.count++;
+		// By hand: `subarray` makes a Buffer object per id, costlier than copying 8-36 bytes.
+		const arena = this.arena;
+		for (let k = 0, at = this.used; k < len; k++) arena[at + k] = b[start + k];
+		this.starts[row] = this.used;
+		this.lengths[row] = len;
+		this.hashes[row] = h;
+		this.used += len;
+		return row;
+	}
+
+	private growRows(cap: number): void {
+		const grow = (a: Int32Array) => {
+			const b = new Int32Array(cap);
+			b.set(a.subarray(0, this.count));
+			return b;
+		};
+		this.starts = grow(this.starts);
+		this.lengths = grow(this.lengths);
+		this.hashes = grow(this.hashes);
+	}
+
+	/** A table with room for `rows` rows at most half full, without tombstones. */
+	private rehash(rows: number): void {
+		let size = this.table.length;
+		while (size < Math.max(rows, this.live + 1) * 2) size *= 2;
+		const old = this.table;
+		const table = new Int32Array(size);
+		const mask = size - 1;
+		for (let s = 0; s < old.length; s++) {
+			const v = old[s];
+			if (v <= 0) continue;
+			let t = this.hashes[v - 1] & mask;
+			while (table[t] !== 0) t = (t + 1) & mask;
+			table[t] = v;
+		}
+		this.table = table;
+		this.taken = this.live;
+	}
+}
