@@ -225,8 +225,9 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 	}
 	if (!providerOk) return undefined;
 
-	// 1. Reroute and re-flag the provider's existing models.
-	if (provider.baseUrl || compat) {
+	// 1. Reroute and re-flag the provider's existing models (a provider that is not built in has
+	// none: the list is ~700 built-in models, and this runs on every start-up).
+	if (builtin && (provider.baseUrl || compat)) {
 		for (const [i, m] of models.entries()) {
 			if (m.provider !== name) continue;
 			const next: Model = { ...m, baseUrl: provider.baseUrl ?? m.baseUrl };
@@ -249,6 +250,9 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 	const first = existing[0];
 	const inherited = builtin ? sharedCompat(existing) : undefined;
 	const seen = new Set<string>();
+	// Where an earlier entry of this provider can be: anywhere for a built-in one, else only among
+	// the models this loop appends.
+	const from = builtin ? 0 : models.length;
 	for (const [i, f] of modelFields) {
 		const id = f.id as string;
 		const path = `${at("models")}[${i}]`;
@@ -283,7 +287,13 @@ function applyProvider(name: string, raw: unknown, models: Model[], issues: Issu
 		const merged = mergeCompat(local, inherited, compat, f.compat);
 		if (merged) model.compat = merged;
 		if (f.headers) setOwn(provider.modelHeaders, id, f.headers);
-		const j = models.findIndex((m) => m.provider === name && m.id === id);
+		let j = -1;
+		for (let k = from; k < models.length; k++) {
+			if (models[k].provider === name && models[k].id === id) {
+				j = k;
+				break;
+			}
+		}
 		if (j >= 0) models[j] = model;
 		else models.push(model);
 	}
