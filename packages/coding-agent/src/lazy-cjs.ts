@@ -24,3 +24,12 @@ export function ignoreFactory(): typeof ignoreModule {
 	ignoreLoaded ??= load("ignore") as typeof ignoreModule;
 	return ignoreLoaded;
 }
+
+/**
+ * A Node built-in module, loaded on the first call. Some built-ins cost a module
+ * compile and init of their own (node:worker_threads, node:fs/promises): a module
+ * that needs one only in some calls loads it there, not when it is imported.
+ */
+export function nodeBuiltin<T>(name: `node:${string}`): T {
+	return load(name) as T;
+}

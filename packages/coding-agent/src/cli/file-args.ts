@@ -1,9 +1,9 @@
 // `@file` arguments: text files are inlined into the first message as
 // `<file name="/abs/path">…</file>`, images are attached to it. Piped stdin
 // and the first message join them to make the initial prompt.
-import { readFile, stat } from "node:fs/promises";
 import type { ImageContent } from "@pi/ai";
 import { resolveUserPath } from "../config/paths.js";
+import { nodeBuiltin } from "../lazy-cjs.js";
 import { detectImageMime, prepareImage } from "../tools/image.js";
 
 export class FileArgError extends Error {
@@ -34,6 +34,9 @@ export async function processFileArgs(
 ): Promise<ProcessedFiles> {
 	let text = "";
 	const images: ImageContent[] = [];
+	if (paths.length === 0) return { text, images };
+	// Loaded here: most runs have no @file, and node:fs/promises is a module init of its own.
+	const { readFile, stat } = nodeBuiltin<typeof import("node:fs/promises")>("node:fs/promises");
 	for (const given of paths) {
 		const path = resolveUserPath(given, cwd);
 		const info = await stat(path).catch(() => undefined);

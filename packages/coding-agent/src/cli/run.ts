@@ -2,7 +2,9 @@
 // session, then a mode. Loaded with import() by main() so `--version` and
 // `--help` never pay for it.
 
+import { fstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isatty } from "node:tty";
 import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import type { SubmitOptions } from "../agent-session/extension-bridge.js";
@@ -32,6 +34,13 @@ import { CliUsageError, openSessionTarget } from "./session-target.js";
 
 export interface CliIo {
 	stdin: NodeJS.ReadStream;
+	/**
+	 * The descriptor behind `stdin` when it is the process's own (0). run() then asks the
+	 * descriptor whether it is a terminal and reads a file or /dev/null itself, so that
+	 * `process.stdin` (a stream made on first access, a few ms of module loading and set-up)
+	 * is made only when stdin is a pipe or a mode reads it (interactive, RPC).
+	 */
+	stdinFd?: number;
 	stdout: NodeJS.WritableStream;
 	stderr: NodeJS.WritableStream;
 	env: NodeJS.ProcessEnv;
@@ -39,12 +48,27 @@ export interface CliIo {
 }
 
 const defaultIo = (): CliIo => ({
-	stdin: process.stdin,
+	get stdin() {
+		return process.stdin;
+	},
+	stdinFd: 0,
 	stdout: process.stdout,
 	stderr: process.stderr,
 	env: process.env,
 	cwd: process.cwd(),
 });
+
+/**
+ * All of piped stdin. A regular file or a character device (</dev/null, as CI and scripts
+ * give) is read from the descriptor, which cannot block; a pipe or socket through the stream.
+ */
+async function readStdinText(io: CliIo): Promise<string | undefined> {
+	if (io.stdinFd !== undefined) {
+		const info = fstatSync(io.stdinFd);
+		if (info.isFile() || info.isCharacterDevice()) return readFileSync(io.stdinFd, "utf8");
+	}
+	return readPipedStdin(io.stdin);
+}
 
 /** Runs the CLI for parsed arguments; returns the exit code. */
 export async function runCli(args: ParsedArgs, io: CliIo = defaultIo(), argv?: readonly string[]): Promise<number> {
@@ -67,7 +91,8 @@ async function run(
 	err: (text: string) => void,
 	argv: readonly string[] | undefined,
 ): Promise<number> {
-	const mode = resolveMode(args, Boolean(io.stdin.isTTY));
+	const stdinIsTTY = io.stdinFd === undefined ? Boolean(io.stdin.isTTY) : isatty(io.stdinFd);
+	const mode = resolveMode(args, stdinIsTTY);
 	// The app shows start-up warnings inside it (its screen would paint over
 	// stderr); the other modes write them to stderr at once.
 	const startupNotes: string[] = [];
@@ -231,7 +256,7 @@ async function run(
 	// -- prompt input (before the session, so bad @files fail fast) ------------
 	// (RPC mode reads commands from stdin instead.)
 	const files = await processFileArgs(mode === "rpc" ? [] : args.fileArgs, cwd, settings.getImageSettings());
-	const stdinText = io.stdin.isTTY || mode === "rpc" ? undefined : await readPipedStdin(io.stdin);
+	const stdinText = stdinIsTTY || mode === "rpc" ? undefined : await readStdinText(io);
 	const prompts = buildInitialPrompts(args.messages, files, stdinText);
 	if (mode !== "rpc" && mode !== "interactive" && !prompts.initial && prompts.rest.length === 0) {
 		throw new CliUsageError('No prompt given. Pass a message (pi -p "…"), @files, or pipe text on stdin.');

@@ -110,6 +110,20 @@ describe("pi -p (print mode)", () => {
 		);
 	});
 
+	it("stdin redirected from a file is read like piped stdin; from /dev/null adds nothing", async () => {
+		// (run.ts reads a file or character device from the descriptor, not through process.stdin.)
+		const input = join(sb.root, "input.txt");
+		writeFileSync(input, "from a file ");
+		sb.fake.enqueue(textReply("ok"));
+		sb.fake.enqueue(textReply("ok"));
+		const r = await sb.run(["-p", ...MODEL, "question"], { stdin: { file: input } });
+		expect(r.code, r.stderr).toBe(0);
+		expect(JSON.stringify(body(sb.fake, 0).messages[1].content)).toContain("from a file question");
+		const empty = await sb.run(["-p", ...MODEL, "question"], { stdin: { file: "/dev/null" } });
+		expect(empty.code, empty.stderr).toBe(0);
+		expect(JSON.stringify(body(sb.fake, 1).messages[1].content)).toContain('"question"');
+	});
+
 	it("--system-prompt replaces the base and --append-system-prompt appends", async () => {
 		sb.fake.enqueue(textReply("arr"));
 		await sb.run(["-p", ...MODEL, "--system-prompt", "You are a pirate.", "--append-system-prompt", "Say arr.", "hi"]);

@@ -12,6 +12,10 @@
  * Intl.Segmenter is made (the first Intl object builds ICU's locale tables; ASCII needs none).
  * Nor is TypeBox's compiler, value module or format regexes (~200 KB): valid tool arguments of
  * plain schemas are proven valid without it (agent's validation-fast.ts).
+ * Nor node:worker_threads (the search tools' worker, made by their first search) or
+ * node:fs/promises (with its readline and watcher modules: @file arguments load it, and the write
+ * tool renames through the callback API); and with stdin from /dev/null (or a file) process.stdin
+ * is never made: run.ts reads the descriptor (issue 25, session 10).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -141,6 +145,37 @@ describe("a -p run loads only what it uses", () => {
 		// (webstreams/util and queuingstrategies are loaded by Node itself, as in a bare script.)
 		expect(loaded.filter((m) => m.includes("webstreams/readablestream"))).toEqual([]);
 		expect(readFileSync(segmenters, "utf8")).toBe("0");
+	}, 60_000);
+
+	it("nor loads node:worker_threads or node:fs/promises, and with stdin from /dev/null never makes process.stdin", async () => {
+		// A CommonJS preload (an --import hook runs module hooks on a worker thread of Node's own).
+		const probe = join(sb.root, "probe.cjs");
+		const out = join(sb.root, "probe.json");
+		writeFileSync(
+			probe,
+			[
+				`const { writeFileSync } = require("node:fs");`,
+				// process.stdin is a getter that makes the stream on first access: count the accesses.
+				`const getter = Object.getOwnPropertyDescriptor(process, "stdin");`,
+				`let stdinReads = 0;`,
+				`Object.defineProperty(process, "stdin", { ...getter, get() { stdinReads++; return getter.get.call(process); } });`,
+				`process.on("exit", () => writeFileSync(${JSON.stringify(out)}, JSON.stringify({ stdinReads, loaded: process.moduleLoadList })));`,
+			].join("\n"),
+		);
+		sb.fake.enqueue(toolReply("write", { path: "probe.txt", content: "probe\n" }));
+		sb.fake.enqueue(toolReply("read", { path: "probe.txt" }));
+		sb.fake.enqueue(textReply("Done."));
+		const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "Write probe.txt, read it back."], {
+			nodeArgs: ["--require", probe],
+			stdin: { file: "/dev/null" },
+		});
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout.trim()).toBe("Done.");
+		expect(readFileSync(join(sb.cwd, "probe.txt"), "utf8")).toBe("probe\n");
+		const { stdinReads, loaded } = JSON.parse(readFileSync(out, "utf8")) as { stdinReads: number; loaded: string[] };
+		expect(loaded).toContain("NativeModule _http_client");
+		expect(loaded.filter((m) => /worker_threads|fs\/promises|readline/.test(m))).toEqual([]);
+		expect(stdinReads).toBe(0);
 	}, 60_000);
 
 	it("the hook does see what a run loads: an extension brings jiti (by import()) and its own npm import (by require)", async () => {

@@ -1,7 +1,7 @@
 // Runs the BUILT `pi` (dist/cli.js) as a subprocess in a temporary home, with
 // a models.json pointing at the fake provider server. Build first: `npm run build`.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach } from "vitest";
@@ -30,35 +30,40 @@ export interface Sandbox {
 	/** Runs the built CLI (in `cwd`, default the sandbox's); `nodeArgs` go to node before it (e.g. `--import` of a resolution hook). */
 	run(
 		args: string[],
-		options?: { stdin?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; cwd?: string },
+		options?: { stdin?: StdinSource; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; cwd?: string },
 	): Promise<PiResult>;
 	writeModels(provider?: Record<string, unknown>): void;
 	close(): Promise<void>;
 }
 
+/** Text written to a pipe and closed, or a file opened as the child's stdin (`{ file: "/dev/null" }`). */
+export type StdinSource = string | { file: string };
+
 /** Runs `command` to its end and collects its output; `stdin` is written and closed (default: empty). */
 export function runProcess(
 	command: string,
 	args: string[],
-	options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+	options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: StdinSource },
 ): Promise<PiResult> {
 	return new Promise((resolvePromise, reject) => {
+		const stdinFile = typeof options.stdin === "object" ? openSync(options.stdin.file, "r") : undefined;
 		const child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env,
-			stdio: ["pipe", "pipe", "pipe"],
+			stdio: [stdinFile ?? "pipe", "pipe", "pipe"],
 		});
+		if (stdinFile !== undefined) closeSync(stdinFile);
 		let stdout = "";
 		let stderr = "";
-		child.stdout.on("data", (d) => {
+		child.stdout?.on("data", (d) => {
 			stdout += d;
 		});
-		child.stderr.on("data", (d) => {
+		child.stderr?.on("data", (d) => {
 			stderr += d;
 		});
 		child.on("error", reject);
 		child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-		child.stdin.end(options.stdin ?? "");
+		if (stdinFile === undefined) child.stdin?.end(options.stdin ?? "");
 	});
 }
 

@@ -5,7 +5,8 @@
 //                                           with the write pending (13, unsettled top-level await)
 //   stalled-writer <target> hold <journal>  journals its temp file in <journal>, prints
 //                                           "in-write" once inside the write, and lives until killed
-import { promises } from "node:fs";
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { atomicWriteFile } from "../../src/tools/shared/atomic-write.js";
 import { setTempFileJournal } from "../../src/tools/shared/temp-files.js";
 
@@ -18,9 +19,10 @@ if (mode === "hold") {
 	setTempFileJournal(journal);
 	setInterval(() => {}, 1000);
 }
-// atomic-write calls `fs.rename` on this same object at the moment of the rename.
-(promises as { rename: typeof promises.rename }).rename = () => {
+// atomic-write renames with node:fs's callback `rename`: replaced here by one that never calls
+// back (syncBuiltinESMExports makes `import { rename } from "node:fs"` see the replacement).
+(fs as { rename: unknown }).rename = () => {
 	if (mode === "hold") process.stdout.write("in-write\n");
-	return new Promise(() => {});
 };
+syncBuiltinESMExports();
 await atomicWriteFile(target, "B".repeat(1024 * 1024));

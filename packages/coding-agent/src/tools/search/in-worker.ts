@@ -7,7 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { nodeBuiltin } from "../../lazy-cjs.js";
 import { findJs } from "./find-engines.js";
 import { grepJs } from "./grep-js.js";
 import type { SearchRequest, SearchResponse } from "./search-worker.js";
@@ -64,7 +65,9 @@ function takeWorker(s: WorkerScript): Worker {
 		w.ref();
 		return w;
 	}
-	return "url" in s ? new Worker(s.url) : new Worker(s.code, { eval: true });
+	// (node:worker_threads is loaded by the first search, not by every run that has the tools.)
+	const { Worker: WorkerThread } = nodeBuiltin<typeof import("node:worker_threads")>("node:worker_threads");
+	return "url" in s ? new WorkerThread(s.url) : new WorkerThread(s.code, { eval: true });
 }
 
 function release(w: Worker): void {

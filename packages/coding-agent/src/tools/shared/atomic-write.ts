@@ -39,6 +39,7 @@ import {
 	lstatSync,
 	openSync,
 	readlinkSync,
+	rename,
 	unlinkSync,
 	writeSync,
 } from "node:fs";
@@ -206,7 +207,7 @@ export async function atomicWriteFile(
 			forgetTempFile(temp);
 			return writeInPlace(target, data, stat);
 		}
-		await fs.rename(temp, target);
+		await renameFile(temp, target);
 		forgetTempFile(temp);
 	} catch (error) {
 		removeIfThere(temp);
@@ -215,8 +216,14 @@ export async function atomicWriteFile(
 	}
 }
 
+// The callback forms, not fs.promises: a write is often a run's first use of fs.promises, whose
+// first access loads and initialises node:fs/promises (with its readline and watcher modules).
 function fsyncFd(fd: number): Promise<void> {
 	return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+function renameFile(from: string, to: string): Promise<void> {
+	return new Promise((resolve, reject) => rename(from, to, (error) => (error ? reject(error) : resolve())));
 }
 
 function removeIfThere(path: string): void {
