@@ -32,7 +32,10 @@ function utf8Into(s: string): number {
 	return buf.length;
 }
 
-/** Slot values: 0 empty, TOMBSTONE removed, else row + 1. */
+/**
+ * The table holds pairs [row + 1, hash] (row + 1: 0 empty, TOMBSTONE removed): a probe compares
+ * hashes in the slot it reads (one cache line) before it reads any id bytes.
+ */
 const TOMBSTONE = -1;
 const MIN_TABLE = 2048;
 
@@ -46,7 +49,9 @@ export class IdIndex {
 	/** Each row's hash: a rehash or a removal reads no id bytes. */
 	private hashes = new Int32Array(1024);
 	private count = 0;
-	private table = new Int32Array(MIN_TABLE);
+	private table = new Int32Array(MIN_TABLE * 2);
+	/** Slots in `table` (pairs). */
+	private slots = MIN_TABLE;
 	/** Live rows in the table, and slots taken (live + tombstones), for resizing. */
 	private live = 0;
 	private taken = 0;
@@ -61,7 +66,7 @@ export class IdIndex {
 	reserve(n: number): void {
 		const need = this.count + n;
 		if (need > this.starts.length) this.growRows(need);
-		if ((this.taken + n) * 2 > this.table.length) this.rehash(need);
+		if ((this.taken + n) * 2 > this.slots) this.rehash(need);
 	}
 
 	/** The row of the id spelled by `b[start, end)`, or -1. */
@@ -91,23 +96,24 @@ export class IdIndex {
 	 */
 	pushBytesIfNew(b: Uint8Array, start: number, end: number): boolean {
 		const h = hashBytes(b, start, end);
-		if ((this.taken + 1) * 2 > this.table.length) this.rehash(this.count + 1);
+		if ((this.taken + 1) * 2 > this.slots) this.rehash(this.count + 1);
 		const table = this.table;
-		const mask = table.length - 1;
+		const mask = this.slots - 1;
 		let free = -1;
 		let s = h & mask;
 		for (; ; s = (s + 1) & mask) {
-			const v = table[s];
+			const v = table[2 * s];
 			if (v === 0) break;
 			if (v === TOMBSTONE) {
 				if (free < 0) free = s;
-			} else if (this.hashes[v - 1] === h && this.rowIs(v - 1, b, start, end)) return false;
+			} else if (table[2 * s + 1] === h && this.rowIs(v - 1, b, start, end)) return false;
 		}
 		if (free < 0) {
 			free = s;
 			this.taken++;
 		}
-		table[free] = this.append(b, start, end, h) + 1;
+		table[2 * free] = this.append(b, start, end, h) + 1;
+		table[2 * free + 1] = h;
 		this.live++;
 		return true;
 	}
@@ -116,17 +122,17 @@ export class IdIndex {
 	push(id: string): number {
 		const length = utf8Into(id);
 		const h = hashBytes(scratch, 0, length);
-		if ((this.taken + 1) * 2 > this.table.length) this.rehash(this.count + 1);
+		if ((this.taken + 1) * 2 > this.slots) this.rehash(this.count + 1);
 		const table = this.table;
-		const mask = table.length - 1;
+		const mask = this.slots - 1;
 		let free = -1;
 		let s = h & mask;
 		for (; ; s = (s + 1) & mask) {
-			const v = table[s];
+			const v = table[2 * s];
 			if (v === 0) break;
 			if (v === TOMBSTONE) {
 				if (free < 0) free = s;
-			} else if (this.hashes[v - 1] === h && this.rowIs(v - 1, scratch, 0, length)) {
+			} else if (table[2 * s + 1] === h && this.rowIs(v - 1, scratch, 0, length)) {
 				free = s;
 				this.live--; // replaced, counted again below
 				break;
@@ -137,7 +143,8 @@ export class IdIndex {
 			this.taken++;
 		}
 		const row = this.append(scratch, 0, length, h);
-		table[free] = row + 1;
+		table[2 * free] = row + 1;
+		table[2 * free + 1] = h;
 		this.live++;
 		this.strings.set(row, id);
 		return row;
@@ -147,10 +154,11 @@ export class IdIndex {
 	pop(): void {
 		if (this.count === 0) return;
 		const row = this.count - 1;
-		const mask = this.table.length - 1;
-		for (let s = this.hashes[row] & mask; this.table[s] !== 0; s = (s + 1) & mask) {
-			if (this.table[s] === row + 1) {
-				this.table[s] = TOMBSTONE;
+		const mask = this.slots - 1;
+		const table = this.table;
+		for (let s = this.hashes[row] & mask; table[2 * s] !== 0; s = (s + 1) & mask) {
+			if (table[2 * s] === row + 1) {
+				table[2 * s] = TOMBSTONE;
 				this.live--;
 				break;
 			}
@@ -172,11 +180,11 @@ export class IdIndex {
 
 	private lookup(b: Uint8Array, start: number, end: number, h: number): number {
 		const table = this.table;
-		const mask = table.length - 1;
+		const mask = this.slots - 1;
 		for (let s = h & mask; ; s = (s + 1) & mask) {
-			const v = table[s];
+			const v = table[2 * s];
 			if (v === 0) return -1;
-			if (v !== TOMBSTONE && this.hashes[v - 1] === h && this.rowIs(v - 1, b, start, end)) return v - 1;
+			if (v !== TOMBSTONE && table[2 * s + 1] === h && this.rowIs(v - 1, b, start, end)) return v - 1;
 		}
 	}
 
@@ -214,19 +222,23 @@ export class IdIndex {
 
 	/** A table with room for `rows` rows at most half full, without tombstones. */
 	private rehash(rows: number): void {
-		let size = this.table.length;
+		let size = this.slots;
 		while (size < Math.max(rows, this.live + 1) * 2) size *= 2;
 		const old = this.table;
-		const table = new Int32Array(size);
+		const oldSlots = this.slots;
+		const table = new Int32Array(size * 2);
 		const mask = size - 1;
-		for (let s = 0; s < old.length; s++) {
-			const v = old[s];
+		for (let s = 0; s < oldSlots; s++) {
+			const v = old[2 * s];
 			if (v <= 0) continue;
-			let t = this.hashes[v - 1] & mask;
-			while (table[t] !== 0) t = (t + 1) & mask;
-			table[t] = v;
+			const h = old[2 * s + 1];
+			let t = h & mask;
+			while (table[2 * t] !== 0) t = (t + 1) & mask;
+			table[2 * t] = v;
+			table[2 * t + 1] = h;
 		}
 		this.table = table;
+		this.slots = size;
 		this.taken = this.live;
 	}
 }
