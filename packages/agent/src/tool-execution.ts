@@ -225,10 +225,11 @@ async function execute(state: BatchState, call: AgentToolCall, tool: AgentTool, 
 	// Each call gets its own signal, aborted with the batch's: tools add abort listeners to it, and
 	// 200 calls on one shared signal would pass Node's listener limit (MaxListenersExceededWarning).
 	const signal = state.fanOut.child();
-	const startedAt = performance.now();
+	// (process.hrtime: the first use of the `performance` global loads Node's perf_hooks modules.)
+	const startedAt = process.hrtime.bigint();
 	const timed = (final: Finalized): Finalized => ({
 		...final,
-		durationMs: Math.max(0, Math.round(performance.now() - startedAt)),
+		durationMs: Math.max(0, Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6)),
 	});
 	try {
 		const result = await tool.execute(call.id, args as never, signal, onUpdate);

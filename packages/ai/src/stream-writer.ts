@@ -34,8 +34,12 @@ export class AssistantStreamWriter {
 	readonly message: AssistantMessage;
 	private readonly open = new Map<number, OpenBlock>();
 	private started = false;
-	/** Monotonic start, for `durationMs` on the final message. */
-	private readonly startedAt = performance.now();
+	/**
+	 * Monotonic start, for `durationMs` on the final message. process.hrtime, not performance.now():
+	 * the first use of Node's `performance` global loads its perf_hooks modules (~6M instructions),
+	 * and a CLI's first request would be that first use.
+	 */
+	private readonly startedAt = process.hrtime.bigint();
 
 	constructor(private readonly model: Model) {
 		this.message = {
@@ -228,7 +232,7 @@ export class AssistantStreamWriter {
 	}
 
 	private elapsed(): number {
-		return Math.max(0, Math.round(performance.now() - this.startedAt));
+		return Math.max(0, Math.round(Number(process.hrtime.bigint() - this.startedAt) / 1e6));
 	}
 }
 

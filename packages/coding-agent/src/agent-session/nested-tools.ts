@@ -115,7 +115,8 @@ export class NestedToolRunner {
 		const assistant = this.host.lastAssistant() ?? placeholderAssistant();
 		const hooks = this.host.toolHooks;
 		let result: ToolResultMessage | undefined;
-		const started = performance.now();
+		// (process.hrtime: the first use of the `performance` global loads Node's perf_hooks modules.)
+		const started = process.hrtime.bigint();
 		try {
 			const outcome = await executeToolBatch({
 				assistantMessage: assistant,
@@ -153,7 +154,7 @@ export class NestedToolRunner {
 				timestamp: Date.now(),
 			};
 		}
-		const durationMs = Math.round(performance.now() - started);
+		const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 		// Its own model calls and those of the calls it made count for the calling tool.
 		this.take(call.id);
 		const usage = sumUsage(result.usage, this.takeUsage(call.id));

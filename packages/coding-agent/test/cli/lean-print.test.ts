@@ -14,8 +14,9 @@
  * plain schemas are proven valid without it (agent's validation-fast.ts).
  * Nor node:worker_threads (the search tools' worker, made by their first search) or
  * node:fs/promises (with its readline and watcher modules: @file arguments load it, and the write
- * tool renames through the callback API); and with stdin from /dev/null (or a file) process.stdin
- * is never made: run.ts reads the descriptor (issue 25, session 10).
+ * tool renames through the callback API), nor Node's perf_hooks (durations are timed with
+ * process.hrtime: the first use of the `performance` global loads them); and with stdin from
+ * /dev/null (or a file) process.stdin is never made: run.ts reads the descriptor (issue 25, session 10).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -147,7 +148,7 @@ describe("a -p run loads only what it uses", () => {
 		expect(readFileSync(segmenters, "utf8")).toBe("0");
 	}, 60_000);
 
-	it("nor loads node:worker_threads or node:fs/promises, and with stdin from /dev/null never makes process.stdin", async () => {
+	it("nor loads node:worker_threads, node:fs/promises or perf_hooks, and with stdin from /dev/null never makes process.stdin", async () => {
 		// A CommonJS preload (an --import hook runs module hooks on a worker thread of Node's own).
 		const probe = join(sb.root, "probe.cjs");
 		const out = join(sb.root, "probe.json");
@@ -174,7 +175,9 @@ describe("a -p run loads only what it uses", () => {
 		expect(readFileSync(join(sb.cwd, "probe.txt"), "utf8")).toBe("probe\n");
 		const { stdinReads, loaded } = JSON.parse(readFileSync(out, "utf8")) as { stdinReads: number; loaded: string[] };
 		expect(loaded).toContain("NativeModule _http_client");
-		expect(loaded.filter((m) => /worker_threads|fs\/promises|readline/.test(m))).toEqual([]);
+		expect(loaded.filter((m) => /worker_threads|fs\/promises|readline|perf_hooks|perf\/performance$/.test(m))).toEqual(
+			[],
+		);
 		expect(stdinReads).toBe(0);
 	}, 60_000);
 
