@@ -38,7 +38,8 @@ export function registerSecret(value: string | undefined | null): void {
 
 /** The credentials inside a URL (`https://user:pass@host`): the password and `user:pass`. */
 export function registerUrlCredentials(url: string | undefined): void {
-	if (!url) return;
+	// Credentials in a URL come before an "@": most base URLs have none and need no parse.
+	if (!url?.includes("@")) return;
 	let parsed: URL;
 	try {
 		parsed = new URL(url);

@@ -236,6 +236,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 				...(answeredBy ? { answeredBy } : {}),
 			}
 		: undefined;
+	let all: Model[] | undefined;
+	let available: Model[] | undefined;
 	const initial = selectInitialModel({
 		cli: options.model ? { model: options.model } : undefined,
 		cliThinking: options.thinkingLevel,
@@ -245,8 +247,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		defaultProvider: settings.getDefaultProvider(),
 		defaultModel: settings.getDefaultModel(),
 		defaultThinkingLevel: settings.getDefaultThinkingLevel(),
-		all: registry.getAll(),
-		available: registry.getAvailable(),
+		// Listed only when asked (a --model given on the command line needs neither list).
+		get all() {
+			all ??= registry.getAll();
+			return all;
+		},
+		get available() {
+			available ??= registry.getAvailable();
+			return available;
+		},
 	});
 
 	// -- agent ------------------------------------------------------------------

@@ -246,10 +246,11 @@ async function run(
 		throw new CliUsageError("--api-key requires a model to be specified via --model, --provider/--model, or --models");
 	}
 	if (args.apiKey && cli.model) auth.setRuntimeApiKey(cli.model.provider, args.apiKey);
-	const scope = resolveModelScope(
-		scopePatterns,
-		args.apiKey && args.models ? registry.getAll() : registry.getAvailable(),
-	);
+	// (No patterns, no scope: the list of available models is not built for nothing.)
+	const scope =
+		scopePatterns.length === 0
+			? { scoped: [], warnings: [] }
+			: resolveModelScope(scopePatterns, args.apiKey && args.models ? registry.getAll() : registry.getAvailable());
 	for (const w of scope.warnings) warn(`Warning: ${w}`);
 	if (args.apiKey && !cli.model && scope.scoped[0]) auth.setRuntimeApiKey(scope.scoped[0].model.provider, args.apiKey);
 
