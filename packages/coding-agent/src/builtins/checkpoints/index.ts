@@ -38,6 +38,9 @@ export function createCheckpointsExtension(): ExtensionFactory {
 
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
+			// An ephemeral session (--no-session) never records a checkpoint (see capture): no store,
+			// no pruning, no warming — nothing of the store is even set up on such a run.
+			if (!ctx.sessionManager.getSessionFile()) return;
 			const store = cp.storeFor(ctx.cwd);
 			// The store is created by the first snapshot; pruning and warming run off the start-up path.
 			if (!store || !existsSync(store.dir)) return;
