@@ -103,11 +103,23 @@ async function run(cli, home, i, measured) {
 			]
 		: [cli];
 	const cmd = measured ? "valgrind" : process.execPath;
-	const child = spawn(cmd, [...args, "-p", "--no-session", "--model", "fake/fake-model", "hi"], {
-		env: home.env,
-		cwd: home.cwd,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
+	const child = spawn(
+		cmd,
+		[
+			...args,
+			"-p",
+			"--no-session",
+			"--model",
+			"fake/fake-model",
+			...(process.env.PI_ARGS ?? "").split(" ").filter(Boolean),
+			"hi",
+		],
+		{
+			env: home.env,
+			cwd: home.cwd,
+			stdio: ["ignore", "pipe", "pipe"],
+		},
+	);
 	let stdout = "";
 	let stderr = "";
 	child.stdout.on("data", (d) => {

@@ -9,7 +9,7 @@ import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import type { SubmitOptions } from "../agent-session/extension-bridge.js";
 import { lateToolFilter } from "../agent-session/tool-selection.js";
-import { withLoginFlows } from "../auth/flows.js";
+import { loadLoginFlows, withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { registerConfiguredSecrets } from "../config/configured-secrets.js";
@@ -364,7 +364,11 @@ async function run(
 		}
 	}
 	if (mode === "interactive") {
-		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
+		// /login lists and runs pi's own account logins (print, json and rpc modes have no login).
+		const [{ runInteractiveMode }] = await Promise.all([
+			import("../modes/interactive/interactive-mode.js"),
+			loadLoginFlows(),
+		]);
 		try {
 			const code = await runInteractiveMode({
 				session,

@@ -60,6 +60,11 @@ export interface AuthStorageOptions {
 	now?: () => number;
 	/** Account-specific endpoint and headers for requests made with a stored OAuth login (Copilot). */
 	oauthRequest?: (provider: string, credential: OAuthCredential) => OAuthRequestExtras | undefined;
+	/**
+	 * Awaited before a stored OAuth login is used for a key (getApiKey, refreshAfterRejection):
+	 * whatever `oauthRequest` needs is loaded by then (the login flows load on demand).
+	 */
+	beforeOAuth?: () => Promise<void>;
 }
 
 /**
@@ -286,7 +291,10 @@ export class AuthStorage {
 				throw error;
 			}
 		}
-		if (stored?.type === "oauth") return this.keyOf(provider, await this.freshOAuth(provider, stored));
+		if (stored?.type === "oauth") {
+			await this.options.beforeOAuth?.();
+			return this.keyOf(provider, await this.freshOAuth(provider, stored));
+		}
 		const fromEnv = getEnvApiKey(provider, this.env);
 		if (fromEnv) return fromEnv;
 		return this.fallback?.get(provider);
@@ -315,6 +323,7 @@ export class AuthStorage {
 	 * different token, that one is taken instead. Returns the new access token.
 	 */
 	async refreshAfterRejection(provider: string, rejectedAccess: string): Promise<string> {
+		await this.options.beforeOAuth?.();
 		const stored = this.data[provider];
 		if (stored?.type !== "oauth") throw new AuthError(`No OAuth login is stored for "${provider}"`);
 		if (this.keyOf(provider, stored) !== rejectedAccess && this.now() < stored.expires) {

@@ -16,7 +16,9 @@
  * node:fs/promises (with its readline and watcher modules: @file arguments load it, and the write
  * tool renames through the callback API), nor Node's perf_hooks (durations are timed with
  * process.hrtime: the first use of the `performance` global loads them); and with stdin from
- * /dev/null (or a file) process.stdin is never made: run.ts reads the descriptor (issue 25, session 10).
+ * /dev/null (or a file) process.stdin is never made: run.ts reads the descriptor; nor do pi's own
+ * account logins run (auth/builtin-flows.ts, loaded by a login, a refresh or a stored login)
+ * (issue 25, session 10).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -137,6 +139,8 @@ describe("a -p run loads only what it uses", () => {
 			/node_modules\/(typebox\/build\/(compile|format|value)|marked)\//.test(f),
 		);
 		expect(bundledUnwanted).toEqual([]);
+		// pi's own account logins load with a login, a refresh or a stored login, not with API keys.
+		expect([...ran].filter((f) => /src\/auth\/(openai-codex|github-copilot|callback-server)\.ts$/.test(f))).toEqual([]);
 
 		const loaded = readFileSync(builtins, "utf8").split("\n");
 		expect(loaded).toContain("NativeModule _http_client");

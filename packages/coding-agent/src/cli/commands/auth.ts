@@ -4,7 +4,7 @@
 // {status, provider, authType | reason[, credentials]}. Secrets go to stdout
 // only from the commands whose job is to print them.
 import { loginWithApiKey, saveApiKey } from "../../auth/api-key.js";
-import { findLoginFlow, withLoginFlows } from "../../auth/flows.js";
+import { findLoginFlow, loadLoginFlows, withLoginFlows } from "../../auth/flows.js";
 import { LoginCancelledError } from "../../auth/interaction.js";
 import { AuthStorage } from "../../config/auth.js";
 import { ModelRegistry } from "../../config/model-registry.js";
@@ -198,6 +198,8 @@ export async function runAuthCommand(argv: readonly string[], io: CommandIo): Pr
 		if (!known.includes(command)) {
 			throw new UsageError(`Unknown auth command "${command}". Use one of: ${known.join(", ")}.`);
 		}
+		// Every auth command asks which providers pi itself can log in to.
+		await loadLoginFlows();
 		const p = parse(command, argv.slice(1));
 		if (p.help) {
 			io.stdout.write(USAGE);
