@@ -3,10 +3,21 @@
  * mentions with fuzzy search, and Tab path completion. File listing is
  * pluggable so the app decides how files are found (fd, git ls-files, a walk).
  */
-import { readdir } from "node:fs/promises";
+import { type Dirent, readdir } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fuzzyFilter } from "./fuzzy.js";
+
+/**
+ * A directory's entries through the callback API: importing node:fs/promises loads Node's
+ * promises, watcher and readline modules (~5M instructions) when the app starts, before the first
+ * screen, though nothing is completed then.
+ */
+function listDir(dir: string): Promise<Dirent[]> {
+	return new Promise((resolve, reject) => {
+		readdir(dir, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)));
+	});
+}
 
 export interface AutocompleteItem {
 	value: string;
@@ -74,9 +85,9 @@ export const walkFiles: FileLister = async ({ basePath, signal, limit }) => {
 	while (queue.length > 0 && out.length < maxEntries) {
 		if (signal.aborted) break;
 		const dir = queue.shift() ?? basePath;
-		let entries: import("node:fs").Dirent[];
+		let entries: Dirent[];
 		try {
-			entries = await readdir(dir, { withFileTypes: true });
+			entries = await listDir(dir);
 		} catch {
 			continue;
 		}
@@ -189,9 +200,9 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
 		const dirPart = slash === -1 ? "" : expanded.slice(0, slash + 1);
 		const namePrefix = slash === -1 ? expanded : expanded.slice(slash + 1);
 		const dir = dirPart.startsWith("/") ? dirPart : join(this.basePath, dirPart);
-		let entries: import("node:fs").Dirent[];
+		let entries: Dirent[];
 		try {
-			entries = await readdir(dir || ".", { withFileTypes: true });
+			entries = await listDir(dir || ".");
 		} catch {
 			return null;
 		}

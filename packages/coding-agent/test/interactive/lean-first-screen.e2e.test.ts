@@ -2,7 +2,9 @@
 // probe (`--require` through NODE_OPTIONS) records Node's module load list at
 // the first write that shows the footer's model. Node's `performance` global is
 // not among it: its first use loads the perf_hooks modules (~6M instructions),
-// and the TUI paces frames with process.hrtime instead.
+// and the TUI paces frames with process.hrtime instead. Nor is node:fs/promises
+// (with the watcher and readline modules it loads, ~5M): the TUI's path
+// completion lists directories through the callback API.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,7 +13,7 @@ import { hasTmux, READY, useTmuxApp } from "../support/tmux-app.js";
 const app = useTmuxApp("the first screen's module list");
 
 describe.skipIf(!hasTmux)("first screen (tmux, built app)", () => {
-	it("is written before Node's perf_hooks modules are loaded", async () => {
+	it("is written before Node's perf_hooks and fs/promises modules are loaded", async () => {
 		const out = join(app.sb.root, "loaded-at-first-screen");
 		const probe = join(app.sb.root, "first-screen-probe.cjs");
 		writeFileSync(
@@ -39,6 +41,6 @@ describe.skipIf(!hasTmux)("first screen (tmux, built app)", () => {
 		const loaded = readFileSync(out, "utf8").split("\n");
 		// The probe saw the app's own modules being loaded (the TUI draws through tty).
 		expect(loaded).toContain("NativeModule tty");
-		expect(loaded.filter((m) => /perf_hooks|internal\/perf\/performance$/.test(m))).toEqual([]);
+		expect(loaded.filter((m) => /perf_hooks|internal\/perf\/performance$|fs\/promises$/.test(m))).toEqual([]);
 	});
 });
