@@ -66,6 +66,9 @@ export class IdIndex {
 	reserve(n: number): void {
 		const need = this.count + n;
 		if (need > this.starts.length) this.growRows(need);
+		// Room for pi's 8-byte ids and then some: growing the arena while a file is read makes V8
+		// drop the optimized code of the loop that adds ids (a path it had not seen).
+		if (this.used + n * 12 > this.arena.length) this.growArena(this.used + n * 12);
 		if ((this.taken + n) * 2 > this.slots) this.rehash(need);
 	}
 
@@ -191,12 +194,7 @@ export class IdIndex {
 	/** Stores the id bytes of a new row; returns the row. */
 	private append(b: Uint8Array, start: number, end: number, h: number): number {
 		const len = end - start;
-		if (this.used + len > this.arena.length) {
-			const bigger = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
-			bigger.set(this.arena.subarray(0, this.used));
-			this.arena = bigger;
-			this.arenaText = Buffer.from(bigger.buffer);
-		}
+		if (this.used + len > this.arena.length) this.growArena(Math.max(this.arena.length * 2, this.used + len));
 		if (this.count === this.starts.length) this.growRows(this.count * 2);
 		const row = this.count++;
 		// By hand: `subarray` makes a Buffer object per id, costlier than copying 8-36 bytes.
@@ -207,6 +205,13 @@ export class IdIndex {
 		this.hashes[row] = h;
 		this.used += len;
 		return row;
+	}
+
+	private growArena(size: number): void {
+		const bigger = new Uint8Array(size);
+		bigger.set(this.arena.subarray(0, this.used));
+		this.arena = bigger;
+		this.arenaText = Buffer.from(bigger.buffer);
 	}
 
 	private growRows(cap: number): void {

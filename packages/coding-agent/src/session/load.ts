@@ -352,8 +352,9 @@ export function loadSessionFile(file: string, tree: SessionTree): { state: LoadS
 	try {
 		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
 		// stays at its starting size without being held there (young-generation.test.ts).
-		// Rows for ~1 KB a line, so a large file's columns are not grown (and copied) as it is read.
-		tree.reserve(Math.min(Math.floor(fstatSync(fd).size / 1024), 1 << 20));
+		// Rows for lines of ~256 bytes or more, so the columns are not grown (and copied) as the file
+		// is read and the code adding rows is not deoptimized by growth (a path V8 had not seen).
+		tree.reserve(Math.min(Math.floor(fstatSync(fd).size / 256), 1 << 22));
 		let summary = loadFromFd(fd, state, tree);
 		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
 			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
