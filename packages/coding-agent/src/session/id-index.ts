@@ -62,14 +62,17 @@ export class IdIndex {
 		return this.count;
 	}
 
-	/** Room for `n` more rows: the table sized once for them instead of rehashed as they come. */
-	reserve(n: number): void {
+	/**
+	 * Room for `n` more rows, the table sized for `likely` of them (its slots are written all over,
+	 * so each one is resident memory; rows and id bytes are written in order, their spare room is not).
+	 */
+	reserve(n: number, likely = n): void {
 		const need = this.count + n;
 		if (need > this.starts.length) this.growRows(need);
 		// Room for pi's 8-byte ids and then some: growing the arena while a file is read makes V8
 		// drop the optimized code of the loop that adds ids (a path it had not seen).
 		if (this.used + n * 12 > this.arena.length) this.growArena(this.used + n * 12);
-		if ((this.taken + n) * 2 > this.slots) this.rehash(need);
+		if ((this.taken + likely) * 2 > this.slots) this.rehash(this.count + likely);
 	}
 
 	/** The row of the id spelled by `b[start, end)`, or -1. */

@@ -354,7 +354,9 @@ export function loadSessionFile(file: string, tree: SessionTree): { state: LoadS
 		// stays at its starting size without being held there (young-generation.test.ts).
 		// Rows for lines of ~256 bytes or more, so the columns are not grown (and copied) as the file
 		// is read and the code adding rows is not deoptimized by growth (a path V8 had not seen).
-		tree.reserve(Math.min(Math.floor(fstatSync(fd).size / 256), 1 << 22));
+		// The id table (resident as a whole) for ~1 KB a line; past that it grows.
+		const size = fstatSync(fd).size;
+		tree.reserve(Math.min(Math.floor(size / 256), 1 << 22), Math.min(Math.floor(size / 1024), 1 << 20));
 		let summary = loadFromFd(fd, state, tree);
 		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
 			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);

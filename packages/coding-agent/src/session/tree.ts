@@ -144,10 +144,10 @@ export class SessionTree {
 		return c;
 	}
 
-	/** Room for `n` more rows (one allocation instead of doublings when the count is known). */
-	reserve(n: number): void {
+	/** Room for `n` more rows (one allocation instead of doublings), the id table sized for `likely` of them. */
+	reserve(n: number, likely = n): void {
 		const need = this.count + n;
-		this.ids.reserve(n);
+		this.ids.reserve(n, likely);
 		if (need <= this.parents.length) return;
 		const cap = Math.max(need, this.parents.length * 2);
 		const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
