@@ -1,7 +1,6 @@
 // Bundles our session layer (TypeScript sources) into one plain ESM file so
 // benchmark children load it with `node` alone, like the reference's dist.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
@@ -13,7 +12,11 @@ export const REF_SESSION_MANAGER = join(
 );
 
 export function bundleOurs() {
-	const out = join(mkdtempSync(join(tmpdir(), "pi-bench-session-")), "session.mjs");
+	// Inside the repo, with npm packages left external: they resolve from node_modules as in the
+	// CLI (bundling them pulled in node-llama-cpp's optional per-platform binaries and failed).
+	const cache = join(repoRoot, "node_modules", ".cache");
+	mkdirSync(cache, { recursive: true });
+	const out = join(mkdtempSync(join(cache, "pi-bench-session-")), "session.mjs");
 	buildSync({
 		stdin: {
 			contents: [
@@ -28,6 +31,7 @@ export function bundleOurs() {
 		format: "esm",
 		target: "node20",
 		conditions: ["development"],
+		packages: "external",
 		outfile: out,
 		logLevel: "silent",
 	});
