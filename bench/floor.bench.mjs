@@ -36,12 +36,12 @@ import {
 	rmSync,
 	statSync,
 	truncateSync,
-	writeFileSync,
 } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateSession } from "./session-gen.mjs";
+import { makeFloorHome, textReply, toolReply } from "./support/floor-home.mjs";
 
 const here = import.meta.dirname;
 const figure = process.argv[2] ?? "all";
@@ -61,20 +61,6 @@ const node = process.execPath;
 const oursNodeArgs = (process.env.OURS_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
 // ---------------------------------------------------------------- fake provider
-const chunk = (delta, finish = null) =>
-	`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })}\n\n`;
-const toolReply = (n, name, args) =>
-	chunk({
-		role: "assistant",
-		content: null,
-		tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
-	}) +
-	chunk({}, "tool_calls") +
-	usage +
-	"data: [DONE]\n\n";
-const textReply = (text) =>
-	chunk({ role: "assistant", content: text }) + chunk({}, "stop") + usage + "data: [DONE]\n\n";
 
 let script = [];
 let times = { requests: [], responsesEnd: [] };
@@ -93,40 +79,7 @@ const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
 // ---------------------------------------------------------------- homes and runs
 const root = mkdtempSync(join(tmpdir(), "pi-bench-floor-"));
-function makeHome(name) {
-	const home = join(root, name);
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(
-		join(agentDir, "models.json"),
-		JSON.stringify({
-			providers: {
-				fake: {
-					baseUrl,
-					api: "openai-completions",
-					apiKey: "fake-key",
-					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-					models: [{ id: "fake-model", contextWindow: 200000 }],
-				},
-			},
-		}),
-	);
-	const env = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-		TERM: "xterm-256color",
-		// pi's code cache (docs/startup.md) per home: runs are warm after the warm-up round,
-		// and "cold" cases empty it before each run.
-		PI_COMPILE_CACHE: join(home, "compile-cache"),
-	};
-	return { home, agentDir, cwd, env };
-}
+const makeHome = (name) => makeFloorHome(root, name, baseUrl);
 const homes = {
 	ours: makeHome("ours"),
 	cold: makeHome("cold"),

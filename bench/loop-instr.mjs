@@ -8,29 +8,15 @@
 // Per run: instructions up to the first request (callgrind_control -d the moment it arrives,
 // before it is answered), then the whole run. Medians in millions at the end.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { makeFloorHome, textReply, toolReply } from "./support/floor-home.mjs";
 
 const runs = Number(process.argv[2] ?? 3);
 const clis = process.argv.slice(3).map((p) => resolve(p));
 if (clis.length === 0) throw new Error("usage: node bench/loop-instr.mjs [runs] <cli.js> …");
-
-const chunk = (delta, finish = null) =>
-	`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } })}\n\n`;
-const toolReply = (n, name, args) =>
-	chunk({
-		role: "assistant",
-		content: null,
-		tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
-	}) +
-	chunk({}, "tool_calls") +
-	usage +
-	"data: [DONE]\n\n";
-const textReply = (text) =>
-	chunk({ role: "assistant", content: text }) + chunk({}, "stop") + usage + "data: [DONE]\n\n";
 
 let script = [];
 let served = 0;
@@ -49,38 +35,7 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
 const root = mkdtempSync(join(tmpdir(), "pi-loop-instr-"));
-function makeHome(i) {
-	const home = join(root, `h${i}`);
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(
-		join(agentDir, "models.json"),
-		JSON.stringify({
-			providers: {
-				fake: {
-					baseUrl,
-					api: "openai-completions",
-					apiKey: "fake-key",
-					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-					models: [{ id: "fake-model", contextWindow: 200000 }],
-				},
-			},
-		}),
-	);
-	const env = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-		TERM: "xterm-256color",
-		PI_COMPILE_CACHE: join(home, "compile-cache"),
-	};
-	return { home, cwd, env };
-}
+const makeHome = (i) => makeFloorHome(root, `h${i}`, baseUrl);
 
 const totalOf = (text) => Number(/^(?:summary|totals):\s*(\d+)/m.exec(text)?.[1] ?? Number.NaN);
 

@@ -10,10 +10,11 @@
 // AFTER_PRINT=1: each home's first run is a `-p` run (its answer from a local fake provider), then
 // the warm-up start: the code cache as a user has it whose first run after an install was `-p`.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { chunk, makeFloorHome } from "./support/floor-home.mjs";
 
 const runs = Number(process.argv[2] ?? 3);
 const floorScript = resolve(import.meta.dirname, "floor/screen.mjs");
@@ -21,8 +22,6 @@ const clis = process.argv.slice(3).map((p) => (p === "floor" ? floorScript : res
 if (clis.length === 0) throw new Error("usage: node bench/screen-instr.mjs [runs] <cli.js | floor> …");
 const afterPrint = process.env.AFTER_PRINT === "1";
 
-const chunk = (delta, finish = null) =>
-	`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const server = createServer((req, res) => {
 	req.resume();
 	req.on("end", () => {
@@ -33,38 +32,7 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 
 const root = mkdtempSync(join(tmpdir(), "pi-screen-instr-"));
-function makeHome(i) {
-	const home = join(root, `h${i}`);
-	const agentDir = join(home, ".pi", "agent");
-	const cwd = join(home, "work");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(cwd, { recursive: true });
-	writeFileSync(
-		join(agentDir, "models.json"),
-		JSON.stringify({
-			providers: {
-				fake: {
-					baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
-					api: "openai-completions",
-					apiKey: "fake-key",
-					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-					models: [{ id: "fake-model", contextWindow: 200000 }],
-				},
-			},
-		}),
-	);
-	const env = {
-		PATH: process.env.PATH,
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		PI_OFFLINE: "1",
-		PI_SKIP_VERSION_CHECK: "1",
-		PI_TELEMETRY: "0",
-		TERM: "xterm-256color",
-		PI_COMPILE_CACHE: join(home, "compile-cache"),
-	};
-	return { home, cwd, env };
-}
+const makeHome = (i) => makeFloorHome(root, `h${i}`, `http://127.0.0.1:${server.address().port}/v1`);
 
 const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 const argsOf = (cli) => (cli === floorScript ? [cli] : [cli, "--no-session", "--model", "fake/fake-model"]);
