@@ -102,25 +102,9 @@ export class IdIndex {
 	 */
 	pushBytesIfNew(b: Uint8Array, start: number, end: number): boolean {
 		const h = hashBytes(b, start, end);
-		if ((this.taken + 1) * 2 > this.slots) this.rehash(this.count + 1);
-		const table = this.table;
-		const mask = this.slots - 1;
-		let free = -1;
-		let s = h & mask;
-		for (; ; s = (s + 1) & mask) {
-			const v = table[2 * s];
-			if (v === 0) break;
-			if (v === TOMBSTONE) {
-				if (free < 0) free = s;
-			} else if (table[2 * s + 1] === h && this.rowIs(v - 1, b, start, end)) return false;
-		}
-		if (free < 0) {
-			free = s;
-			this.taken++;
-		}
-		table[2 * free] = this.append(b, start, end, h) + 1;
-		table[2 * free + 1] = h;
-		this.live++;
+		const found = this.probe(b, start, end, h);
+		if (found >= 0) return false;
+		this.fill(-1 - found, this.append(b, start, end, h), h);
 		return true;
 	}
 
@@ -128,6 +112,20 @@ export class IdIndex {
 	push(id: string): number {
 		const length = utf8Into(id);
 		const h = hashBytes(scratch, 0, length);
+		const found = this.probe(scratch, 0, length, h);
+		if (found >= 0) this.live--; // replaced, counted again by fill
+		const row = this.append(scratch, 0, length, h);
+		this.fill(found >= 0 ? found : -1 - found, row, h);
+		this.strings.set(row, id);
+		return row;
+	}
+
+	/**
+	 * The slot holding the id `b[start, end)` (hash `h`), or `-1 - slot` for the slot a new row for it
+	 * goes to (the first tombstone on the way, else the empty slot that ended the probe). Grows the
+	 * table first when one more row would fill it past half.
+	 */
+	private probe(b: Uint8Array, start: number, end: number, h: number): number {
 		if ((this.taken + 1) * 2 > this.slots) this.rehash(this.count + 1);
 		const table = this.table;
 		const mask = this.slots - 1;
@@ -138,22 +136,17 @@ export class IdIndex {
 			if (v === 0) break;
 			if (v === TOMBSTONE) {
 				if (free < 0) free = s;
-			} else if (table[2 * s + 1] === h && this.rowIs(v - 1, scratch, 0, length)) {
-				free = s;
-				this.live--; // replaced, counted again below
-				break;
-			}
+			} else if (table[2 * s + 1] === h && this.rowIs(v - 1, b, start, end)) return s;
 		}
-		if (free < 0) {
-			free = s;
-			this.taken++;
-		}
-		const row = this.append(scratch, 0, length, h);
-		table[2 * free] = row + 1;
-		table[2 * free + 1] = h;
+		return -1 - (free < 0 ? s : free);
+	}
+
+	/** Points `slot` at `row` (hash `h`); an empty slot becomes taken. */
+	private fill(slot: number, row: number, h: number): void {
+		if (this.table[2 * slot] === 0) this.taken++;
+		this.table[2 * slot] = row + 1;
+		this.table[2 * slot + 1] = h;
 		this.live++;
-		this.strings.set(row, id);
-		return row;
 	}
 
 	/** Remove the last row (its id is no longer found). */
