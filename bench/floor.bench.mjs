@@ -13,8 +13,17 @@
 //            last response sent → process exit.
 //   resume   `pi -p --session <100k-entry 0.73.1-format file> "hi"`: wall, RSS,
 //            last response → exit. The file is cut back to its original size
-//            after every run, so each run resumes the same bytes.
-//   curve    ours' resume at 1k / 10k / 100k / 300k entries: ms per 1k entries.
+//            after every run, so each run resumes the same bytes. Ours twice:
+//            "first resume" with its session index (<agentDir>/cache/session-index)
+//            deleted before each run (a full scan, then the index written), and
+//            "repeat resume" with the index the previous run of that row wrote.
+//            Cutting the file back changes its mtime/ctime, so a repeat resume
+//            finds the index's stamp stale: it checks the indexed bytes' CRC
+//            (the whole file), restores the tree and writes the index again —
+//            what a resume after another pi appended to the session costs (the
+//            appended lines, one turn here, would be scanned too). An index hit
+//            on an untouched file reads no session bytes (session-open bench).
+//   curve    ours' resume at 1k / 10k / 100k / 300k entries, first and repeat: ms per 1k entries.
 //   screen   interactive first screen in tmux (120×40) until the footer shows the model.
 //   version  `pi --version` vs `node -e 0`.
 // COLD=1 (loop): also ours with its code cache emptied before each run, and ours under 1.6.0's Node 22
@@ -82,6 +91,7 @@ const root = mkdtempSync(join(tmpdir(), "pi-bench-floor-"));
 const makeHome = (name) => makeFloorHome(root, name, baseUrl);
 const homes = {
 	ours: makeHome("ours"),
+	oursIndexed: makeHome("ours-indexed"),
 	cold: makeHome("cold"),
 	ours22: makeHome("ours22"),
 	base: makeHome("base"),
@@ -230,8 +240,11 @@ function sessionFile(entries) {
 	return f;
 }
 
-/** A private copy of a generated session per CLI, cut back to its original bytes after each run. */
-function resumeCase(label, cmdFor, home, entries) {
+/**
+ * A private copy of a generated session per CLI, cut back to its original bytes after each run.
+ * `fresh`: the home's session index is deleted before each run (ours' first resume of a file).
+ */
+function resumeCase(label, cmdFor, home, entries, fresh = false) {
 	const src = sessionFile(entries);
 	const copy = join(home.home, `resume-${entries}.jsonl`);
 	copyFileSync(src, copy);
@@ -239,6 +252,7 @@ function resumeCase(label, cmdFor, home, entries) {
 	return [
 		label,
 		async () => {
+			if (fresh) rmSync(join(home.agentDir, "cache", "session-index"), { recursive: true, force: true });
 			const s = await measure(cmdFor(copy), home, [textReply("ok")], "ok");
 			const now = statSync(copy).size;
 			if (now < size) throw new Error(`${label} shrank the session file (${now} < ${size})`);
@@ -251,8 +265,10 @@ const resumeArgs = (file) => ["-p", "--session", file, "--model", "fake/fake-mod
 
 async function resumeFigure() {
 	const entries = 100_000;
+	const oursCmd = (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)];
 	const cases = [
-		resumeCase("ours", (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)], homes.ours, entries),
+		resumeCase("ours, first resume (no index)", oursCmd, homes.ours, entries, true),
+		resumeCase("ours, repeat resume (index)", oursCmd, homes.oursIndexed, entries),
 		...(base ? [resumeCase("ours (base)", (f) => [node, base, ...resumeArgs(f)], homes.base, entries)] : []),
 		resumeCase(
 			"floor (bench/floor/resume.mjs)",
@@ -279,9 +295,11 @@ async function resumeFigure() {
 
 async function curveFigure() {
 	const sizes = [1_000, 10_000, 100_000, 300_000];
-	const cases = sizes.map((n) =>
-		resumeCase(`ours, ${n / 1000}k entries`, (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)], homes.ours, n),
-	);
+	const oursCmd = (f) => [node, ...oursNodeArgs, ours, ...resumeArgs(f)];
+	const cases = sizes.flatMap((n) => [
+		resumeCase(`ours, ${n / 1000}k entries, first`, oursCmd, homes.ours, n, true),
+		resumeCase(`ours, ${n / 1000}k entries, repeat`, oursCmd, homes.oursIndexed, n),
+	]);
 	const s = await rounds(cases, Math.max(3, Math.min(runs, 5)));
 	console.log(`\n### resume cost curve (ours; ${Math.max(3, Math.min(runs, 5))} alternating runs after a warm-up)\n`);
 	table(s, [
@@ -290,10 +308,16 @@ async function curveFigure() {
 		["peak RSS MiB", (x) => x.rss, f1],
 		["last response → exit ms", (x) => x.exit],
 	]);
-	const w = Object.values(s).map((xs) => median(xs.map((x) => x.wall)));
-	for (let i = 1; i < sizes.length; i++) {
-		const per = (w[i] - w[0]) / ((sizes[i] - sizes[0]) / 1000);
-		console.log(`ms per 1k entries, ${sizes[0] / 1000}k → ${sizes[i] / 1000}k: ${per.toFixed(2)}`);
+	const rows = Object.values(s);
+	for (const [k, kind] of ["first", "repeat"].entries()) {
+		const w = sizes.map((_, i) => median(rows[2 * i + k].map((x) => x.wall)));
+		const c = sizes.map((_, i) => median(rows[2 * i + k].map((x) => x.cpu)));
+		for (let i = 1; i < sizes.length; i++) {
+			const per = (x) => ((x[i] - x[0]) / ((sizes[i] - sizes[0]) / 1000)).toFixed(2);
+			console.log(
+				`${kind}: ms per 1k entries, ${sizes[0] / 1000}k → ${sizes[i] / 1000}k: wall ${per(w)}, CPU ${per(c)}`,
+			);
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ import type { ExtensionError } from "../extensions/types.js";
 import { AgentSessionRuntime } from "../runtime/agent-session-runtime.js";
 import { flagKinds, formatExtensionError } from "../runtime/extension-setup.js";
 import { createSessionServices, type SessionServicesOptions } from "../runtime/services.js";
+import { setSessionIndexDir } from "../session/index-cache.js";
 import { formatLoadWarning } from "../session/load.js";
 import { getDefaultSessionDir } from "../session/paths.js";
 import { setTempFileJournal, sweepStaleTempFiles } from "../tools/shared/temp-files.js";
@@ -120,6 +121,8 @@ async function run(
 	const paths = agentPaths(agentDir);
 	// Temp files of atomic writes that a killed run left behind are removed; this run's are journaled.
 	setTempFileJournal(join(agentDir, "pending-writes"));
+	// Resumes restore a session's tree from its index instead of scanning the file (session/index-cache.ts).
+	setSessionIndexDir(join(agentDir, "cache", "session-index"));
 	await sweepStaleTempFiles();
 	// The folder's services, trust first: nothing from the project (its settings included) loads
 	// before it is decided. The interactive app asks (before anything from the folder loads) when

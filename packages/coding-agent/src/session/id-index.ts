@@ -39,10 +39,18 @@ function utf8Into(s: string): number {
 const TOMBSTONE = -1;
 const MIN_TABLE = 2048;
 
+/** The ids of rows [0, n): each row's start and length in `arena` (its UTF-8 bytes) and its hash. */
+export interface IdColumns {
+	starts: Int32Array<ArrayBuffer>;
+	lengths: Int32Array<ArrayBuffer>;
+	hashes: Int32Array<ArrayBuffer>;
+	arena: Uint8Array<ArrayBuffer>;
+}
+
 export class IdIndex {
 	private arena = new Uint8Array(16 * 1024);
 	/** A Buffer over `arena` (made again when it grows), to decode ids without an object per call. */
-	private arenaText = Buffer.from(this.arena.buffer);
+	private arenaText = Buffer.from(this.arena.buffer, this.arena.byteOffset, this.arena.byteLength);
 	private used = 0;
 	private starts = new Int32Array(1024);
 	private lengths = new Int32Array(1024);
@@ -167,6 +175,48 @@ export class IdIndex {
 		this.strings.delete(row);
 	}
 
+	/** The id columns of rows [0, n) as views (for an index file). */
+	columns(n = this.count): IdColumns {
+		return {
+			starts: this.starts.subarray(0, n),
+			lengths: this.lengths.subarray(0, n),
+			hashes: this.hashes.subarray(0, n),
+			arena: this.arena.subarray(0, n > 0 ? this.starts[n - 1] + this.lengths[n - 1] : 0),
+		};
+	}
+
+	/**
+	 * Become the ids of rows [0, n) of `c` (an empty index only): the arrays are kept as given (with
+	 * room for more rows, as an index file is read), the table rebuilt from the stored hashes. The
+	 * rows' ids must be distinct (they come from a tree that held them).
+	 */
+	restore(c: IdColumns, n: number): void {
+		if (this.count !== 0) throw new Error("IdIndex.restore: not empty");
+		this.starts = c.starts;
+		this.lengths = c.lengths;
+		this.hashes = c.hashes;
+		this.arena = c.arena;
+		this.arenaText = Buffer.from(c.arena.buffer, c.arena.byteOffset, c.arena.byteLength);
+		this.used = n > 0 ? c.starts[n - 1] + c.lengths[n - 1] : 0;
+		this.count = n;
+		let size = MIN_TABLE;
+		while (size < n * 2 + 2) size *= 2;
+		const table = new Int32Array(size * 2);
+		const mask = size - 1;
+		const hashes = c.hashes;
+		for (let row = 0; row < n; row++) {
+			const h = hashes[row];
+			let t = h & mask;
+			while (table[2 * t] !== 0) t = (t + 1) & mask;
+			table[2 * t] = row + 1;
+			table[2 * t + 1] = h;
+		}
+		this.table = table;
+		this.slots = size;
+		this.live = n;
+		this.taken = n;
+	}
+
 	idAt(row: number): string {
 		let s = this.strings.get(row);
 		if (s === undefined) {
@@ -207,7 +257,7 @@ export class IdIndex {
 		const bigger = new Uint8Array(size);
 		bigger.set(this.arena.subarray(0, this.used));
 		this.arena = bigger;
-		this.arenaText = Buffer.from(bigger.buffer);
+		this.arenaText = Buffer.from(bigger.buffer, 0, bigger.byteLength);
 	}
 
 	private growRows(cap: number): void {

@@ -3,6 +3,21 @@
 // never rewritten), resolves duplicated ids, and decides which entries stay
 // in memory and which are re-read on demand.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import {
+	type IndexMeta,
+	newChecksum,
+	prefixChecksum,
+	racy,
+	readIndex,
+	realSessionPath,
+	type StoredIndex,
+	sameFile,
+	sameStamp,
+	sessionIndexDir,
+	unchanged,
+	writeIndex,
+	writeIndexStamp,
+} from "./index-cache.js";
 import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import type { SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
@@ -31,6 +46,8 @@ export interface LoadState {
 	damageLeaf: string | null | undefined;
 	/** Some entry named a parent not loaded before it (only then can the file hold a cycle). */
 	unresolvedParents: boolean;
+	/** An entry was changed in memory without a warning (a missing timestamp filled in): not indexable. */
+	normalized: boolean;
 	/** Reads bytes of the file being loaded (to compare duplicated entries). */
 	readRange?: (offset: number, length: number) => string;
 }
@@ -49,6 +66,7 @@ export function newLoadState(file: string): LoadState {
 		tornParents: new Map(),
 		damageLeaf: undefined,
 		unresolvedParents: false,
+		normalized: false,
 	};
 }
 
@@ -199,7 +217,10 @@ export function ingestObject(state: LoadState, tree: SessionTree, obj: ScannedOb
 		warn(`entry without an id; using ${v.id}`);
 	}
 	if (v.parentId === undefined) v.parentId = null;
-	if (typeof v.timestamp !== "string") v.timestamp = new Date(0).toISOString();
+	if (typeof v.timestamp !== "string") {
+		v.timestamp = new Date(0).toISOString();
+		state.normalized = true;
+	}
 	let entry = v as unknown as SessionEntry;
 	if (typeof entry.parentId === "string") entry.parentId = resolveParent(state, tree, entry.parentId, warn);
 	const problem = entryProblem(entry);
@@ -315,6 +336,7 @@ export function loadFromFd(
 	tree: SessionTree,
 	fromOffset = 0,
 	firstLine = 1,
+	onBytes?: (bytes: Buffer, start: number, end: number) => void,
 ): FileLoadResult {
 	let first = fromOffset === 0 && state.objectCount === 0;
 	state.readRange = (offset, length) => {
@@ -337,6 +359,7 @@ export function loadFromFd(
 			ingestIndexed(state, tree, env, buf, line, offset, length);
 			first = false;
 		},
+		onBytes,
 	);
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;
@@ -345,23 +368,132 @@ export function loadFromFd(
 	return summary;
 }
 
-/** Load a whole session file into the tree (and whatever a lock-ignoring writer appends meanwhile). */
-export function loadSessionFile(file: string, tree: SessionTree): { state: LoadState; summary: FileLoadResult } {
+/** What `loadSessionFile` did with the session's index (index-cache.ts). */
+export type IndexUse =
+	/** No index directory set, or the file could not be indexed. */
+	| "none"
+	/** No usable index: the whole file was scanned. */
+	| "scanned"
+	/** Restored from the index, the file unchanged since it was written (nothing read). */
+	| "unchanged"
+	/** Restored from the index after checking the indexed bytes' CRC; what followed them was scanned. */
+	| "verified";
+
+export interface SessionFileLoad {
+	state: LoadState;
+	/** `lines`: lines of the whole file. */
+	summary: FileLoadResult;
+	index: IndexUse;
+	/**
+	 * Writes the index of what was loaded, when it is worth writing (the open was not a hit on an
+	 * unchanged file) and sound (a clean file, unchanged while it was read). The caller runs it when
+	 * it suits (off the path to the first request); it is silent on failure and does nothing twice.
+	 */
+	saveIndex?: () => void;
+}
+
+/** Whether nothing of the load needs more than the tree's columns to be seen again as it was. */
+function indexable(state: LoadState, tree: SessionTree, summary: FileLoadResult): boolean {
+	return (
+		summary.endsWithNewline &&
+		state.warnings.length === 0 &&
+		state.header !== undefined &&
+		!state.headerProblem &&
+		state.version >= CURRENT_SESSION_VERSION &&
+		state.aliases.size === 0 &&
+		state.tornParents.size === 0 &&
+		state.damageLeaf === undefined &&
+		!state.normalized &&
+		tree.standIns === 0 &&
+		tree.storable()
+	);
+}
+
+/**
+ * Load a whole session file into the tree (and whatever a lock-ignoring writer appends meanwhile).
+ * With an index directory (index-cache.ts; the CLI sets one), a sound index of the file's prefix
+ * is restored instead of scanning that prefix.
+ */
+export function loadSessionFile(file: string, tree: SessionTree, indexDir = sessionIndexDir()): SessionFileLoad {
 	const fd = openSync(file, "r");
 	const state = newLoadState(file);
 	try {
+		const now = Date.now();
+		const stamp = fstatSync(fd, { bigint: true });
+		const size = Number(stamp.size);
+		const real = indexDir === undefined ? undefined : realSessionPath(file);
+		let index: IndexUse = real === undefined ? "none" : "scanned";
+		let from = 0;
+		let lines = 0;
+		let crc = 0;
+		const stored = real === undefined ? undefined : readIndex(indexDir as string, real);
+		if (stored) {
+			const m = stored.meta;
+			if (unchanged(m, stamp)) index = "unchanged";
+			else if (sameFile(m, stamp) && size >= m.size && prefixChecksum(fd, m.size) === m.crc) index = "verified";
+			if (index !== "scanned") {
+				tree.restore(stored.columns);
+				state.header = m.header;
+				state.version = m.header.version ?? CURRENT_SESSION_VERSION;
+				state.objectCount = m.objectCount;
+				from = m.size;
+				lines = m.lines;
+				crc = m.crc;
+			}
+		}
+		const sum = real === undefined ? undefined : newChecksum(crc);
+		const onBytes = sum && ((b: Buffer, s: number, e: number) => sum.add(b, s, e));
 		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
 		// stays at its starting size without being held there (young-generation.test.ts).
 		// Rows for lines of ~256 bytes or more, so the columns are not grown (and copied) as the file
 		// is read and the code adding rows is not deoptimized by growth (a path V8 had not seen).
 		// The id table (resident as a whole) for ~1 KB a line; past that it grows.
-		const size = fstatSync(fd).size;
-		tree.reserve(Math.min(Math.floor(size / 256), 1 << 22), Math.min(Math.floor(size / 1024), 1 << 20));
-		let summary = loadFromFd(fd, state, tree);
-		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
-			summary = loadFromFd(fd, state, tree, summary.size, summary.lines + 1);
+		const rest = size - from;
+		tree.reserve(Math.min(Math.floor(rest / 256), 1 << 22), Math.min(Math.floor(rest / 1024), 1 << 20));
+		let summary: FileLoadResult = { size: from, endsWithNewline: true, lines };
+		if (from === 0 || rest > 0) {
+			const part = loadFromFd(fd, state, tree, from, lines + 1, onBytes);
+			summary = { ...part, lines: lines + part.lines };
 		}
-		return { state, summary };
+		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
+			const part = loadFromFd(fd, state, tree, summary.size, summary.lines + 1, onBytes);
+			summary = { ...part, lines: summary.lines + part.lines };
+		}
+		const result: SessionFileLoad = { state, summary, index };
+		if (sum && real !== undefined && index !== "unchanged" && indexable(state, tree, summary)) {
+			// Sound only if the file did not change while it was read: the stamp stored is the one
+			// taken before reading.
+			const after = fstatSync(fd, { bigint: true });
+			if (sameStamp(after, stamp) && summary.size === size) {
+				const meta: IndexMeta = {
+					path: real,
+					dev: String(stamp.dev),
+					ino: String(stamp.ino),
+					size,
+					crc: sum.value,
+					lines: summary.lines,
+					mtimeNs: String(stamp.mtimeNs),
+					ctimeNs: String(stamp.ctimeNs),
+					verify: racy(stamp, now),
+					header: state.header as SessionHeader,
+					objectCount: state.objectCount,
+				};
+				const dir = indexDir as string;
+				// Only the stamp changed (the indexed bytes verified, nothing after them): a 64-byte
+				// header instead of the whole index.
+				const stampOnly = index === "verified" && stored !== undefined && summary.size === stored.meta.size;
+				const columns = stampOnly ? undefined : tree.columns();
+				let done = false;
+				result.saveIndex = () => {
+					if (done) return;
+					done = true;
+					if (stampOnly) writeIndexStamp(dir, meta, (stored as StoredIndex).bodyCrc);
+					// An entry found damaged on use since (its row rewritten) is not stored as such.
+					else if (columns && tree.standIns === 0) writeIndex(dir, meta, columns);
+				};
+			}
+		}
+		return result;
 	} finally {
 		closeSync(fd);
 	}

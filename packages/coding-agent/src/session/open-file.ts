@@ -19,7 +19,14 @@ export type OpenedSessionFile =
 	 * Entries loaded into the tree. `file` appends when the lock was taken and
 	 * the header is sound; otherwise it only reads (`headerProblem` says why).
 	 */
-	| { kind: "loaded"; header: LoadState["header"]; headerProblem: string | undefined; file: SessionFile };
+	| {
+			kind: "loaded";
+			header: LoadState["header"];
+			headerProblem: string | undefined;
+			file: SessionFile;
+			/** Writes the session's index (see load.ts `SessionFileLoad.saveIndex`), when there is one to write. */
+			saveIndex: (() => void) | undefined;
+	  };
 
 /** Opens an existing session file into `tree`; takes the writer lock unless `readOnly`. */
 export function openSessionFile(
@@ -29,7 +36,7 @@ export function openSessionFile(
 ): OpenedSessionFile {
 	const lock = o.readOnly ? undefined : acquireSessionLock(path);
 	try {
-		const { state, summary } = loadSessionFile(path, tree);
+		const { state, summary, saveIndex } = loadSessionFile(path, tree);
 		for (const w of state.warnings) o.warn(w);
 		if (summary.size === 0) return { kind: "empty", lock };
 		let file: SessionFile;
@@ -39,7 +46,7 @@ export function openSessionFile(
 			lock?.release();
 			file = SessionFile.openForRead(path);
 		}
-		return { kind: "loaded", header: state.header, headerProblem: state.headerProblem, file };
+		return { kind: "loaded", header: state.header, headerProblem: state.headerProblem, file, saveIndex };
 	} catch (e) {
 		lock?.release();
 		throw e;

@@ -418,6 +418,8 @@ export function scanFd(
 	allowFastPath: () => boolean = () => false,
 	/** Where lines indexed from their envelope go (without it every line is parsed). */
 	index?: IndexSink,
+	/** Sees every byte read, in file order (`bytes[start, end)`), e.g. to checksum them. */
+	onBytes?: (bytes: Buffer, start: number, end: number) => void,
 ): ScanSummary {
 	const size = fstatSync(fd).size;
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - fromOffset, 1)));
@@ -481,6 +483,7 @@ export function scanFd(
 		}
 		const n = readSync(fd, buf, filled, Math.min(buf.length - filled, size - pos), pos);
 		if (n === 0) break; // file shrank under us; treat what we have as the end
+		onBytes?.(buf, filled, filled + n);
 		pos += n;
 		filled += n;
 		lastByte = buf[filled - 1];

@@ -68,6 +68,8 @@ export class SessionManager extends SessionView {
 	/** Open `deferSync` holds: appends skip their own fdatasync while any is open. */
 	private syncHolds = 0;
 	private readonly durability: Durability;
+	/** The index of the file opened last, not written yet (session/index-cache.ts). */
+	private pendingIndex: (() => void) | undefined;
 
 	private constructor(
 		cwd: string,
@@ -237,7 +239,18 @@ export class SessionManager extends SessionView {
 		this.closeFile();
 	}
 
+	/**
+	 * Writes the index of the file just opened now instead of later (see load.ts `saveIndex`; it
+	 * is otherwise written once the event loop is free, or when the file is closed).
+	 */
+	saveSessionIndex(): void {
+		const save = this.pendingIndex;
+		this.pendingIndex = undefined;
+		save?.();
+	}
+
 	private closeFile(): void {
+		this.saveSessionIndex();
 		this.file?.close();
 		this.file = undefined;
 		this.tree.setReader(undefined);
@@ -301,6 +314,15 @@ export class SessionManager extends SessionView {
 		if (this.options.readOnly && !this.readOnlyReason) this.readOnlyReason = "opened read-only";
 		const reader = opened.file;
 		this.file = reader;
+		if (opened.saveIndex) {
+			// Off the open's path: written once the event loop is free (a -p run is then waiting for
+			// its first response), or at close if that comes first.
+			const save = opened.saveIndex;
+			this.pendingIndex = save;
+			setImmediate(() => {
+				if (this.pendingIndex === save) this.saveSessionIndex();
+			}).unref();
+		}
 		this.tree.setReader((offset, length) => reader.readAt(offset, length));
 		this.tree.onUnreadable = (at, message) => this.warn({ file, line: at.line, byteOffset: at.offset, message });
 	}

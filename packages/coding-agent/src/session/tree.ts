@@ -5,9 +5,32 @@
 // demand, so opening a 100 MB session costs an index, not a copy of the file —
 // and not one object per line either: 100k record objects were most of a
 // resume's garbage-collection time and ~185 bytes each; a row is ~50.
-import { IdIndex } from "./id-index.js";
+import { type IdColumns, IdIndex } from "./id-index.js";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
+
+/**
+ * The tree of a loaded file as an index file stores it (session/index-cache.ts): its columns for
+ * rows [0, count), the interned names they code into, labels and session name. Only a tree whose
+ * every entry came from the file with its parent resolved is stored (`storable`).
+ */
+export interface TreeColumns {
+	count: number;
+	/** `names[code]` for codes 1.. (code 0 is "none"). */
+	names: string[];
+	parents: Int32Array<ArrayBuffer>;
+	types: Int32Array<ArrayBuffer>;
+	roles: Int32Array<ArrayBuffer>;
+	providers: Int32Array<ArrayBuffer>;
+	models: Int32Array<ArrayBuffer>;
+	offsets: Float64Array<ArrayBuffer>;
+	lengths: Int32Array<ArrayBuffer>;
+	lines: Int32Array<ArrayBuffer>;
+	ids: IdColumns;
+	/** Labels in the tree's order: [target id, label, timestamp]. */
+	labels: [string, string, string][];
+	name: string | undefined;
+}
 
 /** Reads a byte range of the session file. */
 export type RangeReader = (offset: number, length: number) => Buffer;
@@ -87,6 +110,8 @@ export class SessionTree {
 	/** The leaf's row (-1: none, or an id not in the tree, kept in `leafElsewhere`). */
 	private leafRow = -1;
 	private leafElsewhere: string | null = null;
+	/** Entries read from the file that became stand-ins (their row's type was changed to `custom`). */
+	standIns = 0;
 	/** Told about an entry whose bytes no longer parse (it then reads as an unreadable `custom` entry). */
 	onUnreadable?: (at: EntryPlace, message: string) => void;
 
@@ -291,6 +316,66 @@ export class SessionTree {
 		if (v) v.parentId = null;
 	}
 
+	// ---------------------------------------------------------------- index files
+
+	/**
+	 * Whether `columns()` describes this tree completely: every entry has its byte range in the
+	 * file, every parent is a row, and the leaf is the last row (as a load leaves it).
+	 */
+	storable(): boolean {
+		if (this.missing.size > 0) return false;
+		if (this.count > 0 ? this.leafRow !== this.count - 1 : this.leafElsewhere !== null) return false;
+		const offsets = this.offsets;
+		for (let i = 0; i < this.count; i++) if (offsets[i] < 0) return false;
+		return true;
+	}
+
+	/** Rows [0, n) as an index file stores them (views into the columns), with the labels and name now. */
+	columns(n = this.count): TreeColumns {
+		return {
+			count: n,
+			names: this.names.slice(1) as string[],
+			parents: this.parents.subarray(0, n),
+			types: this.types.subarray(0, n),
+			roles: this.roles.subarray(0, n),
+			providers: this.providers.subarray(0, n),
+			models: this.models.subarray(0, n),
+			offsets: this.offsets.subarray(0, n),
+			lengths: this.lengths.subarray(0, n),
+			lines: this.lines.subarray(0, n),
+			ids: this.ids.columns(n),
+			labels: [...this.labels].map(([id, l]) => [id, l.label, l.timestamp]),
+			name: this.name,
+		};
+	}
+
+	/**
+	 * Become the tree `c` describes (an empty tree only): every entry is read from the file on
+	 * use, the leaf is the last row. The arrays are kept as given (they may have room for more
+	 * rows than `count`; grown by copying when full).
+	 */
+	restore(c: TreeColumns): void {
+		if (this.count !== 0) throw new Error("SessionTree.restore: not empty");
+		this.ids.restore(c.ids, c.count);
+		this.parents = c.parents;
+		this.types = c.types;
+		this.roles = c.roles;
+		this.providers = c.providers;
+		this.models = c.models;
+		this.offsets = c.offsets;
+		this.lengths = c.lengths;
+		this.lines = c.lines;
+		for (const name of c.names) {
+			this.nameCodes.set(name, this.names.length);
+			this.names.push(name);
+		}
+		for (const [id, label, timestamp] of c.labels) this.labels.set(id, { label, timestamp });
+		this.name = c.name;
+		this.count = c.count;
+		this.leafRow = c.count - 1;
+		this.leafElsewhere = null;
+	}
+
 	// ---------------------------------------------------------------- rows
 
 	idAt(i: number): string {
@@ -471,6 +556,7 @@ export class SessionTree {
 			};
 			this.types[i] = this.code("custom", TYPE);
 			this.roles[i] = 0;
+			this.standIns++;
 		}
 		const problem = value.type === "custom" ? undefined : entryProblem(value);
 		if (problem) {
@@ -481,6 +567,7 @@ export class SessionTree {
 			value = invalidEntryStandIn(value, problem);
 			this.types[i] = this.code("custom", TYPE);
 			this.roles[i] = 0;
+			this.standIns++;
 		}
 		// The row may carry a deduplicated id or resolved parent.
 		value.id = this.ids.idAt(i);
