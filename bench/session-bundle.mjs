@@ -22,6 +22,7 @@ export function bundleOurs() {
 			contents: [
 				'export { SessionManager } from "./packages/coding-agent/src/session/session-manager.ts";',
 				'export { listAllSessions, listSessions } from "./packages/coding-agent/src/session/listing.ts";',
+				'export { setSessionIndexDir } from "./packages/coding-agent/src/session/index-cache.ts";',
 			].join("\n"),
 			resolveDir: repoRoot,
 			loader: "ts",
