@@ -64,6 +64,9 @@ export interface SessionManagerOptions {
 	readOnly?: boolean;
 }
 
+/** How long after an open its session index is written (session/index-cache.ts), unless closed first. */
+const INDEX_WRITE_DELAY_MS = 1000;
+
 export class SessionManager extends SessionView {
 	/** Open `deferSync` holds: appends skip their own fdatasync while any is open. */
 	private syncHolds = 0;
@@ -315,13 +318,14 @@ export class SessionManager extends SessionView {
 		const reader = opened.file;
 		this.file = reader;
 		if (opened.saveIndex) {
-			// Off the open's path: written once the event loop is free (a -p run is then waiting for
-			// its first response), or at close if that comes first.
+			// Off the path to the first request (written as soon as the event loop is free, it took
+			// ~6 ms of a 100k-entry resume's start-up): a second later, when a model is usually still
+			// answering, or at close if that comes first.
 			const save = opened.saveIndex;
 			this.pendingIndex = save;
-			setImmediate(() => {
+			setTimeout(() => {
 				if (this.pendingIndex === save) this.saveSessionIndex();
-			}).unref();
+			}, INDEX_WRITE_DELAY_MS).unref();
 		}
 		this.tree.setReader((offset, length) => reader.readAt(offset, length));
 		this.tree.onUnreadable = (at, message) => this.warn({ file, line: at.line, byteOffset: at.offset, message });

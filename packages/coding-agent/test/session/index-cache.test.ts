@@ -6,6 +6,7 @@ import {
 	appendFileSync,
 	closeSync,
 	copyFileSync,
+	existsSync,
 	openSync,
 	readdirSync,
 	readFileSync,
@@ -152,6 +153,25 @@ describe("session index", () => {
 		expect(after.leaf).toBe(id);
 		expect(after.warnings).toEqual([]);
 		expect(openSnapshot(file, cache)).toEqual(after);
+	});
+
+	it("the SessionManager writes the index a second after the open, not during it", () => {
+		const dir = tempDir();
+		const cache = join(dir, "cache");
+		const file = richSession(dir);
+		vi.useFakeTimers({ toFake: ["setTimeout"] });
+		try {
+			setSessionIndexDir(cache);
+			const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
+			expect(existsSync(cache)).toBe(false);
+			vi.advanceTimersByTime(999);
+			expect(existsSync(cache)).toBe(false);
+			vi.advanceTimersByTime(1);
+			expect(readdirSync(cache).filter((n) => n.endsWith(".idx"))).toHaveLength(1);
+			sm.close();
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it("a byte changed in the indexed prefix (same size, mtime put back) is found and warned about", () => {
