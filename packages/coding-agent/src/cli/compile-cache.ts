@@ -146,8 +146,11 @@ function wrappedSource(fd: number, size: number): string {
 	return buf.toString("latin1", 0, at + tail.length);
 }
 
-/** Node 20: compiles `file` with V8 cached data from `cacheDir`, writing it at exit when missing, rejected or partial. */
-function loadWithCachedData(file: string, buildId: string, cacheDir: string | undefined, kind: RunKind): CliBundle {
+/** What the CommonJS wrapper of a file of the CLI is called with. */
+type Wrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+
+/** Node 20: compiles `file` with V8 cached data from `cacheFile`, writing it at exit when missing, rejected or partial. */
+function compileWithCachedData(file: string, buildId: string, cacheFile: string | undefined): Wrapper {
 	const fd = openSync(file, "r");
 	let source: string;
 	let st: ReturnType<typeof fstatSync>;
@@ -157,21 +160,12 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 	} finally {
 		closeSync(fd);
 	}
-	const cacheFile =
-		cacheDir && privateDir(cacheDir) ? join(cacheDir, `cli-main-${kind}-${process.arch}.cache`) : undefined;
 	const key = cacheKey(buildId, st.size, st.mtimeMs);
 	const cached = cacheFile ? readCache(cacheFile, key) : undefined;
 	const script = new vm.Script(source, {
 		filename: file,
 		cachedData: cached?.data,
 	});
-	// Compiled from cached data, the script's own import() has lost its loader (Node 20, V8 11.3):
-	// the build routes every import() of the bundle through this one, made in this file (dist/cli.js,
-	// next to the bundle, so specifiers resolve the same).
-	(globalThis as { __pi_dynamic_import?: unknown }).__pi_dynamic_import = (
-		specifier: string,
-		options?: ImportCallOptions,
-	) => import(specifier, options);
 	const usable = cached !== undefined && script.cachedDataRejected !== true;
 	const wasFull = cached?.full === true;
 	if (cacheFile && !(usable && wasFull)) {
@@ -190,23 +184,99 @@ function loadWithCachedData(file: string, buildId: string, cacheDir: string | un
 			}
 		});
 	}
-	const mod = { exports: {} as CliBundle, filename: file, id: file, loaded: false };
-	const wrapper = script.runInThisContext() as (
-		exports: unknown,
-		require: NodeJS.Require,
-		module: unknown,
-		filename: string,
-		dirname: string,
-	) => void;
-	wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
-	mod.loaded = true;
-	return mod.exports;
+	return script.runInThisContext() as Wrapper;
+}
+
+/** What each file of the CLI exports: the namespace of each of its modules that code in other files imports. */
+interface CliFile {
+	__pi_mod(id: string): unknown;
 }
 
 /**
- * Loads the bundle at `file` to run `argv`: on Node >= 22.1 with Node's compile cache (kept in the
- * same directory), on Node 20 through vm.Script with the cached data of this kind of run (runKind);
- * without a cache directory (turned off) or with --enable-source-maps, by plain require().
+ * The CLI's files (scripts/build.mjs splitCli): dist/cli-main.cjs, the start path, and one file per
+ * part only some runs use (cli-<part>.cjs: the app and the TUI, rpc, the subcommands, export, each
+ * provider adapter...). An import of a module another file holds is built as
+ * "pi-mod:<file>:<module>": the file is loaded on first use (once; synchronously, so a static import
+ * runs when the importing module is initialised, as in one file) and its __pi_mod hands out the
+ * module's namespace. Each file has a code cache of its own per kind of run.
+ */
+class CliFiles {
+	private readonly loaded = new Map<string, CliFile>();
+
+	constructor(
+		private readonly dir: string,
+		private readonly buildId: string,
+		/** Node 20's vm cache: the directory and the kind of run; undefined: Node compiles (its own cache, or none). */
+		private readonly vmCache: { dir: string | undefined; kind: RunKind } | undefined,
+	) {}
+
+	/** The exports of file `name` ("main": cli-main.cjs), loaded on first use. */
+	load(name: string): CliFile {
+		let exports = this.loaded.get(name);
+		if (exports === undefined) {
+			exports = this.run(name);
+			this.loaded.set(name, exports);
+		}
+		return exports;
+	}
+
+	/** A "pi-mod:<file>:<module>" specifier's namespace. */
+	module(specifier: string): unknown {
+		const at = specifier.indexOf(":", 7);
+		return this.load(specifier.slice(7, at)).__pi_mod(specifier.slice(at + 1));
+	}
+
+	/** The require() of a file: "pi-mod:" specifiers here, everything else Node's, relative to the file. */
+	private requireFor(file: string): NodeJS.Require {
+		const nodeRequire = createRequire(file);
+		const require = ((id: string) =>
+			id.startsWith("pi-mod:") ? this.module(id) : nodeRequire(id)) as unknown as NodeJS.Require;
+		return Object.assign(require, {
+			resolve: nodeRequire.resolve,
+			cache: nodeRequire.cache,
+			main: nodeRequire.main,
+			extensions: nodeRequire.extensions,
+		});
+	}
+
+	private run(name: string): CliFile {
+		const file = join(this.dir, `cli-${name}.cjs`);
+		const require = this.requireFor(file);
+		if (this.vmCache === undefined) {
+			// Node's own loader, so that its compile cache (Node >= 22.1) and --enable-source-maps apply.
+			const Module = module as unknown as new (
+				id: string,
+			) => {
+				filename: string;
+				paths: string[];
+				exports: CliFile;
+				loaded: boolean;
+				require(id: string): unknown;
+				_compile(source: string, filename: string): void;
+			};
+			const mod = new Module(file);
+			mod.filename = file;
+			mod.paths = (module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(this.dir);
+			mod.require = require;
+			mod._compile(readFileSync(file, "latin1"), file);
+			mod.loaded = true;
+			return mod.exports;
+		}
+		const { dir, kind } = this.vmCache;
+		const cacheFile = dir ? join(dir, `cli-${name}-${kind}-${process.arch}.cache`) : undefined;
+		const wrapper = compileWithCachedData(file, this.buildId, cacheFile);
+		const mod = { exports: {} as CliFile, filename: file, id: file, loaded: false };
+		wrapper.call(mod.exports, mod.exports, require, mod, file, this.dir);
+		mod.loaded = true;
+		return mod.exports;
+	}
+}
+
+/**
+ * Loads the CLI (`file`: dist/cli-main.cjs, the other files next to it) to run `argv`: on Node >= 22.1
+ * with Node's compile cache (kept in the same directory), on Node 20 through vm.Script with the
+ * cached data of this kind of run (runKind), one cache file per file of the CLI; without a cache
+ * directory (turned off) or with --enable-source-maps, compiled by Node without a cache.
  */
 export function loadCliBundle(
 	file: string,
@@ -218,9 +288,23 @@ export function loadCliBundle(
 	const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 	// With --enable-source-maps, stack traces map to the sources only for code Node's loader compiled itself.
 	const plain = cacheDir === undefined || process.sourceMapsEnabled;
-	if (enable || plain) {
-		if (enable && cacheDir !== undefined && privateDir(cacheDir)) enable(cacheDir);
-		return createRequire(file)(file) as CliBundle;
-	}
-	return loadWithCachedData(file, buildId, cacheDir, runKind(argv, isatty(0)));
+	const usableDir = plain ? undefined : privateDir(cacheDir) ? cacheDir : undefined;
+	if (enable && usableDir !== undefined) enable(usableDir);
+	const files = new CliFiles(
+		dirname(file),
+		buildId,
+		enable || plain ? undefined : { dir: usableDir, kind: runKind(argv, isatty(0)) },
+	);
+	// Compiled from cached data, a script's own import() has lost its loader (Node 20, V8 11.3): the
+	// build routes every import() of the CLI's files through this one, made in this file (dist/cli.js,
+	// next to them, so specifiers resolve the same); an import() of a module another file holds
+	// ("pi-mod:") loads that file.
+	(globalThis as { __pi_dynamic_import?: unknown }).__pi_dynamic_import = (
+		specifier: string,
+		options?: ImportCallOptions,
+	) =>
+		specifier.startsWith("pi-mod:")
+			? Promise.resolve().then(() => files.module(specifier))
+			: import(specifier, options);
+	return files.load("main") as unknown as CliBundle;
 }

@@ -1,12 +1,15 @@
 /**
- * The built CLI's code cache (issue 25, src/cli/compile-cache.ts). On Node 20
- * dist/cli.js compiles the bundle through vm.Script with V8's cached data in
- * one file per kind of run (the app, print/json, rpc) and arch under
- * PI_COMPILE_CACHE: written by the first run of that kind, used unchanged by
- * the next (a file V8 rejected would be rewritten), rewritten when it is
- * garbage or was made for other node flags, never required for a run to work.
- * On Node >= 22.1 Node's own compile cache is used instead; that path is run
- * with the Node 22 binary of the reference install when present.
+ * The built CLI's code cache (issue 25, src/cli/compile-cache.ts). The CLI is
+ * split into files (dist/cli-main.cjs, the start path, and a file per part
+ * some runs use: the app, rpc, each provider adapter...). On Node 20
+ * dist/cli.js compiles each file it loads through vm.Script with V8's cached
+ * data, one cache per file, kind of run (the app, print/json, rpc) and arch
+ * under PI_COMPILE_CACHE: written by the first run of that kind that loads the
+ * file, used unchanged by the next (a file V8 rejected would be rewritten),
+ * rewritten when it is garbage or was made for another build or other node
+ * flags, never required for a run to work. On Node >= 22.1 Node's own compile
+ * cache is used instead; that path is run with the Node 22 binary of the
+ * reference install when present.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,8 +44,11 @@ async function ask(dir: string, nodeArgs: string[] = []): Promise<void> {
 	expect(r.stdout.trim()).toBe("cached answer");
 }
 
-/** The cache of a kind of run; sb.run's stdin is a pipe, so its runs print. */
-const cacheFile = (dir: string, kind: RunKind = "print") => join(dir, `cli-main-${kind}-${process.arch}.cache`);
+/** The cache of a file of the CLI for a kind of run; sb.run's stdin is a pipe, so its runs print. */
+const cacheFile = (dir: string, kind: RunKind = "print", file = "main") =>
+	join(dir, `cli-${file}-${kind}-${process.arch}.cache`);
+/** The caches a run of `kind` against the fake provider (an openai-completions API) writes: the start path's and its adapter's. */
+const runFiles = (kind: RunKind) => ["main", "openai-completions"].map((f) => `cli-${f}-${kind}-${process.arch}.cache`);
 const headerOf = (b: Buffer) => b.subarray(0, b.indexOf(10)).toString();
 
 describe("runKind: which cache a run uses, from its arguments, before the bundle is compiled", () => {
@@ -86,7 +92,8 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		expect(first.length).toBeGreaterThan(200_000);
 		expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(statSync(file).mode & 0o777).toBe(0o600);
-		expect(readdirSync(dir)).toEqual([`cli-main-print-${process.arch}.cache`]);
+		// The run loaded the start path and its provider's adapter, nothing else of the CLI (not the app, not the other adapters).
+		expect(readdirSync(dir).sort()).toEqual(runFiles("print"));
 
 		const mtime = statSync(file).mtimeMs;
 		await ask(dir);
@@ -119,7 +126,7 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 			writeFileSync(join(dir, `cli-main-${process.arch}.cache`), "an earlier build's cache");
 			await ask(dir);
 			const print = readFileSync(cacheFile(dir, "print"));
-			expect(readdirSync(dir)).toEqual([`cli-main-print-${process.arch}.cache`]);
+			expect(readdirSync(dir).sort()).toEqual(runFiles("print"));
 
 			// The app (a terminal on stdin) compiles with its own cache, written when it quits.
 			const runApp = async () => {
@@ -147,9 +154,14 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 				env: { PI_COMPILE_CACHE: dir },
 			});
 			expect(rpc.code).toBe(0);
-			expect(readdirSync(dir).sort()).toEqual(
+			// The app also loaded the app's file and the TUI's, rpc its own; nothing ran a request.
+			const written = readdirSync(dir).sort();
+			expect(written.filter((f) => f.startsWith("cli-main-"))).toEqual(
 				["interactive", "print", "rpc"].map((k) => `cli-main-${k}-${process.arch}.cache`),
 			);
+			expect(written).toContain(`cli-interactive-interactive-${process.arch}.cache`);
+			expect(written).toContain(`cli-rpc-rpc-${process.arch}.cache`);
+			expect(written.filter((f) => f.endsWith(`-print-${process.arch}.cache`))).toEqual(runFiles("print"));
 
 			// Each is used unchanged by the next run of its kind.
 			await runApp();
@@ -158,6 +170,41 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 			expect(readFileSync(cacheFile(dir, "print")).equals(print)).toBe(true);
 		},
 	);
+
+	it("a part of the CLI loaded mid-run (the provider's adapter) has a cache of its own: written once, then used; garbage or another build's is replaced", async () => {
+		const dir = join(sb.root, "cache-part");
+		await ask(dir);
+		const file = cacheFile(dir, "print", "openai-completions");
+		const first = readFileSync(file);
+		expect(headerOf(first)).toMatch(/^pi-code-cache 2 .* full$/);
+		// The same build, Node and flags as the start path's file; the part's own size and mtime.
+		const fields = (b: Buffer) => headerOf(b).split(" ");
+		const main = readFileSync(cacheFile(dir));
+		expect(fields(first)[2]).toBe(fields(main)[2]);
+		expect(fields(first).slice(5)).toEqual(fields(main).slice(5));
+		expect(first.length).toBeGreaterThan(5_000);
+		const mtime = statSync(file).mtimeMs;
+		await ask(dir);
+		expect(statSync(file).mtimeMs).toBe(mtime);
+		expect(readFileSync(file).equals(first)).toBe(true);
+
+		// Garbage after a valid header: V8 rejects it, the run works, the file is rewritten.
+		const headerEnd = first.indexOf(10) + 1;
+		const garbage = Buffer.concat([first.subarray(0, headerEnd), Buffer.alloc(first.length - headerEnd, 0x5a)]);
+		writeFileSync(file, garbage);
+		await ask(dir);
+		const rewritten = readFileSync(file);
+		expect(rewritten.equals(garbage)).toBe(false);
+		expect(rewritten.subarray(0, headerEnd).equals(first.subarray(0, headerEnd))).toBe(true);
+
+		// A cache of another build of the same size and mtime (only the build id differs) is not used, and replaced.
+		const stale = Buffer.from(first);
+		stale.write("0".repeat(16), headerOf(first).indexOf(fields(first)[2]), "latin1");
+		expect(headerOf(stale)).not.toBe(headerOf(first));
+		writeFileSync(file, stale);
+		await ask(dir);
+		expect(headerOf(readFileSync(file))).toBe(headerOf(first));
+	});
 
 	it("garbage after a valid header is rejected by V8 and rewritten; a file without the header is replaced", async () => {
 		const dir = join(sb.root, "cache-b");
@@ -223,7 +270,8 @@ describe.runIf(existsSync(NODE22))("Node 22: Node's own compile cache", () => {
 		expect(readdirSync(dir)).toHaveLength(1);
 		expect(existsSync(cacheFile(dir))).toBe(false);
 		const entries = readdirSync(join(dir, versionDir));
-		expect(entries.length).toBeGreaterThan(0);
+		// The start path's file and the provider adapter's, each compiled by Node's loader.
+		expect(entries.length).toBeGreaterThanOrEqual(2);
 		const biggest = Math.max(...entries.map((e) => statSync(join(dir, versionDir, e)).size));
 		expect(biggest).toBeGreaterThan(200_000);
 		await ask22(dir);

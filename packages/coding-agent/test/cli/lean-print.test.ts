@@ -73,21 +73,39 @@ afterAll(async () => {
 	await sb?.close();
 });
 
-/** The source files (as the bundle's source map names them) of every bundle function V8 logged as executed. */
-function executedSources(log: string): Set<string> {
-	const bundle = join(dirname(CLI), "cli-main.cjs");
-	const root = resolve(dirname(CLI), "../../..");
-	const text = readFileSync(bundle, "latin1");
-	const lineStarts = [0];
-	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
-	const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8")));
+/**
+ * The source files (as the source maps name them) of every function of the CLI's files (dist/cli-*.cjs:
+ * the start path's and the parts the run loaded) that V8 logged as executed, and which of those files ran.
+ */
+function executedSources(log: string): { sources: Set<string>; files: string[] } {
+	const dist = dirname(CLI);
+	const root = resolve(dist, "../../..");
 	const events = readFileSync(log, "utf8").split("\n");
-	const id = events.find((l) => l.startsWith("script-details,") && l.split(",")[2] === bundle)?.split(",")[1];
-	expect(id).toBeDefined();
+	const scripts = new Map<string, string>();
+	for (const l of events) {
+		const [kind, id, file] = l.split(",");
+		if (kind === "script-details" && file?.startsWith(dist) && /\/cli-[^/]+\.cjs$/.test(file)) scripts.set(id, file);
+	}
+	const maps = new Map<string, { lineStarts: number[]; map: SourceMap }>();
+	const mapOf = (file: string) => {
+		let m = maps.get(file);
+		if (!m) {
+			const text = readFileSync(file, "latin1");
+			const lineStarts = [0];
+			for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+			m = { lineStarts, map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))) };
+			maps.set(file, m);
+		}
+		return m;
+	};
 	const sources = new Set<string>();
+	const files = new Set<string>();
 	for (const line of events) {
 		const [kind, event, script, start] = line.split(",");
-		if (kind !== "function" || event !== "first-execution" || script !== id) continue;
+		const file = scripts.get(script);
+		if (kind !== "function" || event !== "first-execution" || file === undefined) continue;
+		files.add(relative(dist, file));
+		const { lineStarts, map } = mapOf(file);
 		const pos = Number(start);
 		let lo = 0;
 		let hi = lineStarts.length - 1;
@@ -98,9 +116,9 @@ function executedSources(log: string): Set<string> {
 		}
 		const entry = map.findEntry(lo, pos - lineStarts[lo]) as { originalSource?: string };
 		// (Paths in the map are relative to dist/; kept relative to the repository root here.)
-		if (entry.originalSource) sources.add(relative(root, resolve(dirname(bundle), entry.originalSource)));
+		if (entry.originalSource) sources.add(relative(root, resolve(dist, entry.originalSource)));
 	}
-	return sources;
+	return { sources, files: [...files].sort() };
 }
 
 describe("a -p run loads only what it uses", () => {
@@ -129,11 +147,13 @@ describe("a -p run loads only what it uses", () => {
 			/^(marked|cli-highlight|highlight\.js|proper-lockfile|graceful-fs|chalk|jiti|yaml)(\/|$)/.test(s),
 		);
 		expect(unwanted).toEqual([]);
-		// What ran, not only what was resolved: V8 logs each function's first execution (the bundle
-		// loaded by require(), so positions are the file's own), mapped to its source with the bundle's
-		// source map. TypeBox's compiler, formats and value engine, and marked (all bundled) never run.
-		const ran = executedSources(functionLog);
+		// What ran, not only what was resolved: V8 logs each function's first execution (the files
+		// compiled by Node's loader, so positions are each file's own), mapped to its source with the
+		// file's source map. TypeBox's compiler, formats and value engine, and marked (all bundled) never run.
+		const { sources: ran, files } = executedSources(functionLog);
 		expect(ran.has("packages/coding-agent/src/cli/main.ts")).toBe(true);
+		// Of the CLI's files, only the start path's and the provider adapter's ran (not the app's, the TUI's, the other adapters').
+		expect(files).toEqual(["cli-main.cjs", "cli-openai-completions.cjs"]);
 		expect([...ran].some((f) => f.includes("node_modules/typebox/build/type/"))).toBe(true);
 		const bundledUnwanted = [...ran].filter((f) =>
 			/node_modules\/(typebox\/build\/(compile|format|value)|marked)\//.test(f),
