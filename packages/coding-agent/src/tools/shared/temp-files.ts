@@ -8,7 +8,7 @@
  * paths that the journal names and that have our temp-name shape are ever
  * deleted, so a user's own files are never touched.
  */
-import { promises as fs, mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, promises as fs, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 
 const TEMP_NAME = /^\..+\.([0-9a-f]{12})\.tmp$/;
@@ -17,6 +17,8 @@ const STALE_MS = 24 * 60 * 60 * 1000;
 
 const inFlight = new Map<string, string | undefined>();
 let journalDir: string | undefined;
+/** The journal directory this process has made (or found), so each write does not ask again. */
+let journalMade: string | undefined;
 let exitHookInstalled = false;
 
 export function isOwnTempName(name: string): boolean {
@@ -26,6 +28,7 @@ export function isOwnTempName(name: string): boolean {
 /** Where to journal temp files (e.g. `<agentDir>/pending-writes`); undefined turns journaling off. */
 export function setTempFileJournal(dir: string | undefined): void {
 	journalDir = dir;
+	journalMade = undefined;
 }
 
 function removeInFlightSync(): void {
@@ -47,9 +50,24 @@ function journalEntryFor(temp: string): string | undefined {
 	return journalDir && hex ? join(journalDir, `${process.pid}-${hex}`) : undefined;
 }
 
+/** Creates the journal entry `entry` holding `temp` (open, write, close: the atomic write's own calls). */
+function writeEntry(entry: string, temp: string): void {
+	const fd = openSync(entry, "w", 0o600);
+	try {
+		writeSync(fd, temp);
+	} finally {
+		closeSync(fd);
+	}
+}
+
 /**
  * Called before the temp file is created. Synchronous, like the rest of an
  * atomic write's small calls (see atomic-write.ts): a few microseconds each.
+ * The journal directory is made by the first write that needs it, and again
+ * only if it has gone since (the entry's open then fails with ENOENT). The
+ * entry is written with open/write/close, which the atomic write itself uses:
+ * writeFileSync's first use compiled its own path (~1M instructions of a -p
+ * run's tool loop).
  */
 export function rememberTempFile(temp: string): void {
 	if (!exitHookInstalled) {
@@ -58,9 +76,19 @@ export function rememberTempFile(temp: string): void {
 	}
 	let entry = journalEntryFor(temp);
 	if (entry) {
+		const dir = journalDir as string;
 		try {
-			mkdirSync(journalDir as string, { recursive: true, mode: 0o700 });
-			writeFileSync(entry, temp, { mode: 0o600 });
+			if (journalMade !== dir) {
+				mkdirSync(dir, { recursive: true, mode: 0o700 });
+				journalMade = dir;
+			}
+			try {
+				writeEntry(entry, temp);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				mkdirSync(dir, { recursive: true, mode: 0o700 });
+				writeEntry(entry, temp);
+			}
 		} catch {
 			// A journal we cannot write only loses clean-up after a hard kill; the write itself goes on.
 			entry = undefined;
