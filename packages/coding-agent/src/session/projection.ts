@@ -9,6 +9,7 @@
 // It runs before every request, so it is incremental: the projection of the
 // last leaf is cached, and when the new leaf descends from it only the new
 // entries are projected. A leaf elsewhere, or a new compaction, rebuilds.
+
 import type { AgentMessage } from "@pi/agent-core";
 import type { TextContent } from "@pi/ai";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../messages.js";
@@ -22,6 +23,7 @@ import type {
 	SessionProjection,
 } from "./types.js";
 import { withoutUnknownBlocks } from "./validate.js";
+import { withYoungGenerationHeld } from "./young-generation.js";
 
 /** What one entry contributes to the context, before edits. */
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
@@ -332,6 +334,12 @@ export class ContextProjector {
 			for (let i = ci + 1; i < this.pathLength; i++) rows.push(this.path[i]);
 			selected = Int32Array.from(rows);
 		}
+		// The entries read here and their messages are all kept: parsed with V8's young generation held.
+		withYoungGenerationHeld(tree.bytesOnDisk(selected), () => this.projectRows(selected));
+	}
+
+	private projectRows(selected: Int32Array): void {
+		const tree = this.tree;
 		tree.preload(selected);
 		// Edits first, so each target is projected once with its latest edit.
 		for (const row of selected) {

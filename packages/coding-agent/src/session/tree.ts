@@ -8,6 +8,7 @@
 import { type IdColumns, IdIndex } from "./id-index.js";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
+import { withYoungGenerationHeld } from "./young-generation.js";
 
 /**
  * The tree of a loaded file as an index file stores it (session/index-cache.ts): its columns for
@@ -505,6 +506,22 @@ export class SessionTree {
 			if (!this.values.has(i) && this.offsets[i] >= 0) pending.push(i);
 		}
 		if (pending.length < 2) return;
+		let bytes = 0;
+		for (const i of pending) bytes += this.lengths[i];
+		withYoungGenerationHeld(bytes, () => this.readRows(reader, pending));
+	}
+
+	/** Bytes of the entries at `rows` that are only on disk (what reading them all would parse). */
+	bytesOnDisk(rows: ArrayLike<number>): number {
+		let bytes = 0;
+		for (let k = 0; k < rows.length; k++) {
+			const i = rows[k];
+			if (this.offsets[i] >= 0 && !this.values.has(i)) bytes += this.lengths[i];
+		}
+		return bytes;
+	}
+
+	private readRows(reader: RangeReader, pending: number[]): void {
 		const offsets = this.offsets;
 		const lengths = this.lengths;
 		pending.sort((a, b) => offsets[a] - offsets[b]);

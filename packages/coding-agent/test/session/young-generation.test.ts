@@ -1,4 +1,5 @@
-// Opening a large session leaves V8's young generation at its starting size:
+// Opening a large session leaves V8's young generation at its starting size
+// (and the first context, parsing a large branch, holds it there):
 // the index is columns (tree.ts, id-index.ts), no object per line survives the
 // open, so V8 has no reason to grow its semi-spaces (with a record object per
 // line, all surviving, it grew them to their maximum: most of the resident
@@ -20,6 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Report {
 	leaf: string;
 	afterOpen: number;
+	afterContext: number;
+	messages: number;
 	afterMore: number;
 }
 
@@ -43,9 +46,9 @@ function writeSession(file: string, entries: number): void {
 const file = join(dir, "s-30k.jsonl");
 writeSession(file, 30_000);
 
-function run(nodeFlags: string[] = []): Report {
+function run(nodeFlags: string[] = [], mode = ""): Report {
 	const script = bundleTestScript(join(here, "fixtures", "young-generation-child.ts"));
-	const out = execFileSync(process.execPath, [...nodeFlags, script, file], { encoding: "utf8" });
+	const out = execFileSync(process.execPath, [...nodeFlags, script, file, mode], { encoding: "utf8" });
 	return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Report;
 }
 
@@ -55,5 +58,16 @@ describe("young generation while a large session is opened", () => {
 		expect(report.leaf).toBe((30_000).toString(16).padStart(8, "0"));
 		expect(report.afterOpen).toBeLessThanOrEqual(4);
 		expect(report.afterMore).toBeGreaterThan(report.afterOpen);
+	});
+
+	it("is held at its size while the first context parses a large branch (30k entries, 12 MB: they all survive), and grows again afterwards", () => {
+		const held = run([], "context");
+		expect(held.messages).toBe(30_000);
+		expect(held.afterContext).toBeLessThanOrEqual(4);
+		expect(held.afterMore).toBeGreaterThan(held.afterContext);
+		// A user's own young-generation flags are left alone: V8 then grows it while parsing.
+		const tuned = run(["--semi-space-growth-factor=2"], "context");
+		expect(tuned.messages).toBe(30_000);
+		expect(tuned.afterContext).toBeGreaterThan(4);
 	});
 });
