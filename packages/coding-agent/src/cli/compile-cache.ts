@@ -187,6 +187,42 @@ function compileWithCachedData(file: string, buildId: string, cacheFile: string 
 	return script.runInThisContext() as Wrapper;
 }
 
+/**
+ * Node built-ins that cost a lot to load (callgrind, on top of node:http: node:crypto ~26M
+ * instructions, node:child_process ~12M) and that many modules import at their top for a call
+ * some runs never make (a hash, a random name, a git or shell process). Their require() in the
+ * CLI's files answers a stand-in that loads the module on the first use of any of its exports.
+ */
+const LAZY_BUILTINS = new Set(["node:crypto", "crypto", "node:child_process", "child_process"]);
+const lazyBuiltins = new Map<string, object>();
+
+/** A stand-in for built-in `id`: every property read (and key listing) goes to the module, loaded then. */
+function lazyBuiltin(id: string, nodeRequire: NodeJS.Require): object {
+	let stand = lazyBuiltins.get(id);
+	if (stand === undefined) {
+		let loaded: Record<string | symbol, unknown> | undefined;
+		const real = () => {
+			loaded ??= nodeRequire(id) as Record<string | symbol, unknown>;
+			return loaded;
+		};
+		stand = new Proxy(
+			{},
+			{
+				get: (_, key) => real()[key],
+				has: (_, key) => key in real(),
+				ownKeys: () => Reflect.ownKeys(real()),
+				// Reported configurable: the stand-in's own target has none of these properties.
+				getOwnPropertyDescriptor: (_, key) => {
+					const desc = Reflect.getOwnPropertyDescriptor(real(), key);
+					return desc && { ...desc, configurable: true };
+				},
+			},
+		);
+		lazyBuiltins.set(id, stand);
+	}
+	return stand;
+}
+
 /** What each file of the CLI exports: the namespace of each of its modules that code in other files imports. */
 interface CliFile {
 	__pi_mod(id: string): unknown;
@@ -226,11 +262,18 @@ class CliFiles {
 		return this.load(specifier.slice(7, at)).__pi_mod(specifier.slice(at + 1));
 	}
 
-	/** The require() of a file: "pi-mod:" specifiers here, everything else Node's, relative to the file. */
+	/**
+	 * The require() of a file: "pi-mod:" specifiers here, a few of Node's built-ins on first use
+	 * (lazyBuiltin), everything else Node's, relative to the file.
+	 */
 	private requireFor(file: string): NodeJS.Require {
 		const nodeRequire = createRequire(file);
 		const require = ((id: string) =>
-			id.startsWith("pi-mod:") ? this.module(id) : nodeRequire(id)) as unknown as NodeJS.Require;
+			id.startsWith("pi-mod:")
+				? this.module(id)
+				: LAZY_BUILTINS.has(id)
+					? lazyBuiltin(id, nodeRequire)
+					: nodeRequire(id)) as unknown as NodeJS.Require;
 		return Object.assign(require, {
 			resolve: nodeRequire.resolve,
 			cache: nodeRequire.cache,

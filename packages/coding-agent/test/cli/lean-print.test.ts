@@ -172,7 +172,7 @@ describe("a -p run loads only what it uses", () => {
 		expect(readFileSync(segmenters, "utf8")).toBe("0");
 	}, 60_000);
 
-	it("nor loads node:worker_threads, node:fs/promises or perf_hooks, and with stdin from /dev/null never makes process.stdin", async () => {
+	it("nor loads node:worker_threads, node:fs/promises, perf_hooks or node:child_process, and with stdin from /dev/null never makes process.stdin", async () => {
 		// A CommonJS preload (an --import hook runs module hooks on a worker thread of Node's own).
 		const probe = join(sb.root, "probe.cjs");
 		const out = join(sb.root, "probe.json");
@@ -202,6 +202,10 @@ describe("a -p run loads only what it uses", () => {
 		expect(loaded.filter((m) => /worker_threads|fs\/promises|readline|perf_hooks|perf\/performance$/.test(m))).toEqual(
 			[],
 		);
+		// Nor node:child_process (and the dgram and socket modules it brings): the modules that import it
+		// at their top (config values, checkpoints' git, the bash tool, rg, MCP's stdio...) get a stand-in
+		// that loads it on first use (compile-cache.ts lazyBuiltin), and this run starts no process.
+		expect(loaded.filter((m) => /child_process|dgram/.test(m))).toEqual([]);
 		expect(stdinReads).toBe(0);
 	}, 60_000);
 
