@@ -127,8 +127,12 @@ export function unchanged(meta: IndexMeta, s: FileStamp): boolean {
 	);
 }
 
-/** Whether a stamp taken at `now` (ms) can be trusted on its own later (see RACY_MS). */
+/**
+ * Whether a stamp taken at `now` (ms) cannot be trusted on its own later: taken within RACY_MS of
+ * the file's last change, or from a file system that keeps no inode number or times (zero).
+ */
 export function racy(s: FileStamp, now: number): boolean {
+	if (s.ino === 0n || s.mtimeNs === 0n || s.ctimeNs === 0n) return true;
 	const last = Math.max(Number(s.mtimeNs / 1_000_000n), Number(s.ctimeNs / 1_000_000n));
 	return last > now - RACY_MS;
 }
