@@ -90,7 +90,6 @@ const bundledDeps = [
 	"typebox",
 	"openai",
 	"diff",
-	"uuid",
 	"picomatch",
 	"ignore",
 	"partial-json",

@@ -206,6 +206,8 @@ describe("a -p run loads only what it uses", () => {
 		// at their top (config values, checkpoints' git, the bash tool, rg, MCP's stdio...) get a stand-in
 		// that loads it on first use (compile-cache.ts lazyBuiltin), and this run starts no process.
 		expect(loaded.filter((m) => /child_process|dgram/.test(m))).toEqual([]);
+		// Nor Node's Web Crypto (the session id's random bits come from randomUUID, not crypto.getRandomValues).
+		expect(loaded.filter((m) => /crypto\/webcrypto|crypto\/webidl/.test(m))).toEqual([]);
 		expect(stdinReads).toBe(0);
 	}, 60_000);
 
