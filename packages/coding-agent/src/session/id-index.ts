@@ -5,7 +5,10 @@
 // a line and most of what the garbage collector then had to copy. Strings are
 // made only for the ids asked for (`idAt`), and kept.
 
-/** FNV-1a over bytes; `find(string)` hashes the string's UTF-8 bytes the same way. */
+/**
+ * FNV-1a over bytes; `find(string)` hashes the string's UTF-8 bytes the same way. Session index
+ * files store these values (index-cache.ts): changing the function means bumping INDEX_FORMAT.
+ */
 function hashBytes(b: Uint8Array, start: number, end: number): number {
 	let h = 0x811c9dc5;
 	for (let i = start; i < end; i++) h = Math.imul(h ^ b[i], 0x01000193);

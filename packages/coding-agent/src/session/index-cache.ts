@@ -44,7 +44,11 @@ import { nodeBuiltin } from "../lazy-cjs.js";
 import type { TreeColumns } from "./tree.js";
 import type { SessionHeader } from "./types.js";
 
-/** Bumped whenever the layout or the meaning of a field changes: other versions are ignored. */
+/**
+ * Bumped whenever the layout or the meaning of a field changes (including the id hash of
+ * id-index.ts, whose values are stored, and the interned-name codes of tree.ts): other versions
+ * are ignored.
+ */
 export const INDEX_FORMAT = 1;
 const MAGIC = Buffer.from("PI-SIDX\n", "latin1");
 /** Index files kept in the cache directory (each ~6 % of its session's size). */
