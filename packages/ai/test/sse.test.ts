@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { iterateSse, type SseEvent, SseParser } from "../src/sse.js";
+import { iterateSse, type SseEvent, SseParser, Utf8Stream } from "../src/sse.js";
 
 const stream = [
 	": keep-alive comment",
@@ -109,5 +109,59 @@ describe("SseParser", () => {
 		expect(out.length).toBe(300_000);
 		expect(out.every((e) => e.data === "" && e.event === "")).toBe(true);
 		expect(ms).toBeLessThan(2000);
+	});
+});
+
+describe("Utf8Stream", () => {
+	// What a streaming TextDecoder("utf-8") gives for the same pieces: the reference.
+	const reference = (pieces: Uint8Array[]) => {
+		const decoder = new TextDecoder("utf-8");
+		return pieces.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode();
+	};
+	const ours = (pieces: Uint8Array[]) => {
+		const decoder = new Utf8Stream();
+		return pieces.map((p) => decoder.decode(p)).join("") + decoder.end();
+	};
+	const bytesOf = (...parts: (string | number[])[]) =>
+		Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
+	const cases: [string, Uint8Array][] = [
+		["BOM first, U+FEFF later kept", bytesOf([0xef, 0xbb, 0xbf], "a\uFEFFb ✓ 😀", [0xef, 0xbb, 0xbf], "c")],
+		[
+			"malformed: lone continuations, cut sequences, overlong, surrogate, F8",
+			bytesOf(
+				"x",
+				[0x80, 0xbf],
+				"é",
+				[0xe2, 0x82],
+				"y",
+				[0xf0, 0x9f, 0x98],
+				"z",
+				[0xe0, 0x80, 0x41],
+				[0xed, 0xa0, 0x80],
+				[0xf8, 0x88, 0x80, 0x80, 0x80],
+				"end",
+			),
+		],
+		["ends inside a character", bytesOf("ok ", [0xf0, 0x9f, 0x98])],
+		["only a BOM split in three", bytesOf([0xef, 0xbb, 0xbf])],
+	];
+	for (const [name, bytes] of cases) {
+		it(`decodes like a streaming TextDecoder at every split and byte by byte (${name})`, () => {
+			expect(ours([bytes])).toBe(reference([bytes]));
+			for (let at = 0; at <= bytes.length; at++) {
+				const pieces = [bytes.subarray(0, at), bytes.subarray(at)];
+				expect(ours(pieces), `split at ${at}`).toBe(reference(pieces));
+			}
+			const single = Array.from(bytes, (b) => Uint8Array.of(b));
+			expect(ours(single)).toBe(reference(single));
+		});
+	}
+
+	it("does not keep a view of a piece the caller reuses", () => {
+		const decoder = new Utf8Stream();
+		const piece = Buffer.from([0x61, 0xe2, 0x82]); // "a" + the first two bytes of "€"
+		expect(decoder.decode(piece)).toBe("a");
+		piece.fill(0);
+		expect(decoder.decode(Uint8Array.of(0xac))).toBe("€");
 	});
 });
