@@ -236,6 +236,11 @@ function cliParts() {
 		),
 		export: agent("cli/export-command.ts", "export/live-session.ts", "export/import-session.ts", "export/share.ts"),
 		"mcp-ui": agent("builtins/mcp/menu.ts", "builtins/mcp/oauth.ts"),
+		// MCP servers' connections (only with servers configured), codemode's script sandbox.
+		"mcp-connection": agent("builtins/mcp/connection.ts"),
+		"codemode-sandbox": agent("builtins/codemode/sandbox/run-script.ts"),
+		// TypeBox's compiler and value engine, behind the tool-argument check's slow path.
+		validation: ["packages/agent/src/validation.ts"],
 		"extension-host": agent("extensions/host-modules.ts"),
 		login: agent("auth/builtin-flows.ts"),
 		"openai-completions": adapter("openai-completions"),

