@@ -5,7 +5,7 @@
  * searches each character once with `indexOf` (also across pieces of one very
  * long line), no per-byte work in JavaScript.
  */
-import { Buffer } from "node:buffer";
+import { StringDecoder } from "node:string_decoder";
 
 export interface SseEvent {
 	/** The `event:` field, "" when absent (the spec's default type "message"). */
@@ -144,30 +144,21 @@ export class SseParser {
  * UTF-8 bytes to text across pieces, as `new TextDecoder("utf-8").decode(bytes, { stream: true })`
  * (a leading BOM dropped, malformed bytes as U+FFFD, a sequence split between pieces decoded whole)
  * without its cost: Node decodes a streaming TextDecoder through an ICU converter it opens per
- * decoder (one per response here). Each piece is decoded up to its last whole character by
- * Buffer's UTF-8 decoder; the 1–3 bytes of a character the piece cuts off wait for the next piece.
+ * decoder (one per response here); node:string_decoder keeps the cut-off bytes of a character
+ * for the next piece with Node's own UTF-8 decoder.
  */
 export class Utf8Stream {
-	private carry: Buffer | undefined;
+	private decoder = new StringDecoder("utf8");
 	private started = false;
 
 	decode(bytes: Uint8Array): string {
-		let buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-		if (this.carry) {
-			buf = Buffer.concat([this.carry, buf]);
-			this.carry = undefined;
-		}
-		const end = wholeCharactersEnd(buf);
-		// A copy: the caller may reuse its buffer for the next piece.
-		if (end < buf.length) this.carry = Buffer.from(buf.subarray(end));
-		return this.text(buf.toString("utf8", 0, end));
+		return this.text(this.decoder.write(bytes));
 	}
 
 	/** The stream ended: bytes of an unfinished character become U+FFFD. */
 	end(): string {
-		const carry = this.carry;
-		this.carry = undefined;
-		const text = carry ? this.text(carry.toString("utf8")) : "";
+		const text = this.text(this.decoder.end());
+		this.decoder = new StringDecoder("utf8");
 		this.started = false;
 		return text;
 	}
@@ -177,22 +168,6 @@ export class Utf8Stream {
 		this.started = true;
 		return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 	}
-}
-
-/**
- * Where the last whole character of `buf` ends: before a lead byte whose sequence the buffer cuts
- * off (looked for among the last 3 bytes; a lead byte further back has all its bytes), else the end.
- * Malformed bytes count as whole: the decoder turns them into U+FFFD alone or joined, the same.
- */
-function wholeCharactersEnd(buf: Uint8Array): number {
-	const n = buf.length;
-	for (let i = n - 1; i >= 0 && i >= n - 3; i--) {
-		const b = buf[i];
-		if ((b & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
-		const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-		return n - i < length ? i : n;
-	}
-	return n;
 }
 
 /** Iterates the events of a byte stream (e.g. a fetch `Response.body`). */
