@@ -30,8 +30,6 @@ describe("pi --mode json", () => {
 		});
 		const collapsed = kinds.filter((k: string, i: number) => !(k.endsWith("_delta") && kinds[i - 1] === k));
 		expect(collapsed).toEqual([
-			// builtin:checkpoints records the folder before the prompt (pi.appendEntry, announced).
-			"entry_appended",
 			"agent_start",
 			"turn_start",
 			"message_start:user",
@@ -40,6 +38,9 @@ describe("pi --mode json", () => {
 			"update:toolcall_start",
 			"update:toolcall_delta",
 			"update:toolcall_end",
+			// builtin:checkpoints' snapshot before the prompt runs beside the request; it is recorded
+			// (pi.appendEntry, announced) before the reply is.
+			"entry_appended",
 			"message_end:assistant",
 			"tool_execution_start",
 			"tool_execution_end",
@@ -56,7 +57,11 @@ describe("pi --mode json", () => {
 			"agent_end",
 			"agent_settled",
 		]);
-		expect(lines[1].entry).toMatchObject({ type: "custom", customType: "checkpoint", data: { reason: "start" } });
+		expect(lines.find((e) => e.type === "entry_appended").entry).toMatchObject({
+			type: "custom",
+			customType: "checkpoint",
+			data: { reason: "start" },
+		});
 		const end = lines.find((e) => e.type === "agent_end");
 		expect(end.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		const toolEnd = lines.find((e) => e.type === "tool_execution_end");

@@ -27,11 +27,19 @@ export function readCheckpointSettings(settings: Record<string, unknown>): Check
 	};
 }
 
+interface PendingStart {
+	ctx: ExtensionContext;
+	data: Promise<CheckpointData | undefined>;
+	done: boolean;
+}
+
 /** What the pieces of the extension share: the store for the current cwd and how to record a checkpoint. */
 export class Checkpoints {
 	private store: ShadowStore | undefined;
 	private disabled: string | undefined;
 	private warned = false;
+	/** The snapshot before the current prompt, started and not yet recorded (startCapture). */
+	private pendingStart: PendingStart | undefined;
 	settings: CheckpointSettings = readCheckpointSettings({});
 
 	constructor(private readonly pi: ExtensionAPI) {}
@@ -50,6 +58,16 @@ export class Checkpoints {
 
 	/** Stops watching the work tree and lets running git commands finish (session end). */
 	async close(): Promise<void> {
+		// A run cut short may leave its start snapshot pending: recorded if it ends within the drain time.
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([
+			this.settleStart(),
+			new Promise<void>((resolve) => {
+				timer = setTimeout(resolve, SHUTDOWN_DRAIN_MS);
+				timer.unref();
+			}),
+		]);
+		clearTimeout(timer);
 		const store = this.store;
 		this.store = undefined;
 		await store?.shutdown(SHUTDOWN_DRAIN_MS);
@@ -93,5 +111,42 @@ export class Checkpoints {
 
 	record(data: CheckpointData | undefined): void {
 		if (data) this.pi.appendEntry(CHECKPOINT_TYPE, data);
+	}
+
+	/**
+	 * Starts the snapshot before a prompt without waiting for it; settleStart() waits for it and
+	 * records it. Recorded only there, so its place on the branch is fixed: after the user message
+	 * (appended while the snapshot runs), before whatever settles it (the reply, a tool call).
+	 */
+	startCapture(ctx: ExtensionContext): void {
+		// A start still pending (a prompt that never settled it) is recorded first: the order holds.
+		const previous = this.settleStart();
+		const start: PendingStart = {
+			ctx,
+			done: false,
+			data: previous
+				.then(() => this.capture(ctx, { reason: "start" }))
+				.catch((error: unknown) => {
+					this.fail(ctx, error);
+					return undefined;
+				}),
+		};
+		this.pendingStart = start;
+	}
+
+	/** Waits for the pending start snapshot, if any, and records it (once). A failure is a notice (fail). */
+	async settleStart(): Promise<void> {
+		const start = this.pendingStart;
+		if (!start) return;
+		const data = await start.data;
+		// Several hooks may wait at once: the first to resume records it, the others find it done.
+		if (start.done) return;
+		start.done = true;
+		if (this.pendingStart === start) this.pendingStart = undefined;
+		try {
+			this.record(data);
+		} catch (error) {
+			this.fail(start.ctx, error);
+		}
 	}
 }

@@ -20,6 +20,8 @@ export function registerRewindCommand(pi: ExtensionAPI, cp: Checkpoints): void {
 }
 
 async function rewind(cp: Checkpoints, args: string, ctx: ExtensionCommandContext): Promise<void> {
+	// A prompt's start snapshot may still be running (it runs beside the model request): list it too.
+	await cp.settleStart();
 	const store = cp.storeFor(ctx.cwd);
 	if (!store) {
 		ctx.ui.notify("Checkpoints are off (no git, or turned off in settings)", "warning");

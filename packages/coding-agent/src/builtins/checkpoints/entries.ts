@@ -52,9 +52,73 @@ export function checkpointsOnBranch(sm: ReadonlySessionManager, leafId?: string 
 	return out;
 }
 
-/** The work tree as it stood at `entryId`: the last checkpoint at or before it on its branch. */
+/**
+ * The work tree as it stood at `entryId`: the last checkpoint at or before it on its branch. At a
+ * user message it is that prompt's own "start" checkpoint when there is one: the snapshot before a
+ * prompt runs beside the model request, so it is recorded just below the user message (before the
+ * reply; older sessions have it just above), yet it is the state before that message.
+ */
 export function checkpointAt(sm: ReadonlySessionManager, entryId: string | null): BranchCheckpoint | undefined {
-	return checkpointsOnBranch(sm, entryId).at(-1);
+	if (entryId === null) return undefined;
+	return (
+		(isUserMessage(sm.getEntry(entryId)) ? startCheckpointBelow(sm, entryId) : undefined) ??
+		checkpointsOnBranch(sm, entryId).at(-1)
+	);
+}
+
+/** The work tree just before `entryId` (a fork "before" it): at a user message, the state at it (above). */
+export function checkpointBefore(sm: ReadonlySessionManager, entryId: string): BranchCheckpoint | undefined {
+	const entry = sm.getEntry(entryId);
+	if (isUserMessage(entry)) return checkpointAt(sm, entryId);
+	return checkpointAt(sm, entry?.parentId ?? null);
+}
+
+function isUserMessage(entry: Entry | undefined): boolean {
+	const message = (entry as (Entry & { message?: { role?: string } }) | undefined)?.message;
+	return entry?.type === "message" && message?.role === "user";
+}
+
+/** The session manager pi passes has getChildren (an index scan, no entry loaded but the children). */
+type WithChildren = { getChildren?: (parentId: string) => Entry[] };
+
+/**
+ * The "start" checkpoint recorded below the user message `userId`: a child of it, or below entries
+ * that are not messages (another extension's custom entries). Undefined when that prompt's start
+ * equalled the checkpoint before it (not recorded) or the session has it above the message.
+ */
+function startCheckpointBelow(sm: ReadonlySessionManager, userId: string): BranchCheckpoint | undefined {
+	const getChildren = (sm as ReadonlySessionManager & WithChildren).getChildren?.bind(sm);
+	if (!getChildren) {
+		// Without a children index: look on the current branch (where a /tree move comes from).
+		for (const c of checkpointsOnBranch(sm)) {
+			if (c.data.reason === "start" && nearestMessageAbove(sm, c.entryId) === userId) return c;
+		}
+		return undefined;
+	}
+	let level = [userId];
+	for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+		const next: string[] = [];
+		for (const id of level) {
+			for (const child of getChildren(id)) {
+				const cp = asCheckpoint(child);
+				if (cp?.data.reason === "start") return cp;
+				if (child.type !== "message" && !cp) next.push(child.id);
+			}
+		}
+		level = next;
+	}
+	return undefined;
+}
+
+/** The first message entry above `entryId` (a few steps at most), by id. */
+function nearestMessageAbove(sm: ReadonlySessionManager, entryId: string): string | undefined {
+	let cur = sm.getEntry(entryId)?.parentId ?? null;
+	for (let steps = 0; cur !== null && steps < 16; steps++) {
+		const entry = sm.getEntry(cur);
+		if (!entry || entry.type === "message") return entry?.id;
+		cur = entry.parentId;
+	}
+	return undefined;
 }
 
 /** Where the leaf lands when /tree selects `targetId`: before a user message, else on the entry. */

@@ -3,7 +3,8 @@
 // default; `-builtin:checkpoints` in the `extensions` setting (or
 // `"checkpoints": { "enabled": false }`) turns it off.
 //
-// When: before each prompt, after each turn that ran a tool other than
+// When: before each prompt (beside the model request, settled before anything
+// can change files), after each turn that ran a tool other than
 // read/grep/find/ls, and before `write`/`edit`/`bash`. A snapshot holds the
 // whole tree (tracked and untracked files, minus ignored ones): the first of
 // a run by git's scan, later ones from a file watcher's changed paths
@@ -61,11 +62,28 @@ export function createCheckpointsExtension(): ExtensionFactory {
 		});
 
 		registerRestoreOffers(pi, cp);
-		pi.on("before_agent_start", async (_event, ctx) => {
-			cp.record(await cp.capture(ctx, { reason: "start" }));
+		// The snapshot before the prompt runs beside the model request (which does not need it: git's
+		// scan of a resumed or large project took 10-25 ms or more before the first request). Everything
+		// that could change files, or reads checkpoints, waits for it first (cp.settleStart): every
+		// tool call, turn_end, agent_end, shutdown, /tree, /fork, /rewind; and the assistant's reply is
+		// not appended before it, so it lands between the user message and the reply (entries.ts).
+		pi.on("before_agent_start", (_event, ctx) => {
+			cp.startCapture(ctx);
+		});
+
+		pi.on("message_end", async (event) => {
+			// The reply waits; the user message (and messages injected with it) are appended before the
+			// request goes out, so they do not.
+			if (event.message.role === "assistant") await cp.settleStart();
+		});
+
+		pi.on("agent_end", async () => {
+			await cp.settleStart();
 		});
 
 		pi.on("tool_call", async (event, ctx) => {
+			// Any tool may change files (an extension's too): the start snapshot is taken before it runs.
+			await cp.settleStart();
 			if (READ_ONLY_TOOLS.has(event.toolName)) return;
 			turnChanged = true;
 			const input = event.input as Record<string, unknown>;
@@ -78,6 +96,7 @@ export function createCheckpointsExtension(): ExtensionFactory {
 		});
 
 		pi.on("turn_end", async (event, ctx) => {
+			await cp.settleStart();
 			if (!turnChanged) return;
 			turnChanged = false;
 			const data = await cp.capture(ctx, { reason: "turn" });

@@ -7,8 +7,8 @@
 // there (a switch starts the extensions over: session_start, reason "fork").
 import type { ExtensionAPI, ExtensionContext } from "../../extensions/types.js";
 import type { Checkpoints } from "./checkpoints.js";
-import type { CheckpointData } from "./entries.js";
-import { checkpointAt, isOnCurrentBranch, leafAfterTreeMove } from "./entries.js";
+import type { BranchCheckpoint, CheckpointData } from "./entries.js";
+import { checkpointAt, checkpointBefore, isOnCurrentBranch, leafAfterTreeMove } from "./entries.js";
 import { askRestore, performRestore, type RestoreDecision } from "./flow.js";
 
 /**
@@ -23,10 +23,10 @@ const forkKey = (file: string | undefined, sessionId: string) => file ?? `id:${s
 export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 	let pending: { leafId: string | null; decision: RestoreDecision } | undefined;
 
-	const offer = async (ctx: ExtensionContext, newLeaf: string | null, heading: string) => {
+	// `target`: the state the move lands on (entries.ts: a user message's own start checkpoint counts).
+	const offer = async (ctx: ExtensionContext, target: BranchCheckpoint | undefined, heading: string) => {
 		const store = cp.storeFor(ctx.cwd);
 		if (!store || !ctx.hasUI) return undefined;
-		const target = checkpointAt(ctx.sessionManager, newLeaf);
 		if (!target) return undefined;
 		const known = checkpointAt(ctx.sessionManager, ctx.sessionManager.getLeafId());
 		try {
@@ -39,13 +39,18 @@ export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 
 	pi.on("session_before_tree", async (event, ctx) => {
 		pending = undefined;
-		const newLeaf = leafAfterTreeMove(ctx.sessionManager, event.preparation.targetId);
-		const decision = await offer(ctx, newLeaf, "Files differ from that point of the session.");
+		await cp.settleStart();
+		const targetId = event.preparation.targetId;
+		const newLeaf = leafAfterTreeMove(ctx.sessionManager, targetId);
+		// The leaf lands before a user message, where the files are as they were at it (its start checkpoint).
+		const target = checkpointAt(ctx.sessionManager, targetId);
+		const decision = await offer(ctx, target, "Files differ from that point of the session.");
 		if (decision) pending = { leafId: newLeaf, decision };
 		return undefined;
 	});
 
 	pi.on("session_tree", async (_event, ctx) => {
+		await cp.settleStart();
 		const p = pending;
 		pending = undefined;
 		const store = cp.storeFor(ctx.cwd);
@@ -57,9 +62,10 @@ export function registerRestoreOffers(pi: ExtensionAPI, cp: Checkpoints): void {
 	});
 
 	pi.on("session_before_fork", async (event, ctx) => {
-		const entry = ctx.sessionManager.getEntry(event.entryId);
-		const newLeaf = event.position === "before" ? (entry?.parentId ?? null) : event.entryId;
-		const decision = await offer(ctx, newLeaf, "Files differ from the point you are forking from.");
+		await cp.settleStart();
+		const sm = ctx.sessionManager;
+		const target = event.position === "before" ? checkpointBefore(sm, event.entryId) : checkpointAt(sm, event.entryId);
+		const decision = await offer(ctx, target, "Files differ from the point you are forking from.");
 		const store = cp.storeFor(ctx.cwd);
 		// The fork replaces this session next: the restore goes into the new session (session_start).
 		const key = forkKey(ctx.sessionManager.getSessionFile(), ctx.sessionManager.getSessionId());
