@@ -68,7 +68,8 @@ export function createCheckpointsExtension(): ExtensionFactory {
 		// tool call, turn_end, agent_end, shutdown, /tree, /fork, /rewind; and the assistant's reply is
 		// not appended before it, so it lands between the user message and the reply (entries.ts).
 		pi.on("before_agent_start", (_event, ctx) => {
-			cp.startCapture(ctx);
+			// An ephemeral session records nothing (capture): nothing to start.
+			if (ctx.sessionManager.getSessionFile()) cp.startCapture(ctx);
 		});
 
 		pi.on("message_end", async (event) => {
