@@ -56,6 +56,7 @@ export type ReadonlySessionManager = Pick<
 	| "getEntry"
 	| "getBranch"
 	| "getBranchEntries"
+	| "getChildren"
 	| "getTree"
 	| "getLeafId"
 	| "getLeafEntry"

@@ -78,45 +78,23 @@ function isUserMessage(entry: Entry | undefined): boolean {
 	return entry?.type === "message" && message?.role === "user";
 }
 
-/** The session manager pi passes has getChildren (an index scan, no entry loaded but the children). */
-type WithChildren = { getChildren?: (parentId: string) => Entry[] };
-
 /**
  * The "start" checkpoint recorded below the user message `userId`: a child of it, or below entries
  * that are not messages (another extension's custom entries). Undefined when that prompt's start
  * equalled the checkpoint before it (not recorded) or the session has it above the message.
  */
 function startCheckpointBelow(sm: ReadonlySessionManager, userId: string): BranchCheckpoint | undefined {
-	const getChildren = (sm as ReadonlySessionManager & WithChildren).getChildren?.bind(sm);
-	if (!getChildren) {
-		// Without a children index: look on the current branch (where a /tree move comes from).
-		for (const c of checkpointsOnBranch(sm)) {
-			if (c.data.reason === "start" && nearestMessageAbove(sm, c.entryId) === userId) return c;
-		}
-		return undefined;
-	}
 	let level = [userId];
 	for (let depth = 0; depth < 8 && level.length > 0; depth++) {
 		const next: string[] = [];
 		for (const id of level) {
-			for (const child of getChildren(id)) {
+			for (const child of sm.getChildren(id)) {
 				const cp = asCheckpoint(child);
 				if (cp?.data.reason === "start") return cp;
 				if (child.type !== "message" && !cp) next.push(child.id);
 			}
 		}
 		level = next;
-	}
-	return undefined;
-}
-
-/** The first message entry above `entryId` (a few steps at most), by id. */
-function nearestMessageAbove(sm: ReadonlySessionManager, entryId: string): string | undefined {
-	let cur = sm.getEntry(entryId)?.parentId ?? null;
-	for (let steps = 0; cur !== null && steps < 16; steps++) {
-		const entry = sm.getEntry(cur);
-		if (!entry || entry.type === "message") return entry?.id;
-		cur = entry.parentId;
 	}
 	return undefined;
 }
