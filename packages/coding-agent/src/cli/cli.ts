@@ -4,6 +4,7 @@
 // runs the CLI's CommonJS bundle (dist/cli-main.cjs, built from main.ts),
 // compiled through a code cache kept between runs (compile-cache.ts, loaded only
 // then): compiling pi's code is most of a short run's start-up otherwise.
+import { writeSync } from "node:fs";
 import { join } from "node:path";
 
 // Set by the build (scripts/build.mjs): the package's version (the string alone, not the whole
@@ -27,11 +28,26 @@ function fail(error: unknown): void {
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-	process.stdout.write(`${__PI_VERSION__}\n`);
+	writeVersion(`${__PI_VERSION__}\n`);
 } else {
 	// (Bundled into this file, but its module body and imports run only here.)
 	import("./compile-cache.js")
 		.then(({ loadCliBundle }) => loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__, argv))
 		.then(({ main }) => main(argv))
 		.then(exit, fail);
+}
+
+/**
+ * `pi --version` writes to descriptor 1 directly: making process.stdout (for a pipe, Node's net
+ * and stream modules) costs more than the rest of the answer, ~3 ms, and would put it above
+ * `node -e 0` (issue 25). A descriptor set non-blocking by whoever reads it can refuse (EAGAIN):
+ * then through the stream, as before; a closed reader (EPIPE) is exit code 1, without a trace.
+ */
+function writeVersion(text: string): void {
+	try {
+		writeSync(1, text);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
+		else process.exitCode = 1;
+	}
 }

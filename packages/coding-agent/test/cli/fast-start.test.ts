@@ -2,7 +2,9 @@
 // file (a CommonJS entry starts faster than an ES module one) whose top level
 // requires only node built-ins. The CLI itself (dist/cli-main.cjs) and the
 // code-cache loader are loaded only past the --version check.
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, CLI } from "./support.js";
@@ -24,5 +26,29 @@ describe("fast start of the built CLI", () => {
 		const bundle = source.indexOf('"cli-main.cjs"');
 		expect(version).toBeGreaterThan(0);
 		expect(bundle).toBeGreaterThan(version);
+	});
+
+	it("answers --version on descriptor 1 without making process.stdout (its pipe stream costs ~3 ms)", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-version-"));
+		try {
+			// A --require probe: records whether anything read process.stdout before the exit.
+			const probe = join(dir, "probe.cjs");
+			const out = join(dir, "probe.json");
+			writeFileSync(
+				probe,
+				`const fs = require("node:fs");
+const d = Object.getOwnPropertyDescriptor(process, "stdout");
+let used = false;
+Object.defineProperty(process, "stdout", { configurable: true, enumerable: d.enumerable, get() { used = true; return d.get.call(process); } });
+process.on("exit", () => fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ used })));
+`,
+			);
+			const printed = execFileSync(process.execPath, ["--require", probe, CLI, "--version"], { encoding: "utf8" });
+			const version = JSON.parse(readFileSync(join(dirname(CLI), "..", "package.json"), "utf8")).version;
+			expect(printed).toBe(`${version}\n`);
+			expect(JSON.parse(readFileSync(out, "utf8"))).toEqual({ used: false });
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
