@@ -13,12 +13,11 @@ import {
 	linkSync,
 	mkdirSync,
 	openSync,
-	readSync,
 	statSync,
 	unlinkSync,
-	writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { readFully, writeFully } from "./fd-io.js";
 import { reacquireSessionLock, type SessionLock } from "./lock.js";
 import type { SessionLoadWarning } from "./types.js";
 
@@ -63,11 +62,6 @@ export function fsyncDir(dir: string): void {
 	} catch {
 		// Not supported everywhere (e.g. some network file systems); the data itself is synced.
 	}
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-	let off = 0;
-	while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
 }
 
 export class SessionFile {
@@ -115,7 +109,7 @@ export class SessionFile {
 		}
 		const buf = Buffer.from(text);
 		try {
-			writeAll(fd, buf);
+			writeFully(fd, buf);
 			if (durability === "fsync") fdatasyncSync(fd);
 		} catch (e) {
 			closeSync(fd);
@@ -143,12 +137,7 @@ export class SessionFile {
 	/** The bytes [offset, offset + length) of the file (fewer at its end). */
 	readAt(offset: number, length: number): Buffer {
 		const buf = Buffer.allocUnsafe(length);
-		let got = 0;
-		while (got < length) {
-			const n = readSync(this.fd, buf, got, length - got, offset + got);
-			if (n === 0) break;
-			got += n;
-		}
+		const got = readFully(this.fd, buf, offset);
 		return got === length ? buf : buf.subarray(0, got);
 	}
 
@@ -169,7 +158,7 @@ export class SessionFile {
 		const prefix = this.needsNewline ? "\n" : "";
 		const buf = Buffer.from(`${prefix}${line}\n`);
 		try {
-			writeAll(this.fd, buf);
+			writeFully(this.fd, buf);
 			if (this.durability === "fsync") {
 				if (syncNow) {
 					fdatasyncSync(this.fd);
@@ -248,7 +237,7 @@ export class SessionFile {
 			mkdirSync(dir, { recursive: true });
 			const fd = openSync(tmp, "w", 0o644);
 			try {
-				writeAll(fd, Buffer.from(text));
+				writeFully(fd, Buffer.from(text));
 				fsyncSync(fd);
 			} finally {
 				closeSync(fd);

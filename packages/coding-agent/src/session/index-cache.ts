@@ -36,11 +36,11 @@ import {
 	renameSync,
 	statSync,
 	unlinkSync,
-	writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import type * as Zlib from "node:zlib";
 import { nodeBuiltin } from "../lazy-cjs.js";
+import { readFully, writeFully } from "./fd-io.js";
 import type { TreeColumns } from "./tree.js";
 import type { SessionHeader } from "./types.js";
 
@@ -241,14 +241,7 @@ export function readIndex(dir: string, realPath: string): StoredIndex | undefine
 	try {
 		const size = fstatSync(fd).size;
 		if (size < HEADER + 4) return undefined;
-		const readAll = (into: Uint8Array, at: number): boolean => {
-			for (let got = 0; got < into.length; ) {
-				const n = readSync(fd, into, got, into.length - got, at + got);
-				if (n <= 0) return false;
-				got += n;
-			}
-			return true;
-		};
+		const readAll = (into: Uint8Array, at: number): boolean => readFully(fd, into, at) === into.length;
 		const head = Buffer.allocUnsafe(HEADER + 4);
 		if (!readAll(head, 0)) return undefined;
 		for (let k = 0; k < MAGIC.length; k++) if (head[k] !== MAGIC[k]) return undefined;
@@ -374,10 +367,10 @@ export function writeIndex(dir: string, meta: IndexMeta, c: TreeColumns): boolea
 			for (const part of parts) {
 				const bytes = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
 				crc = crc32(bytes, crc);
-				for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+				writeFully(fd, bytes, at);
 				at += bytes.length;
 			}
-			writeSync(fd, encodeHeader(meta, crc, crc32), 0, HEADER, 0);
+			writeFully(fd, encodeHeader(meta, crc, crc32), 0);
 		} finally {
 			closeSync(fd);
 		}
@@ -408,7 +401,7 @@ export function writeIndexStamp(dir: string, meta: IndexMeta, bodyCrc: number): 
 	try {
 		const fd = openSync(indexFileFor(dir, meta.path), "r+");
 		try {
-			writeSync(fd, encodeHeader(meta, bodyCrc, crc32), 0, HEADER, 0);
+			writeFully(fd, encodeHeader(meta, bodyCrc, crc32), 0);
 		} finally {
 			closeSync(fd);
 		}
