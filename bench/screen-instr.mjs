@@ -10,7 +10,7 @@
 // AFTER_PRINT=1: each home's first run is a `-p` run (its answer from a local fake provider), then
 // the warm-up start: the code cache as a user has it whose first run after an install was `-p`.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,6 +21,8 @@ const floorScript = resolve(import.meta.dirname, "floor/screen.mjs");
 const clis = process.argv.slice(3).map((p) => (p === "floor" ? floorScript : resolve(p)));
 if (clis.length === 0) throw new Error("usage: node bench/screen-instr.mjs [runs] <cli.js | floor> …");
 const afterPrint = process.env.AFTER_PRINT === "1";
+// KEEP=<dir>: each run's callgrind dump is copied there (<dir>/<build index>-<run>.cg) for callgrind_annotate.
+const keep = process.env.KEEP ? resolve(process.env.KEEP) : undefined;
 
 const server = createServer((req, res) => {
 	req.resume();
@@ -101,6 +103,10 @@ for (let i = 1; i <= runs; i++) {
 		mkdirSync(outDir);
 		const m = await start(clis[c], homes[c], join(outDir, "cg.out"));
 		samples[c].push(m);
+		if (keep) {
+			mkdirSync(keep, { recursive: true });
+			copyFileSync(join(outDir, "cg.out.1"), join(keep, `${c}-${i}.cg`));
+		}
 		console.log(`${clis[c]} run ${i}: ${m.toFixed(1)}M to the footer`);
 		await pause(300);
 	}

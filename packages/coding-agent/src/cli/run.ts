@@ -9,7 +9,7 @@ import { redact } from "@pi/ai";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import type { SubmitOptions } from "../agent-session/extension-bridge.js";
 import { lateToolFilter } from "../agent-session/tool-selection.js";
-import { loadLoginFlows, withLoginFlows } from "../auth/flows.js";
+import { withLoginFlows } from "../auth/flows.js";
 import { AuthStorage } from "../config/auth.js";
 import { formatNoModelsMessage } from "../config/auth-guidance.js";
 import { registerConfiguredSecrets } from "../config/configured-secrets.js";
@@ -367,11 +367,9 @@ async function run(
 		}
 	}
 	if (mode === "interactive") {
-		// /login lists and runs pi's own account logins (print, json and rpc modes have no login).
-		const [{ runInteractiveMode }] = await Promise.all([
-			import("../modes/interactive/interactive-mode.js"),
-			loadLoginFlows(),
-		]);
+		// pi's own account logins are loaded by /login when it runs (and by a request with a stored
+		// login): their modules bring node:http's client and server, which the first screen does not need.
+		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
 		try {
 			const code = await runInteractiveMode({
 				session,

@@ -91,6 +91,16 @@ describe("/login and /logout", () => {
 		expect(app.auth.get("github-copilot")).toBeUndefined();
 	});
 
+	it("/login loads pi's own account logins itself (the app does not load them before its first screen)", async () => {
+		const app = await setup();
+		await app.waitFor((x) => x.includes("test-model"));
+		await app.type("/login\r");
+		// ChatGPT's flow is built in (builtin-flows.ts); GitHub Copilot's is this file's (setLoginFlow) and keeps its place.
+		const picker = await app.waitFor((x) => x.includes("Log in to") && x.includes("ChatGPT Plus/Pro (Codex)"));
+		expect(picker).toContain("GitHub Copilot");
+		await app.type("\x1b");
+	});
+
 	it("/login picker → a provider's API key; /logout removes it", async () => {
 		const app = await setup();
 		await app.waitFor((x) => x.includes("test-model"));

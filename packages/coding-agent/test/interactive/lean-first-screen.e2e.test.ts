@@ -4,7 +4,9 @@
 // not among it: its first use loads the perf_hooks modules (~6M instructions),
 // and the TUI paces frames with process.hrtime instead. Nor is node:fs/promises
 // (with the watcher and readline modules it loads, ~5M): the TUI's path
-// completion lists directories through the callback API.
+// completion lists directories through the callback API. Nor is node:http
+// (client and server, ~15M with its cached code): pi's account logins, whose
+// callback server needs it, are loaded by /login, not before the app starts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +15,7 @@ import { hasTmux, READY, useTmuxApp } from "../support/tmux-app.js";
 const app = useTmuxApp("the first screen's module list");
 
 describe.skipIf(!hasTmux)("first screen (tmux, built app)", () => {
-	it("is written before Node's perf_hooks and fs/promises modules are loaded", async () => {
+	it("is written before Node's perf_hooks, fs/promises and http modules are loaded", async () => {
 		const out = join(app.sb.root, "loaded-at-first-screen");
 		const probe = join(app.sb.root, "first-screen-probe.cjs");
 		writeFileSync(
@@ -42,5 +44,6 @@ describe.skipIf(!hasTmux)("first screen (tmux, built app)", () => {
 		// The probe saw the app's own modules being loaded (the TUI draws through tty).
 		expect(loaded).toContain("NativeModule tty");
 		expect(loaded.filter((m) => /perf_hooks|internal\/perf\/performance$|fs\/promises$/.test(m))).toEqual([]);
+		expect(loaded.filter((m) => /^NativeModule (http|_http_\w+)$/.test(m))).toEqual([]);
 	});
 });

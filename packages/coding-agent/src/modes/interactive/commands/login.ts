@@ -3,7 +3,7 @@
 // opened where there is one, and the URL or device code is always shown in the
 // transcript to copy. Esc in any of its prompts cancels the login.
 import { apiKeyLoginList, findApiKeyLogin, loginWithApiKey } from "../../../auth/api-key.js";
-import { findLoginFlow, loginFlows } from "../../../auth/flows.js";
+import { findLoginFlow, loadLoginFlows, loginFlows } from "../../../auth/flows.js";
 import { LoginCancelledError, type LoginInteraction, type LoginPrompt } from "../../../auth/interaction.js";
 import { canOpenBrowser, openBrowser } from "../../../auth/open-browser.js";
 import type { InteractiveContext } from "../context.js";
@@ -110,11 +110,16 @@ export const loginCommand: SlashCommand = {
 	name: "login",
 	description: "Log in to a provider (account or API key)",
 	argumentHint: "[provider]",
-	getArgumentCompletions: (prefix) =>
-		loginFlows()
+	// pi's own account logins (and node:http, which they bring) are loaded here, not before the
+	// app's first screen: the first /login or its completions wait for them (once).
+	async getArgumentCompletions(prefix) {
+		await loadLoginFlows();
+		return loginFlows()
 			.filter((f) => f.id.startsWith(prefix))
-			.map((f) => ({ value: f.id, label: f.id, description: f.name })),
-	run(args, ctx) {
+			.map((f) => ({ value: f.id, label: f.id, description: f.name }));
+	},
+	async run(args, ctx) {
+		await loadLoginFlows();
 		if (args) return run(ctx, args);
 		const keyLogins = apiKeyLoginList().filter((l) => !findLoginFlow(l.provider));
 		const providers = [...new Set(ctx.session.modelRegistry.getAll().map((m) => m.provider))].filter(
