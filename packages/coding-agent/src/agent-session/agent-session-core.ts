@@ -22,7 +22,7 @@ import type { SessionManager } from "../session/session-manager.js";
 import type { Timers } from "./backoff/timers.js";
 import type { CacheWarmer } from "./cache-warmer.js";
 import type { Compactor } from "./compaction/compactor.js";
-import { DeferredSync } from "./deferred-sync.js";
+import { DeferredSync, EntryBatch } from "./deferred-sync.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import { SessionListeners } from "./listeners.js";
 import { MessageRecorder } from "./message-recorder.js";
@@ -76,6 +76,8 @@ export class AgentSessionCore {
 	protected readonly runner: PromptRunner;
 	/** The prompt's sync hold: its first entries are fdatasync'ed once (deferred-sync.ts). */
 	private readonly deferredSync: DeferredSync;
+	/** A message's sync hold: entries its message_end hooks append share its sync (deferred-sync.ts). */
+	private readonly entryBatch: EntryBatch;
 	protected readonly queue: QueueReport;
 	/** Keeps the Agent's message cache in step with the session projection. */
 	protected readonly transcript: TranscriptSync;
@@ -117,6 +119,7 @@ export class AgentSessionCore {
 		this._cwd = o.cwd;
 		this.tools = new SessionTools(this.agent, o.tools, o.activeToolNames);
 		this.deferredSync = new DeferredSync(this.sessionManager);
+		this.entryBatch = new EntryBatch(this.sessionManager);
 
 		this.transcript = new TranscriptSync(this.agent, this.sessionManager);
 		this.boundaries = new RunBoundaries({
@@ -167,6 +170,7 @@ export class AgentSessionCore {
 			nestedTools: this.nestedTools,
 			transcript: this.transcript,
 			deferredSync: this.deferredSync,
+			batch: this.entryBatch,
 			boundaries: this.boundaries,
 			getHooks: () => this.lifecycleHooks,
 			emit: (event) => this.emit(event),
@@ -205,9 +209,19 @@ export class AgentSessionCore {
 	}
 
 	protected emit(event: AgentSessionEvent): Promise<void> {
+		if (this.entryBatch.isOpen) {
+			// An entry a message_end hook appended is announced after the message's sync (message-recorder.ts).
+			if (this.entryBatch.hold(event)) return Promise.resolve();
+			// Anything else closes the batch first: the held entries are announced before it, in file order.
+			return this.announceHeld(this.entryBatch.close()).then(() => this.emit(event));
+		}
 		// Entries appended under the prompt's deferSync are synced before any event that could announce one.
 		this.deferredSync.beforeEvent(event.type);
 		return this.listeners.emit(event);
+	}
+
+	private async announceHeld(events: AgentSessionEvent[]): Promise<void> {
+		for (const event of events) await this.emit(event);
 	}
 
 	private async onAgentEvent(event: AgentEvent): Promise<void> {

@@ -5,6 +5,7 @@
 // not durable, so the hold also closes before any event that could announce
 // an entry; the events listed below announce none and may pass while it is open.
 import type { SessionManager } from "../session/session-manager.js";
+import type { AgentSessionEvent } from "./events.js";
 
 /** Agent events that announce no session entry: they may pass while a prompt's appends wait for their one sync. */
 const ANNOUNCES_NO_ENTRY: ReadonlySet<string> = new Set([
@@ -44,6 +45,60 @@ export class DeferredSync {
 			return undefined;
 		} catch (error) {
 			return error as Error;
+		}
+	}
+}
+
+/**
+ * A message's sync hold. Entries the message's `message_end` hooks append (builtin:checkpoints
+ * records the prompt's start snapshot there, just before the reply) are each written at once but
+ * fdatasync'ed with the message, by one call once it is appended; their `entry_appended` events
+ * are held until then and go out after that sync, before the message's `message_end` (the file's
+ * order). Any other event announced while the batch is open closes it first.
+ */
+export class EntryBatch {
+	private release: (() => void) | undefined;
+	private held: AgentSessionEvent[] = [];
+
+	constructor(private readonly sessionManager: Pick<SessionManager, "deferSync">) {}
+
+	get isOpen(): boolean {
+		return this.release !== undefined;
+	}
+
+	/** Opens the batch (closing an earlier one first). */
+	open(): AgentSessionEvent[] {
+		const earlier = this.isOpen ? this.closeQuietly() : [];
+		this.release = this.sessionManager.deferSync();
+		return earlier;
+	}
+
+	/** Holds an `entry_appended` while the batch is open (true); any other event is not held. */
+	hold(event: AgentSessionEvent): boolean {
+		if (!this.release || event.type !== "entry_appended") return false;
+		this.held.push(event);
+		return true;
+	}
+
+	/**
+	 * One fdatasync for what was appended under the batch; returns the held events, now true to
+	 * announce. A failed sync throws SessionWriteError and drops them: they are not durable.
+	 */
+	close(): AgentSessionEvent[] {
+		const release = this.release;
+		const held = this.held;
+		this.release = undefined;
+		this.held = [];
+		release?.();
+		return held;
+	}
+
+	/** `close`, with a failed sync returning nothing to announce instead of throwing. */
+	closeQuietly(): AgentSessionEvent[] {
+		try {
+			return this.close();
+		} catch {
+			return [];
 		}
 	}
 }

@@ -2,15 +2,17 @@
 // the session hears of it: a tool result first takes the record of the calls
 // it made to other tools, a `message_end` hook may replace the message (the
 // replacement is what is stored and announced), the append is synced (closing
-// the prompt's sync hold), and the entry id is remembered for `turn_end`.
+// the prompt's sync hold; entries the hooks appended share that one sync and
+// are announced after it, before the message), and the entry id is remembered
+// for `turn_end`.
 // A failed write stops the run: nothing may be announced that is not
 // recorded. The cause is announced first (`session_write_failed`, naming
 // file and errno) and kept as the run's failure, which the prompt rethrows.
-import type { Agent, AgentEvent } from "@pi/agent-core";
+import type { Agent, AgentEvent, AgentMessage } from "@pi/agent-core";
 import { sumUsage } from "@pi/ai";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
 import type { SessionManager } from "../session/session-manager.js";
-import type { DeferredSync } from "./deferred-sync.js";
+import type { DeferredSync, EntryBatch } from "./deferred-sync.js";
 import type { AgentSessionEvent } from "./events.js";
 import type { NestedToolRunner } from "./nested-tools.js";
 import type { RunBoundaries } from "./run-boundaries.js";
@@ -24,6 +26,8 @@ export interface MessageRecorderOptions {
 	nestedTools: NestedToolRunner;
 	transcript: TranscriptSync;
 	deferredSync: DeferredSync;
+	/** The message's sync hold: entries its message_end hooks append share its fdatasync. */
+	batch: EntryBatch;
 	boundaries: RunBoundaries;
 	getHooks: () => SessionLifecycleHooks;
 	emit: (event: AgentSessionEvent) => Promise<void>;
@@ -58,12 +62,25 @@ export class MessageRecorder {
 			if (nestedUsage) event.message.usage = sumUsage(event.message.usage, nestedUsage);
 		}
 		const original = event.message;
-		const message = (await this.o.getHooks().messageEnd?.(original)) ?? original;
+		// What the hooks append shares the message's fdatasync; their announcements wait for it.
+		await this.announce(this.o.batch.open());
+		let message: AgentMessage;
+		try {
+			message = (await this.o.getHooks().messageEnd?.(original)) ?? original;
+		} catch (error) {
+			await this.announce(this.o.batch.closeQuietly());
+			throw error;
+		}
 		try {
 			const id = this.o.sessionManager.appendMessage(message as Parameters<SessionManager["appendMessage"]>[0]);
 			this.o.deferredSync.close();
+			// One fdatasync for the hooks' entries and the message, before any of them is announced.
+			const held = this.o.batch.close();
 			this.o.boundaries.recorded(original, message, id);
+			await this.announce(held);
 		} catch (error) {
+			// What the hooks appended is announced only if it reached the disk.
+			await this.announce(this.o.batch.closeQuietly());
 			// Nothing may be announced that is not recorded: stop the run, and say why first, so
 			// json/rpc clients see the cause (file, errno) and not only an aborted run.
 			if (!this.failure) {
@@ -77,6 +94,11 @@ export class MessageRecorder {
 		// The recorded message is the replacement: the Agent's copy follows, listeners hear of it.
 		this.o.transcript.refresh();
 		return { ...event, message };
+	}
+
+	/** Announces held `entry_appended` events in order (after their sync). */
+	private async announce(events: AgentSessionEvent[]): Promise<void> {
+		for (const event of events) await this.o.emit(event);
 	}
 }
 
