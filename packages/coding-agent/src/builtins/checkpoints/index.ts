@@ -21,6 +21,13 @@ import { registerRestoreOffers } from "./offers.js";
 import { prune, pruneDue } from "./prune.js";
 
 const WARM_DELAY_MS = 1500;
+/**
+ * How long after the session starts a due prune begins. It reads every session file of the folder
+ * and runs git (each process forked from pi, a few ms of its main thread per fork once a long
+ * session is loaded): not on the way to the first request, nor beside a short run's reply. Its
+ * stamp is written when it completes, so a run that ends sooner leaves it to the next one.
+ */
+export const PRUNE_DELAY_MS = 5000;
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
 
 function describeCall(toolName: string, input: Record<string, unknown>): string | undefined {
@@ -31,11 +38,18 @@ function describeCall(toolName: string, input: Record<string, unknown>): string 
 	return typeof input.path === "string" ? input.path : undefined;
 }
 
-export function createCheckpointsExtension(): ExtensionFactory {
+export interface CheckpointsExtensionOptions {
+	/** Delay before a due prune starts (default PRUNE_DELAY_MS; tests shorten it). */
+	pruneDelayMs?: number;
+}
+
+export function createCheckpointsExtension(options: CheckpointsExtensionOptions = {}): ExtensionFactory {
+	const pruneDelayMs = options.pruneDelayMs ?? PRUNE_DELAY_MS;
 	return (pi) => {
 		const cp = new Checkpoints(pi);
 		let turnChanged = false;
 		let warm: NodeJS.Timeout | undefined;
+		let pruneLater: NodeJS.Timeout | undefined;
 
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
@@ -43,12 +57,16 @@ export function createCheckpointsExtension(): ExtensionFactory {
 			// no pruning, no warming — nothing of the store is even set up on such a run.
 			if (!ctx.sessionManager.getSessionFile()) return;
 			const store = cp.storeFor(ctx.cwd);
-			// The store is created by the first snapshot; pruning and warming run off the start-up path.
+			// The store is created by the first snapshot; pruning and warming run off the start-up path
+			// (pruning later still: PRUNE_DELAY_MS).
 			if (!store || !existsSync(store.dir)) return;
+			clearTimeout(pruneLater);
 			if (pruneDue(store)) {
-				void prune(store, [ctx.sessionManager.getSessionDir()], cp.settings.maxStoreBytes).catch((error: unknown) =>
-					cp.fail(ctx, error),
-				);
+				const sessionDir = ctx.sessionManager.getSessionDir();
+				pruneLater = setTimeout(() => {
+					void prune(store, [sessionDir], cp.settings.maxStoreBytes).catch((error: unknown) => cp.fail(ctx, error));
+				}, pruneDelayMs);
+				pruneLater.unref();
 			}
 			// A known project: start the watcher and the first (full) scan a moment after start-up,
 			// so the first prompt's snapshot is already incremental. Nothing is recorded by it.
@@ -58,6 +76,7 @@ export function createCheckpointsExtension(): ExtensionFactory {
 
 		pi.on("session_shutdown", async () => {
 			clearTimeout(warm);
+			clearTimeout(pruneLater);
 			await cp.close();
 		});
 

@@ -15,6 +15,7 @@ import {
 	lstatSync,
 	mkdirSync,
 	readdirSync,
+	readFileSync,
 	realpathSync,
 	rmdirSync,
 	rmSync,
@@ -110,14 +111,19 @@ export class ShadowStore {
 				}
 				await gitOk(undefined, ["init", "-q", "--bare", this.dir]);
 			}
-			// Re-written each start: the excluded dirs follow where pi's own folders are.
+			// Checked each start: the excluded dirs follow where pi's own folders are.
 			const lines = ["# written by pi: never snapshot pi's own state"];
 			for (const d of this.options.excludeDirs ?? []) {
 				const rel = relative(this.workTree, d);
 				if (rel && !rel.startsWith("..") && !isAbsolute(rel)) lines.push(`/${rel.split(sep).join("/")}/`);
 			}
-			mkdirSync(join(this.dir, "info"), { recursive: true });
-			writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`);
+			const exclude = join(this.dir, "info", "exclude");
+			const text = `${lines.join("\n")}\n`;
+			// Written only when it changes: a file write on the way to the first snapshot of every run.
+			if (readText(exclude) !== text) {
+				mkdirSync(join(this.dir, "info"), { recursive: true });
+				writeFileSync(exclude, text);
+			}
 			this.direct = fastPathSupported(this.dir);
 			if (this.fast && !this.direct) this.fastOff = "the store is not a SHA-1 store with loose refs";
 		});
@@ -383,6 +389,14 @@ export class ShadowStore {
 		// Outside the queue: gc does not touch the index, and the grace period keeps
 		// objects a concurrent snapshot has just written.
 		await gitOk(this.target, ["gc", "-q", "--prune=1.hour.ago"]);
+	}
+}
+
+function readText(file: string): string | undefined {
+	try {
+		return readFileSync(file, "utf8");
+	} catch {
+		return undefined;
 	}
 }
 
