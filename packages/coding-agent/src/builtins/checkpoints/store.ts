@@ -4,7 +4,8 @@
 // commit kept alive by one ref `refs/pi/c/<commit>`, so pruning is deleting
 // refs then `gc`. The first snapshot (and any after the watcher lost track) is
 // git's scan: `ls-files` against the shadow index, `update-index` of what it
-// lists, `write-tree`; later ones take the watcher's changed paths and write
+// lists, `write-tree` (not needed when the index is as the last run's scan
+// left it: scan-record.ts); later ones take the watcher's changed paths and write
 // objects directly (fast-path.ts). All store work goes through one queue:
 // parallel tool calls never race for the index lock.
 import { createHash } from "node:crypto";
@@ -25,6 +26,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { FastPath } from "./fast-path.js";
 import { type GitTarget, git, gitOk, splitNul } from "./git.js";
 import { commitContent, fastPathSupported, writeObject, writeRef } from "./objects.js";
+import { indexChecksum, readScanRecord, type ScanRecord, writeScanRecord } from "./scan-record.js";
 import { TreeModel } from "./tree-model.js";
 
 export interface SnapshotResult {
@@ -56,6 +58,12 @@ export interface StoreOptions {
 
 /** From this many files on, a scan writes one pack instead of loose objects. */
 const BULK_FILES = 1000;
+/**
+ * A later run reuses the last scan's commit for the same tree while it is younger than this: well
+ * inside prune's grace period (an hour), so a commit just taken up again is never pruned before
+ * the session entry naming it is written.
+ */
+export const REUSE_COMMIT_MS = 30 * 60 * 1000;
 
 /** `<name>-<hash of the real path>`: readable, and distinct for two folders of the same name. */
 export function projectKey(cwd: string): string {
@@ -78,6 +86,10 @@ export class ShadowStore {
 	private queue: Promise<unknown> = Promise.resolve();
 	private ready: Promise<void> | undefined;
 	private readonly commitOfTree = new Map<string, string>();
+	/** When this process made each commit (ms): how old the last-scan record's commit is. */
+	private readonly madeAt = new Map<string, number>();
+	/** The last full scan, of this run or an earlier one (scan-record.ts); SHA-1 stores only. */
+	private lastScan: ScanRecord | undefined;
 	private readonly fast: FastPath | undefined;
 	private fastOff: string | undefined;
 	/** Commits and refs are written without git (a SHA-1 store with loose refs: git's defaults). */
@@ -126,6 +138,7 @@ export class ShadowStore {
 			}
 			this.direct = fastPathSupported(this.dir);
 			if (this.fast && !this.direct) this.fastOff = "the store is not a SHA-1 store with loose refs";
+			if (this.direct) this.lastScan = readScanRecord(this.dir);
 		});
 		return this.ready;
 	}
@@ -235,19 +248,35 @@ export class ShadowStore {
 
 	/** A commit for a tree the fast path wrote: objects and ref written directly, no git process. */
 	private commitFast(message: string, tree: string, skipped: string[]): SnapshotResult {
-		let commit = this.commitOfTree.get(tree);
+		let commit = this.commitOfTree.get(tree) ?? this.recentCommitOf(tree);
 		if (!commit) {
 			commit = writeObject(this.dir, "commit", commitContent(tree, message));
 			writeRef(this.dir, `${REF_PREFIX}${commit}`, commit);
-			this.commitOfTree.set(tree, commit);
+			this.madeAt.set(commit, Date.now());
 		}
+		this.commitOfTree.set(tree, commit);
 		return { commit, tree, skipped, incremental: true };
 	}
 
+	/** The last scan's commit when it is of `tree`, young enough (REUSE_COMMIT_MS) and still in the store. */
+	private recentCommitOf(tree: string): string | undefined {
+		const last = this.lastScan;
+		if (last?.tree !== tree || Date.now() - last.at > REUSE_COMMIT_MS) return undefined;
+		return existsSync(join(this.dir, ...REF_PREFIX.split("/"), last.commit)) ? last.commit : undefined;
+	}
+
 	private async writeCommit(message: string, skipped: string[]): Promise<SnapshotResult> {
-		const tree = (await gitOk(this.target, ["write-tree"])).toString().trim();
+		// The index unchanged since the last scan's write-tree (nothing to update, nobody else wrote
+		// it): the tree is the one that scan recorded, without a git process.
+		const last = this.direct ? this.lastScan : undefined;
+		const unchanged = last !== undefined && indexChecksum(this.dir) === last.index;
+		const tree = unchanged ? last.tree : (await gitOk(this.target, ["write-tree"])).toString().trim();
 		// The commit and its ref as the fast path writes them: two git processes fewer per scan.
-		if (this.direct) return { commit: this.commitFast(message, tree, skipped).commit, tree, skipped };
+		if (this.direct) {
+			const commit = this.commitFast(message, tree, skipped).commit;
+			this.recordScan(unchanged ? last.index : indexChecksum(this.dir), tree, commit);
+			return { commit, tree, skipped };
+		}
 		let commit = this.commitOfTree.get(tree);
 		if (!commit) {
 			commit = (await gitOk(this.target, ["commit-tree", tree, "-m", message])).toString().trim();
@@ -255,6 +284,16 @@ export class ShadowStore {
 			this.commitOfTree.set(tree, commit);
 		}
 		return { commit, tree, skipped };
+	}
+
+	/** Keeps what this scan left for the next run's first snapshot (scan-record.ts), when it changed. */
+	private recordScan(index: string | undefined, tree: string, commit: string): void {
+		const last = this.lastScan;
+		if (!index) return;
+		const at = this.madeAt.get(commit) ?? (last?.commit === commit ? last.at : 0);
+		if (last?.index === index && last.tree === tree && last.commit === commit && last.at === at) return;
+		this.lastScan = { index, tree, commit, at };
+		writeScanRecord(this.dir, this.lastScan);
 	}
 
 	/** Work-tree-relative forms of the paths that lie inside it (others are not ours to snapshot). */
@@ -385,6 +424,7 @@ export class ShadowStore {
 			const script = commits.map((c) => `delete ${REF_PREFIX}${c}\n`).join("");
 			await gitOk(this.target, ["update-ref", "--stdin"], script);
 			for (const [tree, commit] of this.commitOfTree) if (commits.includes(commit)) this.commitOfTree.delete(tree);
+			if (this.lastScan && commits.includes(this.lastScan.commit)) this.lastScan = undefined;
 		});
 		// Outside the queue: gc does not touch the index, and the grace period keeps
 		// objects a concurrent snapshot has just written.
