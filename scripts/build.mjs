@@ -45,7 +45,8 @@ const libraries = [
 	{ dir: "packages/ai", entries: ["src/index.ts", "src/internal.ts"] },
 	// validation: TypeBox's compiler behind it, kept out of the index so importing the loop does not load it.
 	{ dir: "packages/agent", entries: ["src/index.ts", "src/validation.ts"] },
-	{ dir: "packages/tui", entries: ["src/index.ts", "src/text.ts"] },
+	// text, terminal-background: small parts for code outside the app (tools' renderers; the CLI's early OSC 11 query).
+	{ dir: "packages/tui", entries: ["src/index.ts", "src/text.ts", "src/terminal-background.ts"] },
 	// The search and codemode workers are loaded by file name (worker_threads), so each is an entry of its own at the dist root.
 	// ES modules as .mjs: dist/ is a CommonJS scope (see below) so that the `pi` bin, dist/cli.js, starts as CommonJS.
 	{

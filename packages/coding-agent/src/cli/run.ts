@@ -6,6 +6,7 @@ import { fstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isatty } from "node:tty";
 import { redact } from "@pi/ai";
+import { type BackgroundQueryResult, queryTerminalBackground } from "@pi/tui/terminal-background";
 import { createAgentSession } from "../agent-session/create-agent-session.js";
 import type { SubmitOptions } from "../agent-session/extension-bridge.js";
 import { lateToolFilter } from "../agent-session/tool-selection.js";
@@ -18,6 +19,7 @@ import { ModelRegistry } from "../config/model-registry.js";
 import { resolveCliModel, resolveModelScope } from "../config/model-resolver.js";
 import { agentPaths, getAgentDir, resolveSessionDir } from "../config/paths.js";
 import type { ExtensionError } from "../extensions/types.js";
+import { SYSTEM_THEME, themeFollowsTerminal } from "../modes/interactive/themes/follows-terminal.js";
 import { AgentSessionRuntime } from "../runtime/agent-session-runtime.js";
 import { flagKinds, formatExtensionError } from "../runtime/extension-setup.js";
 import { createSessionServices, type SessionServicesOptions } from "../runtime/services.js";
@@ -71,11 +73,18 @@ async function readStdinText(io: CliIo): Promise<string | undefined> {
 	return readPipedStdin(io.stdin);
 }
 
+/** What run() started that must end before the CLI does. */
+interface Pending {
+	/** The app's question to the terminal (OSC 11 + DA1), sent before the app's code loads. */
+	terminalBackground?: Promise<BackgroundQueryResult>;
+}
+
 /** Runs the CLI for parsed arguments; returns the exit code. */
 export async function runCli(args: ParsedArgs, io: CliIo = defaultIo(), argv?: readonly string[]): Promise<number> {
 	const err = (text: string) => io.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+	const pending: Pending = {};
 	try {
-		return await run(args, io, err, argv);
+		return await run(args, io, err, argv, pending);
 	} catch (error) {
 		if (error instanceof CliUsageError || error instanceof FileArgError) {
 			err(`Error: ${error.message}`);
@@ -83,6 +92,10 @@ export async function runCli(args: ParsedArgs, io: CliIo = defaultIo(), argv?: r
 		}
 		err(redact(error instanceof Error ? error.message : String(error)));
 		return 1;
+	} finally {
+		// A run that ends before the app (a bad @file, an unknown session) waits for the terminal's
+		// reply (bounded): arriving after the exit, it would be typed into the shell.
+		await pending.terminalBackground;
 	}
 }
 
@@ -91,6 +104,7 @@ async function run(
 	io: CliIo,
 	err: (text: string) => void,
 	argv: readonly string[] | undefined,
+	pending: Pending,
 ): Promise<number> {
 	const stdinIsTTY = io.stdinFd === undefined ? Boolean(io.stdin.isTTY) : isatty(io.stdinFd);
 	const mode = resolveMode(args, stdinIsTTY);
@@ -168,6 +182,17 @@ async function run(
 	};
 	const services = await createSessionServices(servicesOptions);
 	const { settings, resources } = services;
+	// The app's theme follows the terminal's background by default (`system`): the question (OSC 11)
+	// goes out as soon as the settings say so, behind the trust prompt (which reads the terminal) and
+	// before the app's code loads, so the answer is back by the time the app draws instead of the app
+	// waiting a terminal round trip (over ssh a network one) first. runCli waits for it on every way out.
+	if (
+		mode === "interactive" &&
+		args.listModels === undefined &&
+		themeFollowsTerminal(args.useTheme ?? settings.getTheme() ?? SYSTEM_THEME)
+	) {
+		pending.terminalBackground = queryTerminalBackground({ input: io.stdin, output: io.stdout });
+	}
 	for (const w of services.warnings) warn(w);
 	const auth = AuthStorage.create(paths.auth, withLoginFlows({ env: io.env, shell: settings.getShellPath() }));
 	const authWarning = auth.getLoadWarning();
@@ -390,6 +415,7 @@ async function run(
 				openResumePicker: args.resume === true,
 				themeFiles: resources.getThemeFiles().map((t) => t.path),
 				useTheme: args.useTheme,
+				terminalBackground: pending.terminalBackground,
 				resourceCommands: {
 					templates: () => resources.getPromptTemplates(),
 					skills: () => resources.getSkills(),

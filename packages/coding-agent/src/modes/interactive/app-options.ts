@@ -1,7 +1,7 @@
 // What the app is started with (InteractiveModeOptions: the session, folders,
 // start-up prompts, extensions, runtime) and what typed text is sent with.
 import type { ImageContent } from "@pi/ai";
-import type { Terminal } from "@pi/tui";
+import type { BackgroundQueryResult, Terminal } from "@pi/tui";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionRuntime } from "../../runtime/agent-session-runtime.js";
 import type { TrustQuestionAnswer } from "../../runtime/services.js";
@@ -37,6 +37,11 @@ export interface InteractiveModeOptions {
 	useTheme?: string;
 	/** The terminal's background; runInteractiveMode asks the terminal when the theme follows it. */
 	appearance?: "light" | "dark";
+	/**
+	 * That question (OSC 11), already sent by the CLI as soon as it knew the app would draw with a
+	 * theme that follows the terminal: runInteractiveMode waits for this answer instead of asking.
+	 */
+	terminalBackground?: Promise<BackgroundQueryResult>;
 	/** Extra commands (extensions, tests). */
 	registerCommands?: (registry: SlashCommandRegistry) => void;
 	/** Loaded extensions: ctx.ui in the app, their commands, shortcuts and errors. */

@@ -500,9 +500,13 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			setting,
 			{ input: process.stdin, output: process.stdout },
 			process.env,
+			undefined,
+			options.terminalBackground,
 		);
 		options = { ...options, appearance: detected.appearance };
 	}
+	// However the theme was decided, the CLI's query is over before the TUI reads input.
+	await options.terminalBackground;
 	const mode = new InteractiveMode(options);
 	const onSignal = () => {
 		void mode.shutdown(0);

@@ -9,6 +9,7 @@ import { appearanceFromColorFgBg } from "@pi/tui";
 import type { SettingsManager } from "../../../config/settings.js";
 import { type ColorMode, detectColorMode } from "./color.js";
 import { createTheme, type LoadedTheme } from "./create-theme.js";
+import { SYSTEM_THEME, themeFollowsTerminal } from "./follows-terminal.js";
 import { discoverThemes, loadThemeFile, type ThemeDiscoveryOptions, type ThemeSource } from "./theme-loader.js";
 
 export const DEFAULT_THEME = "dark";
@@ -41,8 +42,7 @@ export interface ThemeInfo {
 export type ThemeChangeListener = (theme: LoadedTheme) => void;
 export type ThemeWarningListener = (message: string) => void;
 
-/** The setting value when none is saved: follow the terminal. */
-export const SYSTEM_THEME = "system";
+export { SYSTEM_THEME, themeFollowsTerminal } from "./follows-terminal.js";
 
 /**
  * The theme name a setting stands for on a background: `system` is the
@@ -56,13 +56,6 @@ export function resolveThemeSetting(value: string, appearance: "light" | "dark")
 		return appearance === "light" ? value.slice(0, slash) : value.slice(slash + 1);
 	}
 	return value;
-}
-
-/** True when the setting's meaning depends on the background (`system`, `light/dark`). */
-export function themeFollowsTerminal(setting: string): boolean {
-	if (setting === SYSTEM_THEME) return true;
-	const slash = setting.indexOf("/");
-	return slash > 0 && slash < setting.length - 1;
 }
 
 function stringList(value: unknown): string[] {
