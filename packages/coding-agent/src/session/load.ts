@@ -18,6 +18,7 @@ import {
 	writeIndex,
 	writeIndexStamp,
 } from "./index-cache.js";
+import { type ParallelChecksum, startParallelChecksum } from "./parallel-checksum.js";
 import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import type { SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
@@ -390,6 +391,26 @@ export interface SessionFileLoad {
 	 * it suits (off the path to the first request); it is silent on failure and does nothing twice.
 	 */
 	saveIndex?: () => void;
+	/**
+	 * Set by an optimistic load (`LoadOptions.optimistic`) that restored the tree from the index while
+	 * the indexed bytes' CRC-32 is still being computed on another thread (parallel-checksum.ts):
+	 * whether they are the indexed ones (waits for the rest of the check; idempotent). Until it has
+	 * returned true, nothing of the load may be shown (its warnings included) or appended to; false
+	 * means the tree is not the file's: the caller drops it and loads again with `rescan`, which warns
+	 * about the damage as an open without an index does.
+	 */
+	verify?: () => boolean;
+}
+
+export interface LoadOptions {
+	/**
+	 * May return before the indexed prefix is checked (`SessionFileLoad.verify`), the check running
+	 * on another thread meanwhile, for a prefix large enough to be worth it. The caller must call
+	 * `verify()` before it shows or appends anything.
+	 */
+	optimistic?: boolean;
+	/** Scan the whole file whatever the index says (it was found not to match); a new index may be written. */
+	rescan?: boolean;
 }
 
 /** Whether nothing of the load needs more than the tree's columns to be seen again as it was. */
@@ -414,7 +435,12 @@ function indexable(state: LoadState, tree: SessionTree, summary: FileLoadResult)
  * With an index directory (index-cache.ts; the CLI sets one), a sound index of the file's prefix
  * is restored instead of scanning that prefix.
  */
-export function loadSessionFile(file: string, tree: SessionTree, indexDir = sessionIndexDir()): SessionFileLoad {
+export function loadSessionFile(
+	file: string,
+	tree: SessionTree,
+	indexDir = sessionIndexDir(),
+	options: LoadOptions = {},
+): SessionFileLoad {
 	const fd = openSync(file, "r");
 	const state = newLoadState(file);
 	try {
@@ -426,11 +452,18 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 		let from = 0;
 		let lines = 0;
 		let crc = 0;
-		const stored = real === undefined ? undefined : readIndex(indexDir as string, real);
+		const stored = real === undefined || options.rescan ? undefined : readIndex(indexDir as string, real);
+		// The indexed prefix's check, when it runs on another thread beside what follows the open.
+		let pending: ParallelChecksum | undefined;
 		if (stored) {
 			const m = stored.meta;
 			if (unchanged(m, stamp)) index = "unchanged";
-			else if (sameFile(m, stamp) && size >= m.size && prefixChecksum(fd, m.size) === m.crc) index = "verified";
+			else if (sameFile(m, stamp) && size >= m.size) {
+				pending = options.optimistic
+					? startParallelChecksum({ path: real as string, dev: stamp.dev, ino: stamp.ino }, m.size)
+					: undefined;
+				if (pending || prefixChecksum(fd, m.size) === m.crc) index = "verified";
+			}
 			if (index !== "scanned") {
 				tree.restore(stored.columns);
 				state.header = m.header;
@@ -441,7 +474,14 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 				crc = m.crc;
 			}
 		}
-		const sum = real === undefined ? undefined : newChecksum(crc);
+		// A first scan of a large file whose stamp can be trusted later checksums it for its index on
+		// another thread (the bytes are the scanned ones: the stamp is compared once both are done).
+		// A file changed within RACY_MS is checksummed over the very bytes scanned, as it is read.
+		const whole =
+			real !== undefined && from === 0 && !racy(stamp, now)
+				? startParallelChecksum({ path: real, dev: stamp.dev, ino: stamp.ino }, size)
+				: undefined;
+		const sum = real === undefined || whole ? undefined : newChecksum(crc);
 		const onBytes = sum && ((b: Buffer, s: number, e: number) => sum.add(b, s, e));
 		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
 		// stays at its starting size without being held there (young-generation.test.ts).
@@ -460,9 +500,15 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 			summary = { ...part, lines: summary.lines + part.lines };
 		}
 		const result: SessionFileLoad = { state, summary, index };
-		if (sum && real !== undefined && index !== "unchanged" && indexable(state, tree, summary)) {
-			// Sound only if the file did not change while it was read: the stamp stored is the one
-			// taken before reading.
+		if (pending && stored) {
+			const expected = stored.meta.crc;
+			result.verify = () => (pending as ParallelChecksum).settle() === expected;
+		}
+		const wholeCrc = whole && summary.size === size && indexable(state, tree, summary) ? whole.settle() : -1;
+		const crcOfFile = sum ? sum.value : wholeCrc;
+		if (crcOfFile !== -1 && real !== undefined && index !== "unchanged" && indexable(state, tree, summary)) {
+			// Sound only if the file did not change while it was read (by the scan and the checksum's
+			// thread): the stamp stored is the one taken before reading.
 			const after = fstatSync(fd, { bigint: true });
 			if (sameStamp(after, stamp) && summary.size === size) {
 				const meta: IndexMeta = {
@@ -470,7 +516,7 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 					dev: String(stamp.dev),
 					ino: String(stamp.ino),
 					size,
-					crc: sum.value,
+					crc: crcOfFile,
 					lines: summary.lines,
 					mtimeNs: String(stamp.mtimeNs),
 					ctimeNs: String(stamp.ctimeNs),
@@ -484,9 +530,12 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 				const stampOnly = index === "verified" && stored !== undefined && summary.size === stored.meta.size;
 				const columns = stampOnly ? undefined : tree.columns();
 				let done = false;
+				const verify = result.verify;
 				result.saveIndex = () => {
 					if (done) return;
 					done = true;
+					// Restored optimistically: only an index whose prefix was found intact is kept.
+					if (verify && !verify()) return;
 					if (stampOnly) writeIndexStamp(dir, meta, (stored as StoredIndex).bodyCrc);
 					// An entry found damaged on use since (its row rewritten) is not stored as such.
 					else if (columns && tree.standIns === 0) writeIndex(dir, meta, columns);

@@ -15,8 +15,8 @@ import type {
 } from "./types.js";
 
 export class SessionView {
-	protected tree = new SessionTree();
-	protected projector = new ContextProjector(this.tree);
+	private current = new SessionTree();
+	protected projector = new ContextProjector(this.current);
 	protected header!: SessionHeader;
 	protected file: SessionFile | undefined;
 	protected sessionFile: string | undefined;
@@ -28,6 +28,27 @@ export class SessionView {
 		protected sessionDir: string,
 		protected readonly persist: boolean,
 	) {}
+
+	/**
+	 * The entry tree. Reading it first settles what an optimistic open left pending (SessionManager:
+	 * the check of an indexed prefix on another thread), so nothing but the first context after that
+	 * open (`buildSessionContext`) sees a tree that may still be thrown away.
+	 */
+	protected get tree(): SessionTree {
+		this.settle();
+		return this.current;
+	}
+	protected set tree(tree: SessionTree) {
+		this.current = tree;
+	}
+
+	/** Completes a pending open (see SessionManager); nothing here. */
+	protected settle(): void {}
+
+	/** Before a context is built: `settle`, unless this context may be built before it (SessionManager). */
+	protected settleForContext(): void {
+		this.settle();
+	}
 
 	// ---------------------------------------------------------------- queries
 
@@ -134,7 +155,8 @@ export class SessionView {
 	}
 
 	buildSessionContext(): SessionContext {
-		const { messages, thinkingLevel, model } = this.projector.project(this.tree.leafId);
+		this.settleForContext();
+		const { messages, thinkingLevel, model } = this.projector.project(this.current.leafId);
 		return { messages, thinkingLevel, model };
 	}
 

@@ -22,14 +22,23 @@ import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INDEX_FORMAT, MAX_INDEXES, RACY_MS, setSessionIndexDir } from "../../src/session/index-cache.js";
 import { type IndexUse, loadSessionFile } from "../../src/session/load.js";
+import { type ParallelChecksumPolicy, setParallelChecksumPolicy } from "../../src/session/parallel-checksum.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { SessionTree } from "../../src/session/tree.js";
 import { assistant, tempDir, user } from "./helpers.js";
 
+let restoreParallel: ParallelChecksumPolicy | undefined;
 afterEach(() => {
 	setSessionIndexDir(undefined);
 	vi.restoreAllMocks();
+	if (restoreParallel) setParallelChecksumPolicy(restoreParallel);
+	restoreParallel = undefined;
 });
+
+/** Every prefix check and first-scan checksum on a worker thread (parallel-checksum.ts), whatever the file's size and the load. */
+function checksumsOnWorker(): void {
+	restoreParallel ??= setParallelChecksumPolicy({ minBytes: 0, onlyWithSpareCore: false });
+}
 
 /** A session with branches, labels, a compaction, a name, short, medium and large lines. */
 function richSession(dir: string): string {
@@ -200,6 +209,91 @@ describe("session index", () => {
 		expect(withIndex.warnings[0]).toEqual(expect.objectContaining({ message: expect.stringMatching(/unparsable/) }));
 		expect(withIndex).toEqual(openSnapshot(file, undefined));
 		// A file with warnings gets no index: every open scans it and warns again.
+		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: false });
+	});
+
+	it("with the prefix checked on another thread, a resume shows and appends what a full scan gives", () => {
+		const dir = tempDir();
+		const cache = join(dir, "cache");
+		const file = richSession(dir);
+		checksumsOnWorker();
+		pastRacyWindow();
+		// The first scan's checksum comes from the worker: the next open verifies the prefix against it.
+		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true });
+		const now = new Date();
+		utimesSync(file, now, now);
+		expect(load(file, cache)).toMatchObject({ use: "verified", wrote: true });
+		utimesSync(file, now, new Date(now.getTime() + 5000));
+		setSessionIndexDir(cache);
+		const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
+		const leaf = sm.getLeafId();
+		const id = sm.appendMessage(user("after the parallel check"));
+		expect(sm.getEntry(id)?.parentId).toBe(leaf);
+		expect(sm.getLoadWarnings()).toEqual([]);
+		sm.close();
+		const full = openSnapshot(file, undefined);
+		expect(full.leaf).toBe(id);
+		expect(openSnapshot(file, cache)).toEqual(full);
+	});
+
+	it("a byte changed in the indexed prefix, found by the check on another thread, is warned about before the first append", () => {
+		const dir = tempDir();
+		const cache = join(dir, "cache");
+		const file = richSession(dir);
+		pastRacyWindow();
+		load(file, cache);
+		expect(load(file, cache).use).toBe("unchanged");
+		// Break the line holding "other branch" (on the active branch), same size, newer mtime.
+		const text = readFileSync(file, "utf8");
+		const at = Buffer.byteLength(text.slice(0, text.indexOf('"other branch"') + 1));
+		const size = statSync(file).size;
+		const fd = openSync(file, "r+");
+		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
+		closeSync(fd);
+		checksumsOnWorker();
+		setSessionIndexDir(cache);
+		const seen: { message: string; sizeThen: number }[] = [];
+		const sm = SessionManager.open(file, undefined, undefined, {
+			durability: "write",
+			onWarning: (w) => seen.push({ message: w.message, sizeThen: statSync(file).size }),
+		});
+		// Restored from the index while the check runs: the first context is built from it (reading the
+		// damaged line on use), and no warning is out yet (not even that read's).
+		const texts = (messages: unknown[]) => JSON.stringify(messages);
+		expect(texts(sm.buildSessionContext().messages)).not.toContain("other branch");
+		expect(seen).toEqual([]);
+		const id = sm.appendMessage(user("after the damage"));
+		// The check failed: the file was scanned whole and its warnings reported before the append,
+		// as an open without an index reports them (the optimistic read's warning dropped).
+		expect(seen).toEqual([
+			{ message: expect.stringMatching(/unparsable line/), sizeThen: size },
+			{ message: expect.stringMatching(/lost in a damaged line/), sizeThen: size },
+		]);
+		expect(sm.getLoadWarnings()).toHaveLength(2);
+		sm.close();
+		const full = openSnapshot(file, undefined);
+		expect(full.leaf).toBe(id);
+		expect(full.warnings.map((w) => w.message)).toEqual(seen.map((w) => w.message));
+		// What the session shows after the append is what a full scan of the file shows.
+		expect(openSnapshot(file, cache)).toEqual(full);
+	});
+
+	it("a prefix found changed by the check on another thread is scanned before anything is shown", () => {
+		const dir = tempDir();
+		const cache = join(dir, "cache");
+		const file = richSession(dir);
+		pastRacyWindow();
+		load(file, cache);
+		const text = readFileSync(file, "utf8");
+		const at = Buffer.byteLength(text.slice(0, text.indexOf('"five"') + 1));
+		const fd = openSync(file, "r+");
+		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
+		closeSync(fd);
+		const full = openSnapshot(file, undefined);
+		checksumsOnWorker();
+		// Read-only, nothing appended: the tree, warnings and context read are the full scan's.
+		expect(openSnapshot(file, cache)).toEqual(full);
+		// The damaged file gets no index: the next open scans it (and warns) again.
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: false });
 	});
 
