@@ -23,6 +23,12 @@ if (clis.length === 0) throw new Error("usage: node bench/screen-instr.mjs [runs
 const afterPrint = process.env.AFTER_PRINT === "1";
 // KEEP=<dir>: each run's callgrind dump is copied there (<dir>/<build index>-<run>.cg) for callgrind_annotate.
 const keep = process.env.KEEP ? resolve(process.env.KEEP) : undefined;
+// AT_FRAME=1: count up to the first write that shows the footer, not up to the moment this script sees it in
+// the pane (by then the app has gone on with work after its first frame: marked, the extensions' start). A
+// --require probe ends the process (process.reallyExit, no exit handlers: the code cache is not rewritten)
+// at that write; callgrind's count at exit is the figure. The warm-up starts run without the probe.
+const atFrame = process.env.AT_FRAME === "1";
+const frameProbe = join(import.meta.dirname, "support", "exit-at-footer.cjs");
 
 const server = createServer((req, res) => {
 	req.resume();
@@ -44,7 +50,7 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 async function start(cli, home, out) {
 	const socket = `pi-screen-instr-${process.pid}-${Math.random().toString(36).slice(2)}`;
 	const tmux = (...a) => execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8" });
-	const env = Object.entries(home.env)
+	const env = Object.entries({ ...home.env, ...(out && atFrame ? { NODE_OPTIONS: `--require ${frameProbe}` } : {}) })
 		.map(([k, v]) => `${k}=${q(v)}`)
 		.join(" ");
 	const cmd = out
@@ -56,6 +62,16 @@ async function start(cli, home, out) {
 		const deadline = Date.now() + 120_000;
 		for (;;) {
 			const pane = tmux("capture-pane", "-p", "-t", "0");
+			if (out && atFrame) {
+				if (!pane.includes("[exited ")) {
+					if (Date.now() > deadline) throw new Error(`no first screen:\n${pane}`);
+					await pause(5);
+					continue;
+				}
+				const total = /^totals:\s*(\d+)/m.exec(readFileSync(out, "utf8"))?.[1];
+				if (!pane.includes("[exited 0]") || !total) throw new Error(`no first screen:\n${pane}`);
+				return Number(total) / 1e6;
+			}
 			if (/fake-model/.test(pane)) break;
 			if (pane.includes("[exited ") || Date.now() > deadline) throw new Error(`no first screen:\n${pane}`);
 			await pause(5);
@@ -105,7 +121,7 @@ for (let i = 1; i <= runs; i++) {
 		samples[c].push(m);
 		if (keep) {
 			mkdirSync(keep, { recursive: true });
-			copyFileSync(join(outDir, "cg.out.1"), join(keep, `${c}-${i}.cg`));
+			copyFileSync(join(outDir, atFrame ? "cg.out" : "cg.out.1"), join(keep, `${c}-${i}.cg`));
 		}
 		console.log(`${clis[c]} run ${i}: ${m.toFixed(1)}M to the footer`);
 		await pause(300);

@@ -183,6 +183,7 @@ for (const name of split.bundles) {
 	asciiOnly(out);
 	await routeDynamicImports(out);
 	foreignImportsAsIs(out);
+	wrappersWithoutMaps(out);
 	cliFiles.push(out);
 }
 
@@ -438,6 +439,29 @@ function splitPlugin(split, name, exported) {
 function foreignImportsAsIs(file) {
 	const text = readFileSync(file, "latin1");
 	writeFileSync(file, text.replaceAll('__toESM(require("pi-mod:', '__piESM(require("pi-mod:'), "latin1");
+}
+
+/**
+ * esbuild wraps each lazily initialised module in `__esm({ "<path>"() { ... } })` (CommonJS ones in
+ * `__commonJS`), and hands each namespace's getters to `__export(ns, { name: () => ..., ... })`: an
+ * object literal per module whose one key (or key list) no other literal has. V8 gives every new
+ * literal shape a map of its own, linked from a root map shared by all literals of that many
+ * properties, whose transition array grows by one sorted entry per shape (each insertion copies
+ * it): ~1,500 wrappers made that quadratic, ~20M instructions of every start (issue 25). A literal
+ * that starts `__proto__: null` is made in dictionary mode instead: no maps, no transitions. The
+ * helpers only read the objects' own properties (Object.getOwnPropertyNames, for-in), so a null
+ * prototype changes nothing for them. The text is added at the end of the line: columns, and so
+ * the source map, stay right.
+ */
+function wrappersWithoutMaps(file) {
+	const text = readFileSync(file, "latin1");
+	const out = text
+		.replace(/= (__esm|__commonJS)\(\{$/gm, "= $1({ __proto__: null,")
+		.replace(/^(\s*__export\([\w$]+, )\{$/gm, "$1{ __proto__: null,");
+	if (/(__esm|__commonJS)\(\{$/m.test(out) || /__export\([\w$]+, \{$/m.test(out)) {
+		throw new Error(`${file}: an esbuild wrapper left with a map of its own`);
+	}
+	writeFileSync(file, out, "latin1");
 }
 
 /**
