@@ -63,7 +63,8 @@ export class MessageRecorder {
 		}
 		const original = event.message;
 		// What the hooks append shares the message's fdatasync; their announcements wait for it.
-		await this.announce(this.o.batch.open());
+		const earlier = this.o.batch.open();
+		if (earlier.length > 0) await this.announce(earlier);
 		let message: AgentMessage;
 		try {
 			message = (await this.o.getHooks().messageEnd?.(original)) ?? original;
@@ -77,7 +78,7 @@ export class MessageRecorder {
 			// One fdatasync for the hooks' entries and the message, before any of them is announced.
 			const held = this.o.batch.close();
 			this.o.boundaries.recorded(original, message, id);
-			await this.announce(held);
+			if (held.length > 0) await this.announce(held);
 		} catch (error) {
 			// What the hooks appended is announced only if it reached the disk.
 			await this.announce(this.o.batch.closeQuietly());

@@ -3,7 +3,7 @@
 // then costs microseconds instead of four or five git processes. The formats
 // are git's loose-object and loose-ref formats (SHA-1 stores, files ref
 // backend); `fastPathSupported` says whether a store qualifies.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -20,6 +20,16 @@ const deflateSync: typeof Zlib.deflateSync = (buffer, options) => {
 };
 
 export type ObjectType = "blob" | "tree" | "commit";
+
+/**
+ * 48 random bits as 12 hex digits for a temporary name: the first 12 of a v4 UUID. randomUUID draws
+ * from a pool Node fills once (session ids use it from the start), so the first object of a run
+ * does not pay randomBytes' first use.
+ */
+function randomHex12(): string {
+	const uuid = randomUUID();
+	return uuid.slice(0, 8) + uuid.slice(9, 13);
+}
 
 /** A store the fast path can write into: SHA-1 objects and loose refs (git's defaults). */
 export function fastPathSupported(gitDir: string): boolean {
@@ -45,7 +55,7 @@ export function writeObject(gitDir: string, type: ObjectType, content: Buffer): 
 	if (existsSync(file)) return id;
 	mkdirSync(dir, { recursive: true });
 	// Written aside, then renamed: a reader never sees half an object.
-	const tmp = join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
+	const tmp = join(dir, `tmp_obj_${randomHex12()}`);
 	writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), {
 		mode: 0o444,
 	});
@@ -81,7 +91,7 @@ export function writeRef(gitDir: string, name: string, id: string): void {
 	const file = join(gitDir, ...name.split("/"));
 	mkdirSync(join(file, ".."), { recursive: true });
 	// ".lock" names are never read as refs by git.
-	const tmp = `${file}.${randomBytes(6).toString("hex")}.lock`;
+	const tmp = `${file}.${randomHex12()}.lock`;
 	writeFileSync(tmp, `${id}\n`);
 	renameSync(tmp, file);
 }
