@@ -4,8 +4,10 @@
  * slicing are the same with or without the segmenter. Checked for every code
  * unit of the accepted ranges, alone and next to each other and to ASCII.
  */
+
+import { eastAsianWidth } from "get-east-asian-width";
 import { describe, expect, it } from "vitest";
-import { graphemes, isSingleUnitGraphemes, textWidth } from "../src/utils/width.js";
+import { graphemes, graphemeWidth, isSingleUnitGraphemes, startsZeroWidth, textWidth } from "../src/utils/width.js";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const bySegmenter = (text: string) => [...segmenter.segment(text)].map((s) => s.segment);
@@ -32,6 +34,18 @@ describe("graphemes without the segmenter", () => {
 				expect([...graphemes(text)], JSON.stringify(text)).toEqual(bySegmenter(text));
 			}
 		}
+	});
+
+	it("measures every code point of U+2000–U+2BFF alone as the Unicode property class does (0 for Mn, Me, Cf)", () => {
+		// graphemeWidth answers this block without its regular expressions (their first use builds ICU's sets).
+		const zero: number[] = [];
+		for (let cp = 0x2000; cp <= 0x2bff; cp++) {
+			const ch = String.fromCodePoint(cp);
+			const expected = startsZeroWidth(ch) ? 0 : eastAsianWidth(cp);
+			expect(graphemeWidth(ch), cp.toString(16)).toBe(expected);
+			if (expected === 0) zero.push(cp);
+		}
+		expect(zero.length).toBe(5 + 5 + 5 + 10 + 33);
 	});
 
 	it("falls back to the segmenter for everything else", () => {

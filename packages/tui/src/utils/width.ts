@@ -16,9 +16,38 @@ export function getSegmenter(): Intl.Segmenter {
 	return segmenter;
 }
 
-const ZERO_WIDTH_START = /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff]/u;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+// Unicode property classes, made on first use: each costs V8 ~2M instructions to build (ICU's
+// property sets) when it is created, and a screen of Latin text, borders and arrows needs none.
+let zeroWidthStart: RegExp | undefined;
+let pictographic: RegExp | undefined;
 const EMOJI_MODIFIER = /[\u{1F3FB}-\u{1F3FF}]/u;
+
+/** Starts with a zero-width code point: Mn, Me, Cf, or a Hangul medial/final jamo. */
+export function startsZeroWidth(g: string): boolean {
+	zeroWidthStart ??= /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff]/u;
+	return zeroWidthStart.test(g);
+}
+
+function isPictographic(g: string): boolean {
+	pictographic ??= /\p{Extended_Pictographic}/u;
+	return pictographic.test(g);
+}
+
+/**
+ * The zero-width (Mn, Me, Cf) code points of U+2000–U+2BFF: ZWSP to RLM, the bidi embeddings,
+ * the word joiner and invisible operators, the bidi isolates and deprecated format controls, and
+ * the combining marks for symbols. Checked against startsZeroWidth for every code point of the
+ * block (tui/test/graphemes.test.ts).
+ */
+function zeroWidthSymbolBlock(cp: number): boolean {
+	return (
+		(cp >= 0x200b && cp <= 0x200f) ||
+		(cp >= 0x202a && cp <= 0x202e) ||
+		(cp >= 0x2060 && cp <= 0x2064) ||
+		(cp >= 0x2066 && cp <= 0x206f) ||
+		(cp >= 0x20d0 && cp <= 0x20f0)
+	);
+}
 
 /** Width of one grapheme cluster in terminal columns (0, 1 or 2). */
 export function graphemeWidth(g: string): number {
@@ -31,13 +60,15 @@ export function graphemeWidth(g: string): number {
 	if (cp < 0x7f) return g.includes("\u20E3") && g.includes("\uFE0F") ? 2 : cp >= 0x20 ? 1 : 0;
 	if (cp < 0xa0) return 0;
 	if (g.length === 1 && cp < 0x300) return cp === 0xad ? 0 : 1;
-	if (ZERO_WIDTH_START.test(g)) return 0;
+	// Punctuation, arrows, box drawing, shapes and symbols alone (a screen's borders, "…", "→").
+	if (g.length === 1 && cp >= 0x2000 && cp <= 0x2bff) return zeroWidthSymbolBlock(cp) ? 0 : eastAsianWidth(cp);
+	if (startsZeroWidth(g)) return 0;
 	// Regional indicators: a pair is a flag (2 columns), a lone one is 1.
 	if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return g.length >= 4 ? 2 : 1;
 	if (g.length > 1) {
 		// Emoji presentation forced by VS16, skin tones, keycaps and ZWJ sequences are wide.
-		if (g.includes("\uFE0F") && (PICTOGRAPHIC.test(g) || g.includes("\u20E3"))) return 2;
-		if (PICTOGRAPHIC.test(g) && (EMOJI_MODIFIER.test(g) || g.includes("\u200D"))) return 2;
+		if (g.includes("\uFE0F") && (isPictographic(g) || g.includes("\u20E3"))) return 2;
+		if (isPictographic(g) && (EMOJI_MODIFIER.test(g) || g.includes("\u200D"))) return 2;
 	}
 	return eastAsianWidth(cp);
 }
