@@ -213,10 +213,14 @@ export function startParallelChecksum(file: ChecksumSource, size: number): Paral
 				const n = Math.min(CHUNK, size - from);
 				const c = newChecksum() as NonNullable<ReturnType<typeof newChecksum>>;
 				let got = 0;
-				while (got < n) {
-					const r = readSync(fd, buf, got, n - got, from + got);
-					if (r <= 0) break;
-					got += r;
+				try {
+					while (got < n) {
+						const r = readSync(fd, buf, got, n - got, from + got);
+						if (r <= 0) break;
+						got += r;
+					}
+				} catch {
+					// unreadable (EIO): no sum, as for a short file; the caller's full scan meets it again
 				}
 				if (got < n) {
 					Atomics.store(ctl, FAILED, 1);
