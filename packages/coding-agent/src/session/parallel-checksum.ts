@@ -75,7 +75,8 @@ const NEXT = 0; // next piece to take
 const DONE = 1; // pieces finished (by either thread)
 const FAILED = 2; // the worker could not read (1): the sum is unknown
 const WORKER_DONE = 3; // pieces the worker finished
-const CONTROL = 4;
+const PRIORITY = 4; // the worker thread's nice value once set (0 until then, or where it cannot be)
+const CONTROL = 5;
 
 /** How long `settle` waits without the worker finishing a piece before it gives up on the sum. */
 const STALL_MS = 5000;
@@ -87,7 +88,17 @@ const { workerData } = require("node:worker_threads");
 const { openSync, readSync, fstatSync, closeSync } = require("node:fs");
 const { crc32 } = require("node:zlib");
 const { path, dev, ino, size, chunk, pieces, shared } = workerData;
+// This thread at the lowest priority (Linux: a thread id is a "pid" to setpriority): it runs on a
+// core nobody else wants, and on a busy one yields to the thread that started it, which then takes
+// the pieces itself.
 const ctl = new Int32Array(shared, 0, ${CONTROL});
+try {
+	const tid = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
+	if (tid > 0) {
+		require("node:os").setPriority(tid, 19);
+		Atomics.store(ctl, ${PRIORITY}, require("node:os").getPriority(tid));
+	}
+} catch {}
 const crcs = new Int32Array(shared, ${CONTROL * 4}, pieces);
 let fd = -1;
 try {
@@ -125,6 +136,8 @@ export interface ParallelChecksum {
 	settle(): number;
 	/** Whether `settle()` would not have to compute or wait for anything. */
 	readonly ready: boolean;
+	/** The worker thread's nice value (19 once it has lowered it; 0 before, or where it cannot). */
+	readonly workerPriority: number;
 }
 
 /** The file: its path and the device and inode it must be found at (else the sum is unknown). */
@@ -189,6 +202,9 @@ export function startParallelChecksum(file: ChecksumSource, size: number): Paral
 	let result: number | undefined;
 	return {
 		size,
+		get workerPriority() {
+			return Atomics.load(ctl, PRIORITY);
+		},
 		get ready() {
 			return result !== undefined || Atomics.load(ctl, DONE) === pieces || Atomics.load(ctl, FAILED) !== 0;
 		},

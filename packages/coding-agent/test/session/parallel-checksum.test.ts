@@ -73,6 +73,20 @@ describe("parallel checksum", () => {
 		}
 	});
 
+	it.runIf(process.platform === "linux")(
+		"runs the worker at the lowest priority (it yields a busy core to the caller)",
+		async () => {
+			const dir = tempDir();
+			const file = join(dir, "f");
+			writeFileSync(file, bytes(2 * CHUNK));
+			always();
+			const check = startParallelChecksum(source(file), 2 * CHUNK);
+			for (let i = 0; i < 200 && check?.workerPriority !== 19; i++) await new Promise((r) => setTimeout(r, 10));
+			expect(check?.workerPriority).toBe(19);
+			expect(check?.settle()).toBe(crc32(readFileSync(file)));
+		},
+	);
+
 	it("is no sum (-1) when the path names another file or the file is shorter", () => {
 		const dir = tempDir();
 		const file = join(dir, "f");
