@@ -32,7 +32,8 @@ export class SessionView {
 	/**
 	 * The entry tree. Reading it first settles what an optimistic open left pending (SessionManager:
 	 * the check of an indexed prefix on another thread), so nothing but the first context after that
-	 * open (`buildSessionContext`) sees a tree that may still be thrown away.
+	 * open (`buildSessionContext`) sees a tree that may still be thrown away; the load's warnings, the
+	 * header and what comes from it (id, cwd, read-only) settle it too.
 	 */
 	protected get tree(): SessionTree {
 		this.settle();
@@ -60,27 +61,33 @@ export class SessionView {
 		return this.file !== undefined;
 	}
 	isReadOnly(): boolean {
+		this.settle();
 		return this.readOnlyReason !== undefined;
 	}
 	getReadOnlyReason(): string | undefined {
+		this.settle();
 		return this.readOnlyReason;
 	}
 	getLoadWarnings(): SessionLoadWarning[] {
+		this.settle();
 		return [...this.warnings];
 	}
 	getCwd(): string {
+		this.settle();
 		return this.cwd;
 	}
 	getSessionDir(): string {
 		return this.sessionDir;
 	}
 	getSessionId(): string {
+		this.settle();
 		return this.header.id;
 	}
 	getSessionFile(): string | undefined {
 		return this.sessionFile;
 	}
 	getHeader(): SessionHeader | null {
+		this.settle();
 		return this.header ?? null;
 	}
 	getLeafId(): string | null {

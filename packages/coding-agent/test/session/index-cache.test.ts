@@ -278,6 +278,27 @@ describe("session index", () => {
 		expect(openSnapshot(file, cache)).toEqual(full);
 	});
 
+	it("the load's warnings asked for first after such an open are the full scan's", () => {
+		const dir = tempDir();
+		const cache = join(dir, "cache");
+		const file = richSession(dir);
+		pastRacyWindow();
+		load(file, cache);
+		const text = readFileSync(file, "utf8");
+		const at = Buffer.byteLength(text.slice(0, text.indexOf('"other branch"') + 1));
+		const fd = openSync(file, "r+");
+		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
+		closeSync(fd);
+		checksumsOnWorker();
+		setSessionIndexDir(cache);
+		const sm = SessionManager.open(file, undefined, undefined, { durability: "write", readOnly: true });
+		expect(sm.getLoadWarnings().map((w) => w.message)).toEqual([
+			expect.stringMatching(/unparsable line/),
+			expect.stringMatching(/lost in a damaged line/),
+		]);
+		sm.close();
+	});
+
 	it("a prefix found changed by the check on another thread is scanned before anything is shown", () => {
 		const dir = tempDir();
 		const cache = join(dir, "cache");
