@@ -23,11 +23,6 @@
 //            what a resume after another pi appended to the session costs (the
 //            appended lines, one turn here, would be scanned too). An index hit
 //            on an untouched file reads no session bytes (session-open bench).
-//            A first resume starts once its file's last change (the cut) is 2.1 s
-//            old, as for a session another tool wrote earlier: a file changed
-//            within index-cache.ts's RACY_MS is checksummed as it is scanned, an
-//            older one on a second thread when a core is free (parallel-checksum.ts).
-//            FIRST_RACY=1 starts it at once (the racy case).
 //   curve    ours' resume at 1k / 10k / 100k / 300k entries, first and repeat: ms per 1k entries.
 //   screen   interactive first screen in tmux (120×40) until the footer shows the model.
 //   version  `pi --version` vs `node -e 0`.
@@ -258,10 +253,6 @@ function resumeCase(label, cmdFor, home, entries, fresh = false) {
 		label,
 		async () => {
 			if (fresh) rmSync(join(home.agentDir, "cache", "session-index"), { recursive: true, force: true });
-			if (fresh && process.env.FIRST_RACY !== "1") {
-				const age = Date.now() - statSync(copy).ctimeMs;
-				if (age < 2100) await new Promise((r) => setTimeout(r, 2100 - age));
-			}
 			const s = await measure(cmdFor(copy), home, [textReply("ok")], "ok");
 			const now = statSync(copy).size;
 			if (now < size) throw new Error(`${label} shrank the session file (${now} < ${size})`);

@@ -1,8 +1,7 @@
 // The CRC-32 of a file's first bytes computed on a second thread while this
 // one goes on (the machine's other core): a resume checks its index's prefix
 // (~35–45 ms of zlib's crc32 for 100 MB) while it builds the first context
-// from that index, and a first resume checksums the file for the index it will
-// write while it scans the file.
+// from that index.
 //
 // The bytes are cut into CHUNK-sized pieces that either thread takes, in
 // order, through one shared counter: a worker (worker_threads, its own fd on

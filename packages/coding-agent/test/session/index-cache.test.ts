@@ -218,7 +218,6 @@ describe("session index", () => {
 		const file = richSession(dir);
 		checksumsOnWorker();
 		pastRacyWindow();
-		// The first scan's checksum comes from the worker: the next open verifies the prefix against it.
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true });
 		const now = new Date();
 		utimesSync(file, now, now);
