@@ -46,17 +46,22 @@ export function setParallelChecksumPolicy(change: Partial<ParallelChecksumPolicy
 }
 
 /**
- * Whether a machine of `cpus` cores has one to spare now: two or more, a 1-minute load average below
- * their number, and fewer threads running this moment than cores (the caller included). `procLoadavg`:
- * the text of Linux's /proc/loadavg ("0.52 0.58 0.59 2/171 8636": averages, running/all threads,
- * last pid); without it, `loadavg1` alone.
+ * Whether a machine of `cpus` cores has one to spare now for the worker: four or more, a 1-minute
+ * load average below `cpus - 1`, and fewer threads running this moment than `cpus - 1` (the caller
+ * included). One core is left to V8's own threads: on 2 cores (the only machine measured) the worker
+ * never won, even at rest — a resume's GC and compiler threads use ~100 ms of the second core, and
+ * the worker's start (~25 ms) and reads then share it (A/B at load 1.3–1.5: 259 ms with the worker vs
+ * 253 without, CPU 370 vs 310, peak RSS 95.8 vs 93.1 MiB). `procLoadavg`: the text of Linux's
+ * /proc/loadavg ("0.52 0.58 0.59 2/171 8636": averages, running/all threads, last pid); without
+ * it, `loadavg1` alone.
  */
 export function hasSpareCore(cpus: number, procLoadavg: string | undefined, loadavg1: () => number): boolean {
-	if (cpus < 2) return false;
-	if (!procLoadavg) return loadavg1() < cpus;
+	if (cpus < 4) return false;
+	const free = cpus - 1;
+	if (!procLoadavg) return loadavg1() < free;
 	const fields = procLoadavg.split(" ");
 	const running = Number.parseInt(fields[3] ?? "", 10);
-	return Number(fields[0]) < cpus && !(running >= cpus);
+	return Number(fields[0]) < free && !(running >= free);
 }
 
 function spareCore(): boolean {

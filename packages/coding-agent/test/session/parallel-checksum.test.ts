@@ -110,18 +110,20 @@ describe("parallel checksum", () => {
 		expect(startParallelChecksum(source(file), 1000)?.settle()).toBe(crc32(bytes(1000)));
 	});
 
-	it("finds a core to spare only on a machine of two or more that is not busy now or on average", () => {
+	it("finds a core to spare only on a machine of four or more (one left to V8's threads) that is not busy", () => {
 		const never = () => {
 			throw new Error("not asked");
 		};
-		expect(hasSpareCore(2, "0.52 0.58 0.59 1/171 8636\n", never)).toBe(true);
+		expect(hasSpareCore(4, "0.52 0.58 0.59 1/171 8636\n", never)).toBe(true);
+		expect(hasSpareCore(2, "0.00 0.00 0.00 1/171 8636\n", never)).toBe(false);
 		expect(hasSpareCore(1, "0.00 0.00 0.00 1/171 8636\n", never)).toBe(false);
-		// Another thread running this moment on a 2-core machine: none to spare.
-		expect(hasSpareCore(2, "0.52 0.58 0.59 2/171 8636\n", never)).toBe(false);
-		expect(hasSpareCore(4, "0.52 0.58 0.59 3/171 8636\n", never)).toBe(true);
-		// Busy on average (the 1-minute load at or above the cores).
-		expect(hasSpareCore(2, "2.10 1.58 0.59 1/171 8636\n", never)).toBe(false);
-		expect(hasSpareCore(2, undefined, () => 0.5)).toBe(true);
-		expect(hasSpareCore(2, undefined, () => 2.5)).toBe(false);
+		// Threads running this moment: on 4 cores, two besides the caller leave none to spare.
+		expect(hasSpareCore(4, "0.52 0.58 0.59 2/171 8636\n", never)).toBe(true);
+		expect(hasSpareCore(4, "0.52 0.58 0.59 3/171 8636\n", never)).toBe(false);
+		expect(hasSpareCore(8, "0.52 0.58 0.59 6/171 8636\n", never)).toBe(true);
+		// Busy on average (the 1-minute load at or above the cores less one).
+		expect(hasSpareCore(4, "3.10 1.58 0.59 1/171 8636\n", never)).toBe(false);
+		expect(hasSpareCore(4, undefined, () => 0.5)).toBe(true);
+		expect(hasSpareCore(4, undefined, () => 3.5)).toBe(false);
 	});
 });
