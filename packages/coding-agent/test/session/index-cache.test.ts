@@ -40,6 +40,15 @@ function checksumsOnWorker(): void {
 	restoreParallel ??= setParallelChecksumPolicy({ minBytes: 0, onlyWithSpareCore: false });
 }
 
+/** Overwrites one byte of `file`, `skip` bytes after the first `marker` in it (same size: a damaged line). */
+function overwriteByte(file: string, marker: string, skip: number, byte: string): void {
+	const text = readFileSync(file, "utf8");
+	const at = Buffer.byteLength(text.slice(0, text.indexOf(marker) + skip));
+	const fd = openSync(file, "r+");
+	writeSync(fd, Buffer.from(byte), 0, 1, at);
+	closeSync(fd);
+}
+
 /** A session with branches, labels, a compaction, a name, short, medium and large lines. */
 function richSession(dir: string): string {
 	const sm = SessionManager.create("/p", dir, {}, { durability: "write" });
@@ -190,12 +199,8 @@ describe("session index", () => {
 		pastRacyWindow();
 		load(file, cache);
 		expect(load(file, cache).use).toBe("unchanged");
-		const text = readFileSync(file, "utf8");
-		const at = Buffer.byteLength(text.slice(0, text.indexOf('"five"') + 1));
 		const before = statSync(file);
-		const fd = openSync(file, "r+");
-		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
-		closeSync(fd);
+		overwriteByte(file, '"five"', 1, "\x01");
 		utimesSync(file, before.atime, before.mtime);
 		expect(statSync(file).size).toBe(before.size);
 		const r = load(file, cache);
@@ -243,12 +248,8 @@ describe("session index", () => {
 		load(file, cache);
 		expect(load(file, cache).use).toBe("unchanged");
 		// Break the line holding "other branch" (on the active branch), same size, newer mtime.
-		const text = readFileSync(file, "utf8");
-		const at = Buffer.byteLength(text.slice(0, text.indexOf('"other branch"') + 1));
 		const size = statSync(file).size;
-		const fd = openSync(file, "r+");
-		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
-		closeSync(fd);
+		overwriteByte(file, '"other branch"', 1, "\x01");
 		checksumsOnWorker();
 		setSessionIndexDir(cache);
 		const seen: { message: string; sizeThen: number }[] = [];
@@ -283,11 +284,7 @@ describe("session index", () => {
 		const file = richSession(dir);
 		pastRacyWindow();
 		load(file, cache);
-		const text = readFileSync(file, "utf8");
-		const at = Buffer.byteLength(text.slice(0, text.indexOf('"other branch"') + 1));
-		const fd = openSync(file, "r+");
-		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
-		closeSync(fd);
+		overwriteByte(file, '"other branch"', 1, "\x01");
 		checksumsOnWorker();
 		setSessionIndexDir(cache);
 		const sm = SessionManager.open(file, undefined, undefined, { durability: "write", readOnly: true });
@@ -304,11 +301,7 @@ describe("session index", () => {
 		const file = richSession(dir);
 		pastRacyWindow();
 		load(file, cache);
-		const text = readFileSync(file, "utf8");
-		const at = Buffer.byteLength(text.slice(0, text.indexOf('"five"') + 1));
-		const fd = openSync(file, "r+");
-		writeSync(fd, Buffer.from("\x01"), 0, 1, at);
-		closeSync(fd);
+		overwriteByte(file, '"five"', 1, "\x01");
 		const full = openSnapshot(file, undefined);
 		checksumsOnWorker();
 		// Read-only, nothing appended: the tree, warnings and context read are the full scan's.
@@ -344,11 +337,7 @@ describe("session index", () => {
 		const cache = join(dir, "cache");
 		const file = richSession(dir);
 		// Damage a large line that the scan indexes without parsing: found on use, as without an index.
-		const text = readFileSync(file, "utf8");
-		const at = Buffer.byteLength(text.slice(0, text.indexOf("yyyy")));
-		const fd = openSync(file, "r+");
-		writeSync(fd, Buffer.from('"'), 0, 1, at);
-		closeSync(fd);
+		overwriteByte(file, "yyyy", 0, '"');
 		pastRacyWindow();
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true, warnings: [] });
 		expect(load(file, cache).use).toBe("unchanged");
