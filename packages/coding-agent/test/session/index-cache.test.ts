@@ -40,6 +40,12 @@ function checksumsOnWorker(): void {
 	restoreParallel ??= setParallelChecksumPolicy({ minBytes: 0, onlyWithSpareCore: false });
 }
 
+/** A rich session in a new folder, and an index folder beside it (nothing indexed yet). */
+function richSessionAndCache(): { file: string; cache: string } {
+	const dir = tempDir();
+	return { file: richSession(dir), cache: join(dir, "cache") };
+}
+
 /** Overwrites one byte of `file`, `skip` bytes after the first `marker` in it (same size: a damaged line). */
 function overwriteByte(file: string, marker: string, skip: number, byte: string): void {
 	const text = readFileSync(file, "utf8");
@@ -126,9 +132,7 @@ function onlyIndexFile(dir: string): string {
 
 describe("session index", () => {
 	it("an index hit shows the same tree, context, labels, name and warnings as a full scan", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		const full = openSnapshot(file, undefined);
 		pastRacyWindow();
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true });
@@ -139,9 +143,7 @@ describe("session index", () => {
 	});
 
 	it("an index written right after the file changed is verified by its checksum, then trusted once written again", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		expect(load(file, cache).use).toBe("scanned");
 		const body = readFileSync(onlyIndexFile(cache)).subarray(64);
 		// Written within RACY_MS of the file's last change: the stamp alone is not trusted.
@@ -154,9 +156,7 @@ describe("session index", () => {
 	});
 
 	it("the SessionManager writes the index (at close at the latest) and appends after an index hit", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		setSessionIndexDir(cache);
 		SessionManager.open(file, undefined, undefined, { durability: "write" }).close();
@@ -174,9 +174,7 @@ describe("session index", () => {
 	});
 
 	it("the SessionManager writes the index a second after the open, not during it", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		vi.useFakeTimers({ toFake: ["setTimeout"] });
 		try {
 			setSessionIndexDir(cache);
@@ -193,9 +191,7 @@ describe("session index", () => {
 	});
 
 	it("a byte changed in the indexed prefix (same size, mtime put back) is found and warned about", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		expect(load(file, cache).use).toBe("unchanged");
@@ -218,9 +214,7 @@ describe("session index", () => {
 	});
 
 	it("with the prefix checked on another thread, a resume shows and appends what a full scan gives", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		checksumsOnWorker();
 		pastRacyWindow();
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true });
@@ -241,9 +235,7 @@ describe("session index", () => {
 	});
 
 	it("a byte changed in the indexed prefix, found by the check on another thread, is warned about before the first append", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		expect(load(file, cache).use).toBe("unchanged");
@@ -279,9 +271,7 @@ describe("session index", () => {
 	});
 
 	it("the load's warnings asked for first after such an open are the full scan's", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		overwriteByte(file, '"other branch"', 1, "\x01");
@@ -296,9 +286,7 @@ describe("session index", () => {
 	});
 
 	it("a prefix found changed by the check on another thread is scanned before anything is shown", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		overwriteByte(file, '"five"', 1, "\x01");
@@ -311,9 +299,7 @@ describe("session index", () => {
 	});
 
 	it("lines appended after indexing are scanned, damage among them included", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
@@ -333,9 +319,7 @@ describe("session index", () => {
 	});
 
 	it("a large line damaged in the file is still warned about on use after an index hit", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		// Damage a large line that the scan indexes without parsing: found on use, as without an index.
 		overwriteByte(file, "yyyy", 0, '"');
 		pastRacyWindow();
@@ -381,9 +365,7 @@ describe("session index", () => {
 	});
 
 	it("a session file replaced by another (new inode) or cut shorter is scanned", () => {
-		const dir = tempDir();
-		const cache = join(dir, "cache");
-		const file = richSession(dir);
+		const { file, cache } = richSessionAndCache();
 		pastRacyWindow();
 		load(file, cache);
 		const copy = `${file}.new`;
