@@ -14,13 +14,12 @@ import { CHOICE_RESTORE } from "../../../src/builtins/checkpoints/flow.js";
 import { createCheckpointsExtension } from "../../../src/builtins/checkpoints/index.js";
 import { SessionManager } from "../../../src/session/session-manager.js";
 import { assistant, user } from "../../session/helpers.js";
-import { fingerprint, makeProject, sessionIn } from "./support.js";
+import { fingerprint, makeProject, realGit, sessionIn } from "./support.js";
 
 let root: string;
 let cwd: string;
 let bin: string;
 const saved = { agentDir: process.env.PI_CODING_AGENT_DIR, path: process.env.PATH };
-const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), "pi-cp-defer-"));

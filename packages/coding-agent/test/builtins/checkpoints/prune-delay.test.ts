@@ -1,29 +1,13 @@
-// The daily prune of the checkpoint store runs a while after the session
-// starts, not at its start: it reads the folder's session files and runs git,
-// which a short run (a `-p` prompt) should not pay on its way to the first
-// request or beside its reply. Its stamp is written when it completes, so a
-// run that ends sooner leaves it due for the next one.
-import { execFileSync } from "node:child_process";
-import {
-	chmodSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCheckpointsExtension } from "../../../src/builtins/checkpoints/index.js";
-import { makeProject, sessionIn } from "./support.js";
+import { loggingGitOnPath, makeProject, sessionIn } from "./support.js";
 
 let root: string;
 let cwd: string;
 const saved = { agentDir: process.env.PI_CODING_AGENT_DIR, path: process.env.PATH };
-const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), "pi-cp-prune-"));
@@ -37,19 +21,8 @@ afterEach(() => {
 	rmSync(root, { recursive: true, force: true });
 });
 
-/** A `git` first on PATH that logs each command's first word (after the -c options) and runs the real one. */
-function loggingGit(): () => string[] {
-	const bin = join(root, "bin");
-	const log = join(root, "git.log");
-	mkdirSync(bin);
-	writeFileSync(
-		join(bin, "git"),
-		`#!/bin/sh\nfor a in "$@"; do case "$a" in -c|--*|*=*) ;; *) echo "$a" >> ${log}; break;; esac; done\nexec ${realGit} "$@"\n`,
-	);
-	chmodSync(join(bin, "git"), 0o755);
-	process.env.PATH = `${bin}:${saved.path}`;
-	return () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
-}
+/** A `git` first on PATH that logs each command's name; returns the log's reader. */
+const loggingGit = () => loggingGitOnPath(root, saved.path).commands;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,19 +5,18 @@
 // or pruned commit) falls back to git, and the tree always equals what git's
 // own scan gives.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REUSE_COMMIT_MS, ShadowStore } from "../../../src/builtins/checkpoints/store.js";
-import { fillProject } from "./support.js";
+import { fillProject, loggingGitOnPath, realGit } from "./support.js";
 
 let root: string;
 let cwd: string;
 let storeDir: string;
 let fresh = 0;
 const savedPath = process.env.PATH;
-const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), "pi-cp-scanrec-"));
@@ -29,22 +28,8 @@ afterEach(() => {
 	rmSync(root, { recursive: true, force: true });
 });
 
-/** A `git` first on PATH that logs each command's name (after the -c options); returns the log reader. */
-function loggingGit(): { commands: () => string[]; clear: () => void } {
-	const bin = join(root, "bin");
-	const log = join(root, "git.log");
-	mkdirSync(bin, { recursive: true });
-	writeFileSync(
-		join(bin, "git"),
-		`#!/bin/sh\nfor a in "$@"; do case "$a" in -c|--*|*=*) ;; *) echo "$a" >> ${log}; break;; esac; done\nexec ${realGit} "$@"\n`,
-	);
-	chmodSync(join(bin, "git"), 0o755);
-	process.env.PATH = `${bin}:${savedPath}`;
-	return {
-		commands: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []),
-		clear: () => rmSync(log, { force: true }),
-	};
-}
+/** A `git` first on PATH that logs each command's name; returns the log reader. */
+const loggingGit = () => loggingGitOnPath(root, savedPath);
 
 /** The first snapshot of a new run (a new store object on the same store directory). */
 async function firstSnapshot() {

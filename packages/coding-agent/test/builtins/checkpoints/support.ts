@@ -2,8 +2,19 @@
 // kind (text, binary, executable, nested), a fingerprint of a folder that
 // includes content and the executable bit, and an in-process session with
 // builtin:checkpoints whose UI answers dialogs from a script.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { ExtensionBridge } from "../../../src/agent-session/extension-bridge.js";
@@ -100,4 +111,31 @@ export async function sessionIn(
 	});
 	await bridge.start();
 	return { ...made, runner, bridge, errors, ...scripted };
+}
+
+/** The git a test's wrapper on PATH hands each command to. */
+export const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+
+/**
+ * Puts a `git` first on PATH (`<root>/bin/git`, before `basePath`) that logs each command's name — its
+ * first argument past the `-c` / `--option` / `name=value` ones — to `<root>/git.log`, then runs the real
+ * git. The caller puts PATH back. Returns the log's reader and a way to empty it.
+ */
+export function loggingGitOnPath(
+	root: string,
+	basePath: string | undefined,
+): { commands: () => string[]; clear: () => void } {
+	const bin = join(root, "bin");
+	const log = join(root, "git.log");
+	mkdirSync(bin, { recursive: true });
+	writeFileSync(
+		join(bin, "git"),
+		`#!/bin/sh\nfor a in "$@"; do case "$a" in -c|--*|*=*) ;; *) echo "$a" >> ${log}; break;; esac; done\nexec ${realGit} "$@"\n`,
+	);
+	chmodSync(join(bin, "git"), 0o755);
+	process.env.PATH = `${bin}:${basePath}`;
+	return {
+		commands: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []),
+		clear: () => rmSync(log, { force: true }),
+	};
 }
