@@ -24,8 +24,9 @@ const WARM_DELAY_MS = 1500;
 /**
  * How long after the session starts a due prune begins. It reads every session file of the folder
  * and runs git (each process forked from pi, a few ms of its main thread per fork once a long
- * session is loaded): not on the way to the first request, nor beside a short run's reply. Its
- * stamp is written when it completes, so a run that ends sooner leaves it to the next one.
+ * session is loaded): not on the way to the first request, nor beside a short run's reply. A run
+ * that ends sooner prunes as it ends (its stamp then holds for a day): a user of only short runs
+ * (`pi -p` in a loop) would otherwise never prune, and the store would grow past its bound.
  */
 export const PRUNE_DELAY_MS = 5000;
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
@@ -50,6 +51,10 @@ export function createCheckpointsExtension(options: CheckpointsExtensionOptions 
 		let turnChanged = false;
 		let warm: NodeJS.Timeout | undefined;
 		let pruneLater: NodeJS.Timeout | undefined;
+		/** A due prune not started yet (it starts at PRUNE_DELAY_MS, or at shutdown if that comes first). */
+		let duePrune: (() => Promise<void>) | undefined;
+		/** The prune running now, waited for at shutdown. */
+		let pruning: Promise<void> | undefined;
 
 		pi.on("session_start", (_event, ctx) => {
 			cp.settings = readCheckpointSettings(pi.getSettings());
@@ -61,11 +66,19 @@ export function createCheckpointsExtension(options: CheckpointsExtensionOptions 
 			// (pruning later still: PRUNE_DELAY_MS).
 			if (!store || !existsSync(store.dir)) return;
 			clearTimeout(pruneLater);
+			duePrune = undefined;
 			if (pruneDue(store)) {
 				const sessionDir = ctx.sessionManager.getSessionDir();
-				pruneLater = setTimeout(() => {
-					void prune(store, [sessionDir], cp.settings.maxStoreBytes).catch((error: unknown) => cp.fail(ctx, error));
-				}, pruneDelayMs);
+				const run = (): Promise<void> => {
+					duePrune = undefined;
+					pruning = prune(store, [sessionDir], cp.settings.maxStoreBytes).then(
+						() => {},
+						(error: unknown) => cp.fail(ctx, error),
+					);
+					return pruning;
+				};
+				duePrune = run;
+				pruneLater = setTimeout(() => void run(), pruneDelayMs);
 				pruneLater.unref();
 			}
 			// A known project: start the watcher and the first (full) scan a moment after start-up,
@@ -77,6 +90,10 @@ export function createCheckpointsExtension(options: CheckpointsExtensionOptions 
 		pi.on("session_shutdown", async () => {
 			clearTimeout(warm);
 			clearTimeout(pruneLater);
+			// A due prune the run ended too soon for runs now (once a day), and one running is finished.
+			await duePrune?.();
+			await pruning;
+			pruning = undefined;
 			await cp.close();
 		});
 

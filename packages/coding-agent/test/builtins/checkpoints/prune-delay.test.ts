@@ -54,19 +54,30 @@ describe("builtin:checkpoints: the daily prune waits until the session has run a
 		expect(s.notices.filter((n) => /Checkpoint/.test(n.message))).toEqual([]);
 	}, 30_000);
 
-	it("a session that ends before the delay leaves the prune due (no stamp, no git of it)", async () => {
+	it("a session that ends before the delay prunes as it ends; the next one finds no prune due", async () => {
 		const first = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension() });
 		first.fake.enqueue({ text: "one" });
 		await first.session.prompt("hello");
 		await first.bridge.shutdown();
 		const storeDir = join(root, "agent", "checkpoints", readdirSync(join(root, "agent", "checkpoints"))[0] ?? "");
-		rmSync(join(storeDir, "last-prune"), { force: true });
+		const stamp = join(storeDir, "last-prune");
+		rmSync(stamp, { force: true });
 
-		const commands = loggingGit();
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 500 }) });
+		const log = loggingGitOnPath(root, saved.path);
+		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }) });
+		s.fake.enqueue({ text: "two" });
+		await s.session.prompt("again");
+		// A short run: nothing of the prune before its end...
+		expect(log.commands().filter((c) => c === "count-objects" || c === "for-each-ref")).toEqual([]);
 		await s.bridge.shutdown();
-		await sleep(800);
-		expect(commands()).toEqual([]);
-		expect(existsSync(join(storeDir, "last-prune"))).toBe(false);
+		// ...and all of it by the time its end is over: a user of only short runs still prunes, once a day.
+		expect(log.commands()).toContain("count-objects");
+		expect(existsSync(stamp)).toBe(true);
+		expect(s.errors).toEqual([]);
+
+		log.clear();
+		const next = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }) });
+		await next.bridge.shutdown();
+		expect(log.commands().filter((c) => c === "count-objects" || c === "for-each-ref")).toEqual([]);
 	}, 30_000);
 });
