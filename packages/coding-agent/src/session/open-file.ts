@@ -26,44 +26,18 @@ export type OpenedSessionFile =
 			file: SessionFile;
 			/** Writes the session's index (see load.ts `SessionFileLoad.saveIndex`), when there is one to write. */
 			saveIndex: (() => void) | undefined;
-			/**
-			 * Set when the tree was restored from the index while its prefix is still being checked
-			 * (`optimistic`; see load.ts `SessionFileLoad.verify`): true once the prefix is found
-			 * intact, and only then are the load's warnings passed to `warn`; false: the tree must be
-			 * dropped and the file scanned again (`rescanSessionFile`).
-			 */
-			verify: (() => boolean) | undefined;
 	  };
 
-/**
- * Opens an existing session file into `tree`; takes the writer lock unless `readOnly`. `optimistic`:
- * see load.ts `LoadOptions`.
- */
+/** Opens an existing session file into `tree`; takes the writer lock unless `readOnly`. */
 export function openSessionFile(
 	path: string,
 	tree: SessionTree,
-	o: {
-		readOnly?: boolean;
-		durability: Durability;
-		warn: (warning: SessionLoadWarning) => void;
-		optimistic?: boolean;
-	},
+	o: { readOnly?: boolean; durability: Durability; warn: (warning: SessionLoadWarning) => void },
 ): OpenedSessionFile {
 	const lock = o.readOnly ? undefined : acquireSessionLock(path);
 	try {
-		const { state, summary, saveIndex, verify } = loadSessionFile(path, tree, undefined, {
-			optimistic: o.optimistic,
-		});
-		let settled: (() => boolean) | undefined;
-		if (verify) {
-			let reported = false;
-			settled = () => {
-				if (!verify()) return false;
-				if (!reported) for (const w of state.warnings) o.warn(w);
-				reported = true;
-				return true;
-			};
-		} else for (const w of state.warnings) o.warn(w);
+		const { state, summary, saveIndex } = loadSessionFile(path, tree);
+		for (const w of state.warnings) o.warn(w);
 		if (summary.size === 0) return { kind: "empty", lock };
 		let file: SessionFile;
 		if (lock && !state.headerProblem) {
@@ -72,36 +46,11 @@ export function openSessionFile(
 			lock?.release();
 			file = SessionFile.openForRead(path);
 		}
-		return {
-			kind: "loaded",
-			header: state.header,
-			headerProblem: state.headerProblem,
-			file,
-			saveIndex,
-			verify: settled,
-		};
+		return { kind: "loaded", header: state.header, headerProblem: state.headerProblem, file, saveIndex };
 	} catch (e) {
 		lock?.release();
 		throw e;
 	}
-}
-
-/**
- * After an optimistic open whose indexed prefix turned out changed: scans the whole file into the
- * (new, empty) `tree`, reports its warnings, and points `file` (the handle the open made, lock
- * kept) at what was loaded. The header and whether the file can be appended to come from this scan.
- */
-export function rescanSessionFile(
-	path: string,
-	tree: SessionTree,
-	file: SessionFile,
-	warn: (warning: SessionLoadWarning) => void,
-): { header: LoadState["header"]; headerProblem: string | undefined; saveIndex: (() => void) | undefined } {
-	const { state, summary, saveIndex } = loadSessionFile(path, tree, undefined, { rescan: true });
-	for (const w of state.warnings) warn(w);
-	// An emptied file keeps the handle's view: its next append then fails as a conflict.
-	if (summary.size > 0) file.rebase(summary.size, summary.endsWithNewline);
-	return { header: state.header, headerProblem: state.headerProblem, saveIndex };
 }
 
 /** Creates the session file with `text` (header and buffered entries): directory, lock, one exclusive write. */

@@ -37,7 +37,7 @@ import {
 	type SessionInfo,
 } from "./listing.js";
 import { loadFromText, newLoadState } from "./load.js";
-import { createSessionFile, openSessionFile, rescanSessionFile } from "./open-file.js";
+import { createSessionFile, openSessionFile } from "./open-file.js";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.js";
 import { ContextProjector } from "./projection.js";
 import { SessionView } from "./session-view.js";
@@ -51,7 +51,6 @@ import {
 	type LabelEntry,
 	type NewSessionOptions,
 	type SessionEntry,
-	type SessionHeader,
 	type SessionLoadWarning,
 	type UsageEntry,
 } from "./types.js";
@@ -74,15 +73,6 @@ export class SessionManager extends SessionView {
 	private readonly durability: Durability;
 	/** The index of the file opened last, not written yet (session/index-cache.ts). */
 	private pendingIndex: (() => void) | undefined;
-	/**
-	 * The check of the indexed prefix of the file opened last, still running on another thread (see
-	 * `settle`); undefined once it is known good or there is none.
-	 */
-	private pendingCheck: { verify: () => boolean; cwdOverride: string | undefined } | undefined;
-	/** The next context may be built before `pendingCheck` is settled (the first one after an open). */
-	private contextBeforeCheck = false;
-	/** Warnings of entries read on use before `pendingCheck` was settled: reported if it passes. */
-	private readonly heldWarnings: SessionLoadWarning[] = [];
 
 	private constructor(
 		cwd: string,
@@ -233,7 +223,6 @@ export class SessionManager extends SessionView {
 	 * `SessionWriteError`.
 	 */
 	deferSync(): () => void {
-		this.settle();
 		this.syncHolds++;
 		let released = false;
 		return () => {
@@ -258,18 +247,12 @@ export class SessionManager extends SessionView {
 	 * is otherwise written once the event loop is free, or when the file is closed).
 	 */
 	saveSessionIndex(): void {
-		this.settle();
 		const save = this.pendingIndex;
 		this.pendingIndex = undefined;
 		save?.();
 	}
 
 	private closeFile(): void {
-		// A prefix found changed at close needs no rescan (nothing more is shown): only no index.
-		if (this.pendingCheck && !this.pendingCheck.verify()) this.pendingIndex = undefined;
-		this.pendingCheck = undefined;
-		this.heldWarnings.length = 0;
-		this.contextBeforeCheck = false;
 		this.saveSessionIndex();
 		this.file?.close();
 		this.file = undefined;
@@ -303,7 +286,6 @@ export class SessionManager extends SessionView {
 			readOnly: this.options.readOnly,
 			durability: this.durability,
 			warn: (w) => this.warn(w),
-			optimistic: true,
 		});
 		if (opened.kind === "empty") {
 			// An empty file given as a session: the header goes in before anything else.
@@ -325,78 +307,28 @@ export class SessionManager extends SessionView {
 			}
 			return;
 		}
-		this.file = opened.file;
-		this.adoptLoad(file, opened, cwdOverride);
-		if (opened.verify) {
-			this.pendingCheck = { verify: opened.verify, cwdOverride };
-			this.contextBeforeCheck = true;
-		}
-	}
-
-	/** Header, cwd, writability, the index to write and the lazy reader of a file just loaded into `this.tree`. */
-	private adoptLoad(
-		file: string,
-		loaded: { header: SessionHeader | undefined; headerProblem: string | undefined; saveIndex?: () => void },
-		cwdOverride: string | undefined,
-	): void {
-		this.header = loaded.header
-			? { ...loaded.header, version: CURRENT_SESSION_VERSION }
+		this.header = opened.header
+			? { ...opened.header, version: CURRENT_SESSION_VERSION }
 			: newHeader(createSessionId(), new Date().toISOString(), resolve(cwdOverride ?? process.cwd()));
-		if (loaded.header && !cwdOverride && typeof loaded.header.cwd === "string" && loaded.header.cwd) {
-			this.cwd = loaded.header.cwd;
+		if (opened.header && !cwdOverride && typeof opened.header.cwd === "string" && opened.header.cwd) {
+			this.cwd = opened.header.cwd;
 		}
-		this.readOnlyReason = loaded.headerProblem;
+		this.readOnlyReason = opened.headerProblem;
 		if (this.options.readOnly && !this.readOnlyReason) this.readOnlyReason = "opened read-only";
-		this.pendingIndex = undefined;
-		if (loaded.saveIndex) {
+		const reader = opened.file;
+		this.file = reader;
+		if (opened.saveIndex) {
 			// Off the path to the first request (written as soon as the event loop is free, it took
 			// ~6 ms of a 100k-entry resume's start-up): a second later, when a model is usually still
 			// answering, or at close if that comes first.
-			const save = loaded.saveIndex;
+			const save = opened.saveIndex;
 			this.pendingIndex = save;
 			setTimeout(() => {
 				if (this.pendingIndex === save) this.saveSessionIndex();
 			}, INDEX_WRITE_DELAY_MS).unref();
 		}
-		const reader = this.file as SessionFile;
 		this.tree.setReader((offset, length) => reader.readAt(offset, length));
-		this.tree.onUnreadable = (at, message) => {
-			const w = { file, line: at.line, byteOffset: at.offset, message };
-			// While the prefix is unchecked, a damaged line read on use is reported only if it passes
-			// (a failed check reports the full scan's warnings instead).
-			if (this.pendingCheck) this.heldWarnings.push(w);
-			else this.warn(w);
-		};
-	}
-
-	/**
-	 * Waits for the check of the indexed prefix that an open left running on another thread
-	 * (load.ts `LoadOptions.optimistic`): everything but the first context after the open, and every
-	 * append, comes after it. The load's warnings are reported when it passes. When it fails (a byte
-	 * of the indexed prefix changed since the index was written) the restored tree is dropped and the
-	 * file scanned whole, its warnings reported, before the caller goes on: as an open without an
-	 * index would have shown it, and before anything is appended.
-	 */
-	protected override settle(): void {
-		const pending = this.pendingCheck;
-		if (!pending) return;
-		this.pendingCheck = undefined;
-		this.contextBeforeCheck = false;
-		const held = this.heldWarnings.splice(0);
-		if (pending.verify()) {
-			for (const w of held) this.warn(w);
-			return;
-		}
-		const file = this.sessionFile as string;
-		this.tree = new SessionTree();
-		this.projector = new ContextProjector(this.tree);
-		const loaded = rescanSessionFile(file, this.tree, this.file as SessionFile, (w) => this.warn(w));
-		this.adoptLoad(file, loaded, pending.cwdOverride);
-	}
-
-	protected override settleForContext(): void {
-		if (this.contextBeforeCheck) this.contextBeforeCheck = false;
-		else this.settle();
+		this.tree.onUnreadable = (at, message) => this.warn({ file, line: at.line, byteOffset: at.offset, message });
 	}
 
 	private loadText(text: string, label: string): void {

@@ -15,8 +15,8 @@ import type {
 } from "./types.js";
 
 export class SessionView {
-	private current = new SessionTree();
-	protected projector = new ContextProjector(this.current);
+	protected tree = new SessionTree();
+	protected projector = new ContextProjector(this.tree);
 	protected header!: SessionHeader;
 	protected file: SessionFile | undefined;
 	protected sessionFile: string | undefined;
@@ -29,28 +29,6 @@ export class SessionView {
 		protected readonly persist: boolean,
 	) {}
 
-	/**
-	 * The entry tree. Reading it first settles what an optimistic open left pending (SessionManager:
-	 * the check of an indexed prefix on another thread), so nothing but the first context after that
-	 * open (`buildSessionContext`) sees a tree that may still be thrown away; the load's warnings, the
-	 * header and what comes from it (id, cwd, read-only) settle it too.
-	 */
-	protected get tree(): SessionTree {
-		this.settle();
-		return this.current;
-	}
-	protected set tree(tree: SessionTree) {
-		this.current = tree;
-	}
-
-	/** Completes a pending open (see SessionManager); nothing here. */
-	protected settle(): void {}
-
-	/** Before a context is built: `settle`, unless this context may be built before it (SessionManager). */
-	protected settleForContext(): void {
-		this.settle();
-	}
-
 	// ---------------------------------------------------------------- queries
 
 	isPersisted(): boolean {
@@ -61,33 +39,27 @@ export class SessionView {
 		return this.file !== undefined;
 	}
 	isReadOnly(): boolean {
-		this.settle();
 		return this.readOnlyReason !== undefined;
 	}
 	getReadOnlyReason(): string | undefined {
-		this.settle();
 		return this.readOnlyReason;
 	}
 	getLoadWarnings(): SessionLoadWarning[] {
-		this.settle();
 		return [...this.warnings];
 	}
 	getCwd(): string {
-		this.settle();
 		return this.cwd;
 	}
 	getSessionDir(): string {
 		return this.sessionDir;
 	}
 	getSessionId(): string {
-		this.settle();
 		return this.header.id;
 	}
 	getSessionFile(): string | undefined {
 		return this.sessionFile;
 	}
 	getHeader(): SessionHeader | null {
-		this.settle();
 		return this.header ?? null;
 	}
 	getLeafId(): string | null {
@@ -162,8 +134,7 @@ export class SessionView {
 	}
 
 	buildSessionContext(): SessionContext {
-		this.settleForContext();
-		const { messages, thinkingLevel, model } = this.projector.project(this.current.leafId);
+		const { messages, thinkingLevel, model } = this.projector.project(this.tree.leafId);
 		return { messages, thinkingLevel, model };
 	}
 

@@ -22,23 +22,14 @@ import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INDEX_FORMAT, MAX_INDEXES, RACY_MS, setSessionIndexDir } from "../../src/session/index-cache.js";
 import { type IndexUse, loadSessionFile } from "../../src/session/load.js";
-import { type ParallelChecksumPolicy, setParallelChecksumPolicy } from "../../src/session/parallel-checksum.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { SessionTree } from "../../src/session/tree.js";
 import { assistant, tempDir, user } from "./helpers.js";
 
-let restoreParallel: ParallelChecksumPolicy | undefined;
 afterEach(() => {
 	setSessionIndexDir(undefined);
 	vi.restoreAllMocks();
-	if (restoreParallel) setParallelChecksumPolicy(restoreParallel);
-	restoreParallel = undefined;
 });
-
-/** Every prefix check and first-scan checksum on a worker thread (parallel-checksum.ts), whatever the file's size and the load. */
-function checksumsOnWorker(): void {
-	restoreParallel ??= setParallelChecksumPolicy({ minBytes: 0, onlyWithSpareCore: false });
-}
 
 /** A rich session in a new folder, and an index folder beside it (nothing indexed yet). */
 function richSessionAndCache(): { file: string; cache: string } {
@@ -210,91 +201,6 @@ describe("session index", () => {
 		expect(withIndex.warnings[0]).toEqual(expect.objectContaining({ message: expect.stringMatching(/unparsable/) }));
 		expect(withIndex).toEqual(openSnapshot(file, undefined));
 		// A file with warnings gets no index: every open scans it and warns again.
-		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: false });
-	});
-
-	it("with the prefix checked on another thread, a resume shows and appends what a full scan gives", () => {
-		const { file, cache } = richSessionAndCache();
-		checksumsOnWorker();
-		pastRacyWindow();
-		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: true });
-		const now = new Date();
-		utimesSync(file, now, now);
-		expect(load(file, cache)).toMatchObject({ use: "verified", wrote: true });
-		utimesSync(file, now, new Date(now.getTime() + 5000));
-		setSessionIndexDir(cache);
-		const sm = SessionManager.open(file, undefined, undefined, { durability: "write" });
-		const leaf = sm.getLeafId();
-		const id = sm.appendMessage(user("after the parallel check"));
-		expect(sm.getEntry(id)?.parentId).toBe(leaf);
-		expect(sm.getLoadWarnings()).toEqual([]);
-		sm.close();
-		const full = openSnapshot(file, undefined);
-		expect(full.leaf).toBe(id);
-		expect(openSnapshot(file, cache)).toEqual(full);
-	});
-
-	it("a byte changed in the indexed prefix, found by the check on another thread, is warned about before the first append", () => {
-		const { file, cache } = richSessionAndCache();
-		pastRacyWindow();
-		load(file, cache);
-		expect(load(file, cache).use).toBe("unchanged");
-		// Break the line holding "other branch" (on the active branch), same size, newer mtime.
-		const size = statSync(file).size;
-		overwriteByte(file, '"other branch"', 1, "\x01");
-		checksumsOnWorker();
-		setSessionIndexDir(cache);
-		const seen: { message: string; sizeThen: number }[] = [];
-		const sm = SessionManager.open(file, undefined, undefined, {
-			durability: "write",
-			onWarning: (w) => seen.push({ message: w.message, sizeThen: statSync(file).size }),
-		});
-		// Restored from the index while the check runs: the first context is built from it (reading the
-		// damaged line on use), and no warning is out yet (not even that read's).
-		const texts = (messages: unknown[]) => JSON.stringify(messages);
-		expect(texts(sm.buildSessionContext().messages)).not.toContain("other branch");
-		expect(seen).toEqual([]);
-		const id = sm.appendMessage(user("after the damage"));
-		// The check failed: the file was scanned whole and its warnings reported before the append,
-		// as an open without an index reports them (the optimistic read's warning dropped).
-		expect(seen).toEqual([
-			{ message: expect.stringMatching(/unparsable line/), sizeThen: size },
-			{ message: expect.stringMatching(/lost in a damaged line/), sizeThen: size },
-		]);
-		expect(sm.getLoadWarnings()).toHaveLength(2);
-		sm.close();
-		const full = openSnapshot(file, undefined);
-		expect(full.leaf).toBe(id);
-		expect(full.warnings.map((w) => w.message)).toEqual(seen.map((w) => w.message));
-		// What the session shows after the append is what a full scan of the file shows.
-		expect(openSnapshot(file, cache)).toEqual(full);
-	});
-
-	it("the load's warnings asked for first after such an open are the full scan's", () => {
-		const { file, cache } = richSessionAndCache();
-		pastRacyWindow();
-		load(file, cache);
-		overwriteByte(file, '"other branch"', 1, "\x01");
-		checksumsOnWorker();
-		setSessionIndexDir(cache);
-		const sm = SessionManager.open(file, undefined, undefined, { durability: "write", readOnly: true });
-		expect(sm.getLoadWarnings().map((w) => w.message)).toEqual([
-			expect.stringMatching(/unparsable line/),
-			expect.stringMatching(/lost in a damaged line/),
-		]);
-		sm.close();
-	});
-
-	it("a prefix found changed by the check on another thread is scanned before anything is shown", () => {
-		const { file, cache } = richSessionAndCache();
-		pastRacyWindow();
-		load(file, cache);
-		overwriteByte(file, '"five"', 1, "\x01");
-		const full = openSnapshot(file, undefined);
-		checksumsOnWorker();
-		// Read-only, nothing appended: the tree, warnings and context read are the full scan's.
-		expect(openSnapshot(file, cache)).toEqual(full);
-		// The damaged file gets no index: the next open scans it (and warns) again.
 		expect(load(file, cache)).toMatchObject({ use: "scanned", wrote: false });
 	});
 
