@@ -5,42 +5,26 @@
 // failure of it is a notice as before. A slow `git` first on PATH makes the
 // snapshot outlast the request.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkpointAt, checkpointBefore } from "../../../src/builtins/checkpoints/entries.js";
 import { CHOICE_RESTORE } from "../../../src/builtins/checkpoints/flow.js";
 import { createCheckpointsExtension } from "../../../src/builtins/checkpoints/index.js";
 import { SessionManager } from "../../../src/session/session-manager.js";
 import { assistant, user } from "../../session/helpers.js";
-import { fingerprint, makeProject, realGit, sessionIn } from "./support.js";
+import { fingerprint, projectPerTest, realGit, sessionIn } from "./support.js";
 
-let root: string;
-let cwd: string;
-let bin: string;
-const saved = { agentDir: process.env.PI_CODING_AGENT_DIR, path: process.env.PATH };
-
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "pi-cp-defer-"));
-	cwd = makeProject(root);
-	bin = join(root, "bin");
-	mkdirSync(bin);
-	process.env.PI_CODING_AGENT_DIR = join(root, "agent");
-});
-afterEach(() => {
-	if (saved.agentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-	else process.env.PI_CODING_AGENT_DIR = saved.agentDir;
-	process.env.PATH = saved.path;
-	rmSync(root, { recursive: true, force: true });
-});
+const env = projectPerTest("pi-cp-defer-");
 
 /** A `git` first on PATH that waits `seconds` before each command, then runs `then` (default: the real git). */
 function slowGit(seconds: number, then = `exec ${realGit} "$@"`): void {
+	const bin = join(env.root, "bin");
+	mkdirSync(bin, { recursive: true });
 	const file = join(bin, "git");
 	writeFileSync(file, `#!/bin/sh\nsleep ${seconds}\n${then}\n`);
 	chmodSync(file, 0o755);
-	process.env.PATH = `${bin}:${saved.path}`;
+	process.env.PATH = `${bin}:${env.basePath}`;
 }
 
 type Entry = { id: string; type: string; customType?: string; data?: { reason?: string }; message?: { role?: string } };
@@ -54,10 +38,13 @@ const kindsOf = (entries: Entry[]) =>
 describe("builtin:checkpoints: the start snapshot off the request path", () => {
 	it("the first request goes out before the snapshot ends; a write waits for it; /tree and /rewind restore the pre-prompt files", async () => {
 		slowGit(0.4);
-		const before = fingerprint(cwd);
+		const before = fingerprint(env.cwd);
 		let pick: (options: string[]) => string | undefined = () => undefined;
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension() }, (method, _t, options) =>
-			method === "select" ? (options.includes(CHOICE_RESTORE) ? CHOICE_RESTORE : pick(options)) : undefined,
+		const s = await sessionIn(
+			env.cwd,
+			{ "builtin:checkpoints": createCheckpointsExtension() },
+			(method, _t, options) =>
+				method === "select" ? (options.includes(CHOICE_RESTORE) ? CHOICE_RESTORE : pick(options)) : undefined,
 		);
 		// What the session held when each request went out.
 		const atRequest: { checkpoints: number }[] = [];
@@ -70,7 +57,7 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 		const started = Date.now();
 		await s.session.prompt("write a.txt");
 		expect(Date.now() - started).toBeGreaterThan(400); // the slow git really ran
-		expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("written\n");
+		expect(readFileSync(join(env.cwd, "a.txt"), "utf8")).toBe("written\n");
 		// No checkpoint was recorded when the first request went out: the snapshot was still running.
 		expect(atRequest[0]).toEqual({ checkpoints: 0 });
 		expect(s.notices.filter((n) => /Checkpoint/.test(n.message))).toEqual([]);
@@ -89,21 +76,21 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 		const firstUser = branch.find((e) => e.type === "message" && e.message?.role === "user");
 		const moved = await s.session.navigateTree(firstUser?.id ?? "", {});
 		expect(moved.cancelled).toBe(false);
-		expect(fingerprint(cwd)).toEqual(before);
+		expect(fingerprint(env.cwd)).toEqual(before);
 
 		// Forward again, then /rewind to "before the prompt".
 		const leaf = branch.filter((e) => e.type === "message").at(-1)?.id ?? "";
 		await s.session.navigateTree(leaf, {});
-		expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("written\n");
+		expect(readFileSync(join(env.cwd, "a.txt"), "utf8")).toBe("written\n");
 		pick = (options) => options.find((o) => o.includes("before the prompt"));
 		await s.session.prompt("/rewind");
-		expect(fingerprint(cwd)).toEqual(before);
+		expect(fingerprint(env.cwd)).toEqual(before);
 		expect(s.errors).toEqual([]);
 	}, 30_000);
 
 	it("an extension's own tool waits for the snapshot too, and a reply without tools is appended after it", async () => {
 		slowGit(0.3);
-		const s = await sessionIn(cwd, {
+		const s = await sessionIn(env.cwd, {
 			"builtin:checkpoints": createCheckpointsExtension(),
 			touch: (pi) => {
 				pi.registerTool({
@@ -112,7 +99,7 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 					description: "writes b.txt",
 					parameters: { type: "object", properties: {} } as never,
 					execute: async () => {
-						writeFileSync(join(cwd, "b.txt"), "touched\n");
+						writeFileSync(join(env.cwd, "b.txt"), "touched\n");
 						return { content: [{ type: "text", text: "ok" }], details: undefined };
 					},
 				});
@@ -121,16 +108,16 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 		s.session.setActiveToolsByName([...s.session.getActiveToolNames(), "touch_file"]);
 		s.fake.enqueue({ toolCalls: [{ name: "touch_file", args: {} }] }, { text: "done" });
 		await s.session.prompt("touch");
-		expect(readFileSync(join(cwd, "b.txt"), "utf8")).toBe("touched\n");
+		expect(readFileSync(join(env.cwd, "b.txt"), "utf8")).toBe("touched\n");
 		const start = (s.sessionManager.getEntries() as Entry[]).find((e) => isCheckpoint(e) && e.data?.reason === "start");
 		const commit = (start?.data as { commit?: string } | undefined)?.commit ?? "";
 		// The start snapshot holds b.txt as it was before the tool ran.
-		const store = join(root, "agent", "checkpoints");
+		const store = join(env.root, "agent", "checkpoints");
 		const dir = execFileSync("sh", ["-c", `ls -d ${store}/*/`], { encoding: "utf8" }).trim();
 		expect(execFileSync(realGit, ["--git-dir", dir, "show", `${commit}:b.txt`], { encoding: "utf8" })).toBe("bee\n");
 
 		// A second prompt after a change outside pi: the reply alone still comes after its start checkpoint.
-		writeFileSync(join(cwd, "a.txt"), "outside\n");
+		writeFileSync(join(env.cwd, "a.txt"), "outside\n");
 		s.fake.enqueue({ text: "just text" });
 		await s.session.prompt("say something");
 		const branch = s.sessionManager.getBranch() as Entry[];
@@ -141,10 +128,10 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 
 	it("a failure of the deferred snapshot is a notice, once, and the tools still run", async () => {
 		slowGit(0.2, "echo 'fatal: simulated' >&2; exit 1");
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension() });
+		const s = await sessionIn(env.cwd, { "builtin:checkpoints": createCheckpointsExtension() });
 		s.fake.enqueue({ toolCalls: [{ name: "write", args: { path: "a.txt", content: "w\n" } }] }, { text: "done" });
 		await s.session.prompt("write");
-		expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("w\n");
+		expect(readFileSync(join(env.cwd, "a.txt"), "utf8")).toBe("w\n");
 		const failures = s.notices.filter((n) => n.message.startsWith("Checkpoint failed"));
 		expect(failures).toHaveLength(1);
 		expect(failures[0]?.type).toBe("warning");
@@ -154,9 +141,11 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 
 	it("/tree from another branch to a prompt's user message restores the files before that prompt", async () => {
 		slowGit(0.1);
-		const before = fingerprint(cwd);
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension() }, (method, _t, options) =>
-			method === "select" && options.includes(CHOICE_RESTORE) ? CHOICE_RESTORE : undefined,
+		const before = fingerprint(env.cwd);
+		const s = await sessionIn(
+			env.cwd,
+			{ "builtin:checkpoints": createCheckpointsExtension() },
+			(method, _t, options) => (method === "select" && options.includes(CHOICE_RESTORE) ? CHOICE_RESTORE : undefined),
 		);
 		s.fake.enqueue({ toolCalls: [{ name: "write", args: { path: "a.txt", content: "A\n" } }] }, { text: "A" });
 		await s.session.prompt("make A");
@@ -165,10 +154,10 @@ describe("builtin:checkpoints: the start snapshot off the request path", () => {
 		s.sessionManager.resetLeaf();
 		s.fake.enqueue({ toolCalls: [{ name: "bash", args: { command: "echo B > b.txt" } }] }, { text: "B" });
 		await s.session.prompt("make B");
-		expect(readFileSync(join(cwd, "b.txt"), "utf8")).toBe("B\n");
+		expect(readFileSync(join(env.cwd, "b.txt"), "utf8")).toBe("B\n");
 		// A's start checkpoint lies below A's user message, on a branch the leaf is not on.
 		await s.session.navigateTree(userA, {});
-		expect(fingerprint(cwd)).toEqual(before);
+		expect(fingerprint(env.cwd)).toEqual(before);
 		expect(s.errors).toEqual([]);
 	}, 30_000);
 });

@@ -1,44 +1,34 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointsExtension } from "../../../src/builtins/checkpoints/index.js";
-import { loggingGitOnPath, makeProject, sessionIn } from "./support.js";
+import { loggingGitOnPath, projectPerTest, sessionIn } from "./support.js";
 
-let root: string;
-let cwd: string;
-const saved = { agentDir: process.env.PI_CODING_AGENT_DIR, path: process.env.PATH };
-
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "pi-cp-prune-"));
-	cwd = makeProject(root);
-	process.env.PI_CODING_AGENT_DIR = join(root, "agent");
-});
-afterEach(() => {
-	if (saved.agentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-	else process.env.PI_CODING_AGENT_DIR = saved.agentDir;
-	process.env.PATH = saved.path;
-	rmSync(root, { recursive: true, force: true });
-});
+const env = projectPerTest("pi-cp-prune-");
 
 /** A `git` first on PATH that logs each command's name; returns the log's reader. */
-const loggingGit = () => loggingGitOnPath(root, saved.path).commands;
+const loggingGit = () => loggingGitOnPath(env.root, env.basePath).commands;
+
+/** A first session creates the project's store (a start checkpoint); its prune stamp is then removed (due). Returns the stamp's path. */
+async function storeWithPruneDue(): Promise<string> {
+	const first = await sessionIn(env.cwd, { "builtin:checkpoints": createCheckpointsExtension() });
+	first.fake.enqueue({ text: "one" });
+	await first.session.prompt("hello");
+	await first.bridge.shutdown();
+	const stores = join(env.root, "agent", "checkpoints");
+	const stamp = join(stores, readdirSync(stores)[0] ?? "", "last-prune");
+	rmSync(stamp, { force: true });
+	return stamp;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("builtin:checkpoints: the daily prune waits until the session has run a while", () => {
 	it("a due prune starts no git at session start and none beside a short prompt; it runs after the delay", async () => {
-		// A first session creates the store (a start checkpoint).
-		const first = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 800 }) });
-		first.fake.enqueue({ text: "one" });
-		await first.session.prompt("hello");
-		await first.bridge.shutdown();
-		const storeDir = join(root, "agent", "checkpoints", readdirSync(join(root, "agent", "checkpoints"))[0] ?? "");
-		const stamp = join(storeDir, "last-prune");
-		rmSync(stamp, { force: true }); // due
+		const stamp = await storeWithPruneDue();
 
 		const commands = loggingGit();
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 800 }) });
+		const s = await sessionIn(env.cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 800 }) });
 		s.fake.enqueue({ text: "two" });
 		await s.session.prompt("again");
 		await sleep(200);
@@ -55,16 +45,10 @@ describe("builtin:checkpoints: the daily prune waits until the session has run a
 	}, 30_000);
 
 	it("a session that ends before the delay prunes as it ends; the next one finds no prune due", async () => {
-		const first = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension() });
-		first.fake.enqueue({ text: "one" });
-		await first.session.prompt("hello");
-		await first.bridge.shutdown();
-		const storeDir = join(root, "agent", "checkpoints", readdirSync(join(root, "agent", "checkpoints"))[0] ?? "");
-		const stamp = join(storeDir, "last-prune");
-		rmSync(stamp, { force: true });
+		const stamp = await storeWithPruneDue();
 
-		const log = loggingGitOnPath(root, saved.path);
-		const s = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }) });
+		const log = loggingGitOnPath(env.root, env.basePath);
+		const s = await sessionIn(env.cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }) });
 		s.fake.enqueue({ text: "two" });
 		await s.session.prompt("again");
 		// A short run: nothing of the prune before its end...
@@ -76,7 +60,9 @@ describe("builtin:checkpoints: the daily prune waits until the session has run a
 		expect(s.errors).toEqual([]);
 
 		log.clear();
-		const next = await sessionIn(cwd, { "builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }) });
+		const next = await sessionIn(env.cwd, {
+			"builtin:checkpoints": createCheckpointsExtension({ pruneDelayMs: 60_000 }),
+		});
 		await next.bridge.shutdown();
 		expect(log.commands().filter((c) => c === "count-objects" || c === "for-each-ref")).toEqual([]);
 	}, 30_000);

@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { ExtensionBridge } from "../../../src/agent-session/extension-bridge.js";
 import { createNoUIContext } from "../../../src/extensions/no-ui.js";
 import type { ExtensionUIContext } from "../../../src/extensions/types.js";
@@ -138,4 +139,35 @@ export function loggingGitOnPath(
 		commands: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []),
 		clear: () => rmSync(log, { force: true }),
 	};
+}
+
+/** A test's project folder (see `projectPerTest`): set before each test. */
+export interface ProjectPerTest {
+	/** The test's own folder: the project, pi's agent folder (`agent/`) and anything else the test makes. */
+	root: string;
+	/** The project: a folder with files of every kind (`makeProject`). */
+	cwd: string;
+	/** PATH as it was before any test put a `git` of its own first. */
+	readonly basePath: string | undefined;
+}
+
+/**
+ * Before each test of the file: a new folder with a project in it, and PI_CODING_AGENT_DIR pointed
+ * inside it; after each: both variables and PATH put back, the folder removed.
+ */
+export function projectPerTest(prefix: string): ProjectPerTest {
+	const saved = { agentDir: process.env.PI_CODING_AGENT_DIR, path: process.env.PATH };
+	const env: ProjectPerTest = { root: "", cwd: "", basePath: saved.path };
+	beforeEach(() => {
+		env.root = mkdtempSync(join(tmpdir(), prefix));
+		env.cwd = makeProject(env.root);
+		process.env.PI_CODING_AGENT_DIR = join(env.root, "agent");
+	});
+	afterEach(() => {
+		if (saved.agentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+		else process.env.PI_CODING_AGENT_DIR = saved.agentDir;
+		process.env.PATH = saved.path;
+		rmSync(env.root, { recursive: true, force: true });
+	});
+	return env;
 }
