@@ -4,16 +4,12 @@
 // before the app's code is loaded, so the answer is back by the time the app
 // draws; and a run that ends before the app still waits for the answer, which
 // the shell would otherwise read as typed input.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, CLI, createSandbox, type Sandbox } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
 import { hasTmux, useTmuxApp } from "../support/tmux-app.js";
 
 const app = useTmuxApp("the terminal background query");
-
-const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 describe.skipIf(!hasTmux)("the terminal background query (tmux, built app)", () => {
 	it("is sent before the app's code is loaded, and the app draws with its answer", async () => {
@@ -55,47 +51,17 @@ describe.skipIf(!hasTmux)("the terminal background query (tmux, built app)", () 
 });
 
 describe.skipIf(!hasTmux)("a run that ends before the app (tmux, built app)", () => {
-	let sb: Sandbox;
-	beforeAll(() => assertBuilt());
-	beforeEach(async () => {
-		sb = await createSandbox();
-	});
-	afterEach(async () => {
-		await sb.close();
-	});
-
 	it("leaves no terminal reply behind for the shell to read", async () => {
-		const socket = `pi-test-query-${process.pid}`;
-		const conf = join(sb.root, "tmux.conf");
-		writeFileSync(conf, "set -g window-style 'bg=#101418'\n");
-		const tmux = (...args: string[]) =>
-			execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-		const env = Object.entries(sb.env)
-			.filter(([, v]) => v !== undefined)
-			.map(([k, v]) => `${k}=${q(String(v))}`)
-			.join(" ");
 		// A missing @file ends the run after the query went out (the settings were read), before the app.
 		// Then the shell reads what is left on the terminal's input for a second (`read` keeps a partial line).
-		const cmd = [
-			`env -i ${env} TERM=xterm-256color ${[process.execPath, CLI, "--model", "fake/fake-model", "@missing.txt"].map(q).join(" ")}`,
-			`echo "[pi exited $?]"`,
-			`IFS= read -t 1 -r line`,
-			`printf '[shell read:%s]\\n' "$line" | cat -v`,
-			"sleep 60",
-		].join("; ");
-		tmux("-f", conf, "new-session", "-d", "-x", "100", "-y", "30", "-c", sb.cwd, cmd);
-		try {
-			let screen = "";
-			for (const deadline = Date.now() + 20_000; !screen.includes("[shell read:"); ) {
-				if (Date.now() > deadline) throw new Error(`timed out; screen:\n${screen}`);
-				await new Promise((r) => setTimeout(r, 50));
-				screen = tmux("capture-pane", "-p", "-t", "0");
-			}
-			expect(screen).toContain("File not found");
-			expect(screen).toContain("[pi exited 1]");
-			expect(screen).toContain("[shell read:]");
-		} finally {
-			tmux("kill-server");
-		}
+		const pi = app.start({
+			args: ["--model", "fake/fake-model", "@missing.txt"],
+			tmuxConf: "set -g window-style 'bg=#101418'",
+			afterExit: ["IFS= read -t 1 -r line", `printf '[shell read:%s]\\n' "$line" | cat -v`],
+		});
+		const screen = await pi.waitFor("[shell read:", 20_000);
+		expect(screen).toContain("File not found");
+		expect(screen).toContain("[pi exited 1]");
+		expect(screen).toContain("[shell read:]");
 	});
 });

@@ -20,6 +20,8 @@ export interface StartOptions {
 	/** Defaults to the sandbox's work folder. */
 	cwd?: string;
 	tmuxConf?: string;
+	/** Shell commands the pane runs after pi's exit marker (tmux.ts `startPi`). */
+	afterExit?: string[];
 }
 
 export interface TmuxApp {
@@ -70,6 +72,7 @@ export function useTmuxApp(
 				columns: options.columns,
 				rows: options.rows,
 				tmuxConf: options.tmuxConf,
+				afterExit: options.afterExit,
 			});
 			running.push(p);
 			return p;

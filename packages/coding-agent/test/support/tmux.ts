@@ -41,6 +41,8 @@ export function startPi(options: {
 	rows?: number;
 	/** tmux configuration lines for the private server (e.g. `set -g window-style bg=#f0f0f0`). */
 	tmuxConf?: string;
+	/** Shell commands the pane runs after pi's exit marker (e.g. a `read` of what pi left on the terminal's input). */
+	afterExit?: string[];
 }): TmuxPi {
 	const socket = `pi-test-${process.pid}-${++counter}`;
 	const tmux = (...args: string[]) =>
@@ -51,7 +53,12 @@ export function startPi(options: {
 		.join(" ");
 	const piCmd = [process.execPath, CLI, ...(options.args ?? [])].map(shellQuote).join(" ");
 	// The marker line tells tests the process ended; the pane stays for inspection.
-	const cmd = `env -i ${envArgs} TERM=xterm-256color ${piCmd}; echo "[pi exited $?]"; sleep 60`;
+	const cmd = [
+		`env -i ${envArgs} TERM=xterm-256color ${piCmd}`,
+		`echo "[pi exited $?]"`,
+		...(options.afterExit ?? []),
+		"sleep 60",
+	].join("; ");
 	let conf = "/dev/null";
 	if (options.tmuxConf !== undefined) {
 		conf = join(tmpdir(), `${socket}.conf`);
