@@ -10,6 +10,7 @@ import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js
 import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "../agent-session/support.js";
+import { waitForScreen } from "../support/screen.js";
 import { ANSWER, richSession, writeSessionFile } from "./fixtures.js";
 
 let mode: InteractiveMode | undefined;
@@ -44,15 +45,7 @@ async function setup() {
 	});
 	void mode.run();
 	const screen = async () => (await term.screen()).join("\n");
-	const waitFor = async (pred: (s: string) => boolean, ms = 5000) => {
-		const end = Date.now() + ms;
-		for (;;) {
-			const text = await screen();
-			if (pred(text)) return text;
-			if (Date.now() > end) throw new Error(`timed out; screen:\n${text}`);
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	};
+	const waitFor = (pred: (s: string) => boolean, ms = 5000) => waitForScreen(screen, pred, ms);
 	const type = async (text: string) => term.typeRaw(text);
 	const send = async (text: string, reply: string) => {
 		s.fake.enqueue({ text: reply });

@@ -12,6 +12,7 @@ import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js
 import { DARK_THEME } from "../../src/modes/interactive/themes/builtin-themes.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "../agent-session/support.js";
+import { waitForScreen } from "../support/screen.js";
 
 let mode: InteractiveMode | undefined;
 const dirs: string[] = [];
@@ -69,15 +70,7 @@ async function setup(options: { withThemes?: boolean; columns?: number; themeJso
 	});
 	void mode.run();
 	const screen = async () => (await term.screen()).join("\n");
-	const waitFor = async (pred: (s: string) => boolean, ms = 3000) => {
-		const end = Date.now() + ms;
-		for (;;) {
-			const text = await screen();
-			if (pred(text)) return text;
-			if (Date.now() > end) throw new Error(`timed out; screen:\n${text}`);
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	};
+	const waitFor = (pred: (s: string) => boolean, ms = 3000) => waitForScreen(screen, pred, ms);
 	const type = async (text: string) => {
 		term.typeRaw(text);
 		if (text === "\x1b") await new Promise((r) => setTimeout(r, 30));

@@ -13,6 +13,7 @@ import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { makeSession } from "../agent-session/support.js";
 import { type FakeAuthServer, startFakeAuthServer } from "../auth/fake-auth-server.js";
+import { waitForScreen } from "../support/screen.js";
 
 let mode: InteractiveMode | undefined;
 let fake: FakeAuthServer;
@@ -52,15 +53,7 @@ async function setup() {
 	});
 	void mode.run();
 	const screen = async () => (await term.screen()).join("\n");
-	const waitFor = async (pred: (s: string) => boolean, ms = 5000) => {
-		const end = Date.now() + ms;
-		for (;;) {
-			const text = await screen();
-			if (pred(text)) return text;
-			if (Date.now() > end) throw new Error(`timed out; screen:\n${text}`);
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	};
+	const waitFor = (pred: (s: string) => boolean, ms = 5000) => waitForScreen(screen, pred, ms);
 	const type = async (text: string) => {
 		term.typeRaw(text);
 		await new Promise((r) => setTimeout(r, 30));

@@ -12,6 +12,7 @@ import type { SlashCommand } from "../../src/modes/interactive/commands/registry
 import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js";
 import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { makeSession, testModel } from "../agent-session/support.js";
+import { waitForScreen } from "../support/screen.js";
 
 let mode: InteractiveMode | undefined;
 afterEach(async () => {
@@ -43,15 +44,7 @@ async function setup(
 	});
 	void mode.run();
 	const screen = async () => (await term.allLines()).join("\n");
-	const waitFor = async (pred: (s: string) => boolean, ms = 3000) => {
-		const end = Date.now() + ms;
-		for (;;) {
-			const s = await screen();
-			if (pred(s)) return s;
-			if (Date.now() > end) throw new Error(`timed out; screen:\n${s}`);
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	};
+	const waitFor = (pred: (s: string) => boolean, ms = 3000) => waitForScreen(screen, pred, ms);
 	const type = (text: string) => term.typeRaw(text);
 	return { ...s, term, mode, screen, waitFor, type };
 }

@@ -12,6 +12,7 @@ import { InteractiveMode } from "../../src/modes/interactive/interactive-mode.js
 import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { makeSession } from "../agent-session/support.js";
 import { inMemoryExtensions } from "../extensions/helpers.js";
+import { waitForScreen } from "../support/screen.js";
 
 let mode: InteractiveMode | undefined;
 afterEach(async () => {
@@ -53,15 +54,7 @@ async function setup() {
 	});
 	void mode.run();
 	const screen = async () => (await term.allLines()).join("\n");
-	const waitFor = async (pred: (s: string) => boolean, ms = 10_000) => {
-		const end = Date.now() + ms;
-		for (;;) {
-			const text = await screen();
-			if (pred(text)) return text;
-			if (Date.now() > end) throw new Error(`timed out; screen:\n${text}`);
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	};
+	const waitFor = (pred: (s: string) => boolean, ms = 10_000) => waitForScreen(screen, pred, ms);
 	await waitFor(() => captured !== undefined && true);
 	const ctx = captured as ExtensionContext;
 	return { ...s, term, mode, ctx, screen, waitFor, titles };
