@@ -5,19 +5,18 @@
 // as root with `mount`; skipped with the reason otherwise), and legacy files
 // that are migrated in memory only — existing bytes are never rewritten.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 let sb: Sandbox;
 let pi: RawPi | undefined;
-const mounts: string[] = [];
 
 beforeAll(assertBuilt);
 beforeEach(async () => {
@@ -27,7 +26,7 @@ afterEach(async () => {
 	pi?.child.kill("SIGKILL");
 	await pi?.exit;
 	pi = undefined;
-	for (const m of mounts.splice(0)) spawnSync("umount", ["-l", m]);
+	unmountAll();
 	await sb.close();
 });
 
@@ -37,31 +36,6 @@ function jsonLines(file: string): Record<string, unknown>[] {
 		.filter(Boolean)
 		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
-
-/** Mounts a tmpfs at `dir` (size in KB, optionally read-only); false when this machine does not allow it. */
-function tryMount(dir: string, sizeKb: number, readOnly = false): boolean {
-	mkdirSync(dir, { recursive: true });
-	const opts = `size=${sizeKb}k${readOnly ? ",ro" : ""}`;
-	const r = spawnSync("mount", ["-t", "tmpfs", "-o", opts, "tmpfs", dir], { encoding: "utf8" });
-	if (r.status !== 0) return false;
-	mounts.push(dir);
-	return true;
-}
-/** Probes once: can this process mount a tmpfs (root with CAP_SYS_ADMIN)? Otherwise those tests are skipped. */
-const canMount = (() => {
-	if (process.getuid?.() !== 0) return false;
-	const probe = mkdtempSync(join(tmpdir(), "pi-rel-mount-probe-"));
-	try {
-		const r = spawnSync("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe], { encoding: "utf8" });
-		if (r.status !== 0) return false;
-		spawnSync("umount", [probe]);
-		return true;
-	} catch {
-		return false;
-	} finally {
-		rmSync(probe, { recursive: true, force: true });
-	}
-})();
 
 async function rpcCommand(p: RawPi, id: string, cmd: Record<string, unknown>) {
 	p.send(`${JSON.stringify({ id, ...cmd })}\n`);
@@ -212,7 +186,7 @@ describe("session files through the CLI", () => {
 describe.skipIf(!canMount)("read-only and full file systems (tmpfs mounts)", () => {
 	it("a read-only session dir: a visible error, exit 1, nothing written", async () => {
 		const dir = join(sb.root, "ro");
-		expect(tryMount(dir, 64, true)).toBe(true);
+		mountTmpfs(dir, 64, true);
 		sb.fake.enqueue(textReply("answer"));
 		const r = await sb.run(["--session-dir", dir, "-p", ...MODEL, "hello"]);
 		expect(r.code).not.toBe(0);
@@ -222,7 +196,7 @@ describe.skipIf(!canMount)("read-only and full file systems (tmpfs mounts)", () 
 
 	it("a full disk: a visible error, exit 1; acknowledged entries load, existing bytes untouched", async () => {
 		const dir = join(sb.root, "full");
-		expect(tryMount(dir, 16)).toBe(true);
+		mountTmpfs(dir, 16);
 		const file = join(dir, "s.jsonl");
 		sb.fake.enqueue(textReply("small answer"));
 		const ok = await sb.run(["--session", file, "-p", ...MODEL, "hello"]);

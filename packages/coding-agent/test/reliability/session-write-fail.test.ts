@@ -1,37 +1,14 @@
 // A session write that fails mid-run (full disk) as RPC and json clients see it: the events name
 // the cause (file, errno), not a bare "Request was aborted". Real tmpfs mounts when this runs as
 // root with `mount`; skipped with the reason otherwise.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 let sb: Sandbox;
 let pi: RawPi | undefined;
-const mounts: string[] = [];
-
-/** Can this process mount a tmpfs (root with CAP_SYS_ADMIN)? */
-const canMount = (() => {
-	if (process.getuid?.() !== 0) return false;
-	const probe = mkdtempSync(join(tmpdir(), "pi-rel-mount-probe-"));
-	try {
-		return spawnSync("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe]).status === 0
-			? spawnSync("umount", [probe]).status === 0
-			: false;
-	} finally {
-		rmSync(probe, { recursive: true, force: true });
-	}
-})();
-
-function mountTmpfs(dir: string, sizeKb: number): void {
-	mkdirSync(dir, { recursive: true });
-	const r = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${sizeKb}k`, "tmpfs", dir], { encoding: "utf8" });
-	if (r.status !== 0) throw new Error(`mount failed: ${r.stderr}`);
-	mounts.push(dir);
-}
 
 beforeAll(assertBuilt);
 beforeEach(async () => {
@@ -41,7 +18,7 @@ afterEach(async () => {
 	pi?.child.kill("SIGKILL");
 	await pi?.exit;
 	pi = undefined;
-	for (const m of mounts.splice(0)) spawnSync("umount", ["-l", m]);
+	unmountAll();
 	await sb.close();
 });
 

@@ -3,42 +3,21 @@
 // Read-only and full file systems are real tmpfs mounts (root with `mount`); skipped otherwise.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 let sb: Sandbox;
-const mounts: string[] = [];
-
-const canMount = (() => {
-	if (process.getuid?.() !== 0) return false;
-	const probe = mkdtempSync(join(tmpdir(), "pi-rel-mount-probe-"));
-	try {
-		return spawnSync("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe]).status === 0
-			? spawnSync("umount", [probe]).status === 0
-			: false;
-	} finally {
-		rmSync(probe, { recursive: true, force: true });
-	}
-})();
-
-function mountTmpfs(dir: string, sizeKb: number): void {
-	mkdirSync(dir, { recursive: true });
-	const opts = `size=${sizeKb}k`;
-	const r = spawnSync("mount", ["-t", "tmpfs", "-o", opts, "tmpfs", dir], { encoding: "utf8" });
-	if (r.status !== 0) throw new Error(`mount failed: ${r.stderr}`);
-	mounts.push(dir);
-}
 
 beforeAll(assertBuilt);
 beforeEach(async () => {
 	sb = await createSandbox();
 });
 afterEach(async () => {
-	for (const m of mounts.splice(0)) spawnSync("umount", ["-l", m]);
+	unmountAll();
 	await sb.close();
 });
 
