@@ -37,3 +37,16 @@ export async function runError(tool: AgentTool<any, any>, args: Record<string, u
 	}
 	throw new Error("expected the tool call to fail");
 }
+
+/** Fails (instead of hanging the suite) when a promise does not settle in time. */
+export async function within<T>(ms: number, p: Promise<T>): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
+	});
+	try {
+		return await Promise.race([p, timeout]);
+	} finally {
+		clearTimeout(timer);
+	}
+}

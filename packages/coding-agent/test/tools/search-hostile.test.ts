@@ -12,22 +12,10 @@ import { FileScanner } from "../../src/tools/search/file-scan.js";
 import { createFileSearcher, createSegmentMatcher, grepJs } from "../../src/tools/search/grep-js.js";
 import { MAX_RG_LINE_BYTES } from "../../src/tools/search/grep-rg.js";
 import type { GrepMatch, GrepQuery } from "../../src/tools/search/types.js";
-import { run, runError, tempDir, text } from "./helpers.js";
+import { run, runError, tempDir, text, within } from "./helpers.js";
 
 function query(target: string, pattern: string, extra: Partial<GrepQuery> = {}): GrepQuery {
 	return { target, targetIsFile: false, pattern, literal: false, ignoreCase: false, maxMatches: 101, ...extra };
-}
-
-async function within<T>(ms: number, p: Promise<T>): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
-	});
-	try {
-		return await Promise.race([p, timeout]);
-	} finally {
-		clearTimeout(timer);
-	}
 }
 
 describe("JS grep engine: bounded reads", () => {

@@ -20,25 +20,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditTool } from "../../src/tools/edit.js";
 import { createWriteTool } from "../../src/tools/write.js";
-import { run, runError, tempDir } from "./helpers.js";
+import { run, runError, tempDir, within } from "./helpers.js";
 
 const isRoot = process.getuid?.() === 0;
 
 function mkfifo(path: string): void {
 	execFileSync("mkfifo", [path]);
-}
-
-/** Fails (instead of hanging the suite) when a promise does not settle in time. */
-async function within<T>(ms: number, p: Promise<T>): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
-	});
-	try {
-		return await Promise.race([p, timeout]);
-	} finally {
-		clearTimeout(timer);
-	}
 }
 
 describe("write/edit write through, never replace what the path is", () => {
