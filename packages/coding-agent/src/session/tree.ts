@@ -1,37 +1,16 @@
-// The in-memory entry tree, held as columns: entry i (file order) is a row of
-// typed arrays (parent position, type, role, provider/model, byte range, line)
-// plus its id (id-index.ts) and, for small and new entries, the entry itself.
-// Large loaded entries are re-read from their byte range in the file on
-// demand, so opening a 100 MB session costs an index, not a copy of the file —
-// and not one object per line either: 100k record objects were most of a
-// resume's garbage-collection time and ~185 bytes each; a row is ~50.
-import { type IdColumns, IdIndex } from "./id-index.js";
+// The in-memory entry tree: entry i (file order) is a row of its columns
+// (tree-columns.ts, also the form an index file stores) plus, for small and new
+// entries, the entry itself. Large loaded entries are re-read from their byte
+// range in the file on demand, so opening a 100 MB session costs an index, not
+// a copy of the file. This file is the tree's logic on those rows: parent links,
+// labels and name, entries read on use, walks.
+import { type EntryPlace, MISSING_PARENT, NO_PARENT, TreeColumnStore, TYPE } from "./tree-columns.js";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
 import { withYoungGenerationHeld } from "./young-generation.js";
 
-/**
- * The tree of a loaded file as an index file stores it (session/index-cache.ts): its columns for
- * rows [0, count), the interned names they code into, labels and session name. Only a tree whose
- * every entry came from the file with its parent resolved is stored (`storable`).
- */
-export interface TreeColumns {
-	count: number;
-	/** `names[code]` for codes 1.. (code 0 is "none"). */
-	names: string[];
-	parents: Int32Array<ArrayBuffer>;
-	types: Int32Array<ArrayBuffer>;
-	roles: Int32Array<ArrayBuffer>;
-	providers: Int32Array<ArrayBuffer>;
-	models: Int32Array<ArrayBuffer>;
-	offsets: Float64Array<ArrayBuffer>;
-	lengths: Int32Array<ArrayBuffer>;
-	lines: Int32Array<ArrayBuffer>;
-	ids: IdColumns;
-	/** Labels in the tree's order: [target id, label, timestamp]. */
-	labels: [string, string, string][];
-	name: string | undefined;
-}
+// What index-cache.ts stores of a tree.
+export type { TreeColumns } from "./tree-columns.js";
 
 /** Reads a byte range of the session file. */
 export type RangeReader = (offset: number, length: number) => Buffer;
@@ -41,14 +20,6 @@ export interface EntryView {
 	id: string;
 	type: string;
 	role?: string;
-}
-
-/** Where an entry is in the file, for warnings about it. */
-export interface EntryPlace {
-	id: string;
-	line: number;
-	offset: number;
-	length: number;
 }
 
 /**
@@ -62,55 +33,17 @@ const PRELOAD_MAX_GAP = 64 * 1024;
  */
 const PRELOAD_MAX_READ = 1024 * 1024;
 
-/** `parents[i]` of a root. */
-const NO_PARENT = -1;
-/** `parents[i]` of an entry whose parent was not in the tree when it was added (its id is in `missing`). */
-const MISSING_PARENT = -2;
-
-/** Columns of `code`'s last-name cache. */
-const TYPE = 0;
-const ROLE = 1;
-const PROVIDER = 2;
-const MODEL = 3;
-
 /** The timestamp a damaged line still shows (pi writes it in the envelope), else the epoch. */
 function timestampIn(text: string): string {
 	const m = /"timestamp":"([^"\\]{1,64})"/.exec(text.length > 1024 ? text.slice(0, 1024) : text);
 	return m ? m[1] : new Date(0).toISOString();
 }
 
-export class SessionTree {
-	private count = 0;
-	/** Id of each entry (file order), and the row of each id. */
-	private readonly ids = new IdIndex();
-	private parents = new Int32Array(1024);
-	/** Codes into `names` (0: none) for the entry type, message role, and an assistant's provider and model. */
-	private types = new Int32Array(1024);
-	private roles = new Int32Array(1024);
-	private providers = new Int32Array(1024);
-	private models = new Int32Array(1024);
-	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
-	private offsets = new Float64Array(1024);
-	private lengths = new Int32Array(1024);
-	/** 1-based line in the file (0: not from a file), for warnings. */
-	private lines = new Int32Array(1024);
+export class SessionTree extends TreeColumnStore {
 	/** The entries in memory, by row (a row without one is read from the file on use). */
 	private readonly values = new Map<number, SessionEntry>();
-	/** Parent id of entries whose parent was not in the tree when they were added (rare: damage, hand edits). */
-	private readonly missing = new Map<number, string>();
-	/** Interned names (types, roles, providers, models); index 0 is "none". */
-	private readonly names: (string | undefined)[] = [undefined];
-	private readonly nameCodes = new Map<string, number>();
-	/** Per column (type, role, provider, model): the last name coded and its code. */
-	private readonly lastNames: (string | undefined)[] = [undefined, undefined, undefined, undefined];
-	private readonly lastCodes = new Int32Array(4);
-	private labels = new Map<string, { label: string; timestamp: string }>();
-	private name: string | undefined;
 	private reader: RangeReader | undefined;
 	private readonly view: EntryView = { id: "", type: "", role: undefined };
-	/** The leaf's row (-1: none, or an id not in the tree, kept in `leafElsewhere`). */
-	private leafRow = -1;
-	private leafElsewhere: string | null = null;
 	/** Entries read from the file that became stand-ins (their row's type was changed to `custom`). */
 	standIns = 0;
 	/** Told about an entry whose bytes no longer parse (it then reads as an unreadable `custom` entry). */
@@ -118,10 +51,6 @@ export class SessionTree {
 
 	setReader(reader: RangeReader | undefined): void {
 		this.reader = reader;
-	}
-
-	get size(): number {
-		return this.count;
 	}
 
 	get leafId(): string | null {
@@ -153,44 +82,6 @@ export class SessionTree {
 	}
 
 	// ---------------------------------------------------------------- adding
-
-	/** The code of `name` (interned on first use); `column` keeps the last one at hand. */
-	private code(name: string | undefined, column: number): number {
-		if (name === undefined) return 0;
-		// The scanner hands the same string objects line after line: no lookup for a repeat.
-		if (name === this.lastNames[column]) return this.lastCodes[column];
-		let c = this.nameCodes.get(name);
-		if (c === undefined) {
-			c = this.names.length;
-			this.names.push(name);
-			this.nameCodes.set(name, c);
-		}
-		this.lastNames[column] = name;
-		this.lastCodes[column] = c;
-		return c;
-	}
-
-	/** Room for `n` more rows (one allocation instead of doublings), the id table sized for `likely` of them. */
-	reserve(n: number, likely = n): void {
-		const need = this.count + n;
-		this.ids.reserve(n, likely);
-		if (need <= this.parents.length) return;
-		const cap = Math.max(need, this.parents.length * 2);
-		const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-			const b = make(cap);
-			b.set(a.subarray(0, this.count));
-			return b;
-		};
-		const int = (k: number) => new Int32Array(k);
-		this.parents = grow(this.parents, int);
-		this.types = grow(this.types, int);
-		this.roles = grow(this.roles, int);
-		this.providers = grow(this.providers, int);
-		this.models = grow(this.models, int);
-		this.lengths = grow(this.lengths, int);
-		this.lines = grow(this.lines, int);
-		this.offsets = grow(this.offsets, (k) => new Float64Array(k));
-	}
 
 	/**
 	 * Add an entry known only by its envelope (its line is parsed on first use). `provider` and
@@ -260,30 +151,6 @@ export class SessionTree {
 		return i;
 	}
 
-	/** Fills row `count` but for its parent (the caller adds its id); the leaf moves to it. */
-	private newRow(
-		type: string,
-		role: string | undefined,
-		provider: string | undefined,
-		model: string | undefined,
-		offset: number,
-		length: number,
-		line: number,
-	): number {
-		if (this.count === this.parents.length) this.reserve(1);
-		const i = this.count++;
-		this.types[i] = this.code(type, TYPE);
-		this.roles[i] = this.code(role, ROLE);
-		this.providers[i] = this.code(provider, PROVIDER);
-		this.models[i] = this.code(model, MODEL);
-		this.offsets[i] = offset;
-		this.lengths[i] = length;
-		this.lines[i] = line;
-		this.leafRow = i;
-		this.leafElsewhere = null;
-		return i;
-	}
-
 	private linkParent(i: number, parentId: string | null): void {
 		if (parentId === null) {
 			this.parents[i] = NO_PARENT;
@@ -315,121 +182,6 @@ export class SessionTree {
 		this.missing.delete(i);
 		const v = this.values.get(i);
 		if (v) v.parentId = null;
-	}
-
-	// ---------------------------------------------------------------- index files
-
-	/**
-	 * Whether `columns()` describes this tree completely: every entry has its byte range in the
-	 * file, every parent is a row, and the leaf is the last row (as a load leaves it).
-	 */
-	storable(): boolean {
-		if (this.missing.size > 0) return false;
-		if (this.count > 0 ? this.leafRow !== this.count - 1 : this.leafElsewhere !== null) return false;
-		const offsets = this.offsets;
-		for (let i = 0; i < this.count; i++) if (offsets[i] < 0) return false;
-		return true;
-	}
-
-	/** Rows [0, n) as an index file stores them (views into the columns), with the labels and name now. */
-	columns(n = this.count): TreeColumns {
-		return {
-			count: n,
-			names: this.names.slice(1) as string[],
-			parents: this.parents.subarray(0, n),
-			types: this.types.subarray(0, n),
-			roles: this.roles.subarray(0, n),
-			providers: this.providers.subarray(0, n),
-			models: this.models.subarray(0, n),
-			offsets: this.offsets.subarray(0, n),
-			lengths: this.lengths.subarray(0, n),
-			lines: this.lines.subarray(0, n),
-			ids: this.ids.columns(n),
-			labels: [...this.labels].map(([id, l]) => [id, l.label, l.timestamp]),
-			name: this.name,
-		};
-	}
-
-	/**
-	 * Become the tree `c` describes (an empty tree only): every entry is read from the file on
-	 * use, the leaf is the last row. The arrays are kept as given (they may have room for more
-	 * rows than `count`; grown by copying when full).
-	 */
-	restore(c: TreeColumns): void {
-		if (this.count !== 0) throw new Error("SessionTree.restore: not empty");
-		this.ids.restore(c.ids, c.count);
-		this.parents = c.parents;
-		this.types = c.types;
-		this.roles = c.roles;
-		this.providers = c.providers;
-		this.models = c.models;
-		this.offsets = c.offsets;
-		this.lengths = c.lengths;
-		this.lines = c.lines;
-		for (const name of c.names) {
-			this.nameCodes.set(name, this.names.length);
-			this.names.push(name);
-		}
-		for (const [id, label, timestamp] of c.labels) this.labels.set(id, { label, timestamp });
-		this.name = c.name;
-		this.count = c.count;
-		this.leafRow = c.count - 1;
-		this.leafElsewhere = null;
-	}
-
-	// ---------------------------------------------------------------- rows
-
-	idAt(i: number): string {
-		return this.ids.idAt(i);
-	}
-	typeAt(i: number): string {
-		return this.names[this.types[i]] ?? "";
-	}
-	/** The code `typeCodeAt` gives entries of this type (-1 when none has it): walks compare numbers. */
-	typeCode(type: string): number {
-		return this.nameCodes.get(type) ?? -1;
-	}
-	typeCodeAt(i: number): number {
-		return this.types[i];
-	}
-	/** Whether entry i has this type. */
-	isType(i: number, type: string): boolean {
-		const c = this.nameCodes.get(type);
-		return c !== undefined && this.types[i] === c;
-	}
-	/** The rows among `rows` whose entry has this type (one lookup for the walk, not one per row). */
-	rowsOfType(rows: ArrayLike<number>, type: string): number[] {
-		const out: number[] = [];
-		const c = this.nameCodes.get(type);
-		if (c === undefined) return out;
-		const types = this.types;
-		for (let k = 0; k < rows.length; k++) if (types[rows[k]] === c) out.push(rows[k]);
-		return out;
-	}
-	roleAt(i: number): string | undefined {
-		return this.names[this.roles[i]];
-	}
-	providerAt(i: number): string | undefined {
-		return this.names[this.providers[i]];
-	}
-	modelAt(i: number): string | undefined {
-		return this.names[this.models[i]];
-	}
-	offsetAt(i: number): number {
-		return this.offsets[i];
-	}
-	lengthAt(i: number): number {
-		return this.lengths[i];
-	}
-	lineAt(i: number): number {
-		return this.lines[i];
-	}
-	/** The entry if it is in memory (no read). */
-	valueAt(i: number): SessionEntry | undefined {
-		return this.values.get(i);
-	}
-	placeOf(i: number): EntryPlace {
-		return { id: this.ids.idAt(i), line: this.lines[i], offset: this.offsets[i], length: this.lengths[i] };
 	}
 
 	/** Position of entry i's parent in the tree, or -1 (a root, or a parent not in the tree). */
@@ -481,6 +233,11 @@ export class SessionTree {
 	}
 
 	// ---------------------------------------------------------------- entries
+
+	/** The entry if it is in memory (no read). */
+	valueAt(i: number): SessionEntry | undefined {
+		return this.values.get(i);
+	}
 
 	/** The full entry, read from the file if it is not in memory. */
 	entryAt(i: number): SessionEntry {

@@ -1,0 +1,259 @@
+// The storage SessionTree (tree.ts) is built on: entry i (file order) is a row
+// of typed arrays (parent position, type, role, provider/model, byte range,
+// line) plus its id (id-index.ts), with the interned names the rows code into,
+// the labels and the session name — and the form an index file stores all of
+// it in (`TreeColumns`: `storable` / `columns` / `restore`). Rows instead of
+// objects: 100k record objects were most of a resume's garbage-collection time
+// and ~185 bytes each; a row is ~50. SessionTree extends this class rather than
+// holding it, so its hot paths (a row added per line at open, parent walks)
+// reach the arrays as its own fields.
+import { type IdColumns, IdIndex } from "./id-index.js";
+
+/**
+ * The tree of a loaded file as an index file stores it (session/index-cache.ts): its columns for
+ * rows [0, count), the interned names they code into, labels and session name. Only a tree whose
+ * every entry came from the file with its parent resolved is stored (`storable`).
+ */
+export interface TreeColumns {
+	count: number;
+	/** `names[code]` for codes 1.. (code 0 is "none"). */
+	names: string[];
+	parents: Int32Array<ArrayBuffer>;
+	types: Int32Array<ArrayBuffer>;
+	roles: Int32Array<ArrayBuffer>;
+	providers: Int32Array<ArrayBuffer>;
+	models: Int32Array<ArrayBuffer>;
+	offsets: Float64Array<ArrayBuffer>;
+	lengths: Int32Array<ArrayBuffer>;
+	lines: Int32Array<ArrayBuffer>;
+	ids: IdColumns;
+	/** Labels in the tree's order: [target id, label, timestamp]. */
+	labels: [string, string, string][];
+	name: string | undefined;
+}
+
+/** Where an entry is in the file, for warnings about it. */
+export interface EntryPlace {
+	id: string;
+	line: number;
+	offset: number;
+	length: number;
+}
+
+/** `parents[i]` of a root. */
+export const NO_PARENT = -1;
+/** `parents[i]` of an entry whose parent was not in the tree when it was added (its id is in `missing`). */
+export const MISSING_PARENT = -2;
+
+/** Columns of `code`'s last-name cache. */
+export const TYPE = 0;
+const ROLE = 1;
+const PROVIDER = 2;
+const MODEL = 3;
+
+export class TreeColumnStore {
+	protected count = 0;
+	/** Id of each entry (file order), and the row of each id. */
+	protected readonly ids = new IdIndex();
+	protected parents = new Int32Array(1024);
+	/** Codes into `names` (0: none) for the entry type, message role, and an assistant's provider and model. */
+	protected types = new Int32Array(1024);
+	protected roles = new Int32Array(1024);
+	protected providers = new Int32Array(1024);
+	protected models = new Int32Array(1024);
+	/** Byte range in the session file; offset -1 when the entry exists only in memory. */
+	protected offsets = new Float64Array(1024);
+	protected lengths = new Int32Array(1024);
+	/** 1-based line in the file (0: not from a file), for warnings. */
+	protected lines = new Int32Array(1024);
+	/** Parent id of entries whose parent was not in the tree when they were added (rare: damage, hand edits). */
+	protected readonly missing = new Map<number, string>();
+	/** Interned names (types, roles, providers, models); index 0 is "none". */
+	protected readonly names: (string | undefined)[] = [undefined];
+	protected readonly nameCodes = new Map<string, number>();
+	/** Per column (type, role, provider, model): the last name coded and its code. */
+	private readonly lastNames: (string | undefined)[] = [undefined, undefined, undefined, undefined];
+	private readonly lastCodes = new Int32Array(4);
+	protected labels = new Map<string, { label: string; timestamp: string }>();
+	protected name: string | undefined;
+	/** The leaf's row (-1: none, or an id not in the tree, kept in `leafElsewhere`). */
+	protected leafRow = -1;
+	protected leafElsewhere: string | null = null;
+
+	get size(): number {
+		return this.count;
+	}
+
+	/** The code of `name` (interned on first use); `column` keeps the last one at hand. */
+	protected code(name: string | undefined, column: number): number {
+		if (name === undefined) return 0;
+		// The scanner hands the same string objects line after line: no lookup for a repeat.
+		if (name === this.lastNames[column]) return this.lastCodes[column];
+		let c = this.nameCodes.get(name);
+		if (c === undefined) {
+			c = this.names.length;
+			this.names.push(name);
+			this.nameCodes.set(name, c);
+		}
+		this.lastNames[column] = name;
+		this.lastCodes[column] = c;
+		return c;
+	}
+
+	/** Room for `n` more rows (one allocation instead of doublings), the id table sized for `likely` of them. */
+	reserve(n: number, likely = n): void {
+		const need = this.count + n;
+		this.ids.reserve(n, likely);
+		if (need <= this.parents.length) return;
+		const cap = Math.max(need, this.parents.length * 2);
+		const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+			const b = make(cap);
+			b.set(a.subarray(0, this.count));
+			return b;
+		};
+		const int = (k: number) => new Int32Array(k);
+		this.parents = grow(this.parents, int);
+		this.types = grow(this.types, int);
+		this.roles = grow(this.roles, int);
+		this.providers = grow(this.providers, int);
+		this.models = grow(this.models, int);
+		this.lengths = grow(this.lengths, int);
+		this.lines = grow(this.lines, int);
+		this.offsets = grow(this.offsets, (k) => new Float64Array(k));
+	}
+
+	/** Fills row `count` but for its id and parent (the caller adds them); the leaf moves to it. */
+	protected newRow(
+		type: string,
+		role: string | undefined,
+		provider: string | undefined,
+		model: string | undefined,
+		offset: number,
+		length: number,
+		line: number,
+	): number {
+		if (this.count === this.parents.length) this.reserve(1);
+		const i = this.count++;
+		this.types[i] = this.code(type, TYPE);
+		this.roles[i] = this.code(role, ROLE);
+		this.providers[i] = this.code(provider, PROVIDER);
+		this.models[i] = this.code(model, MODEL);
+		this.offsets[i] = offset;
+		this.lengths[i] = length;
+		this.lines[i] = line;
+		this.leafRow = i;
+		this.leafElsewhere = null;
+		return i;
+	}
+
+	// ---------------------------------------------------------------- index files
+
+	/**
+	 * Whether `columns()` describes this tree completely: every entry has its byte range in the
+	 * file, every parent is a row, and the leaf is the last row (as a load leaves it).
+	 */
+	storable(): boolean {
+		if (this.missing.size > 0) return false;
+		if (this.count > 0 ? this.leafRow !== this.count - 1 : this.leafElsewhere !== null) return false;
+		const offsets = this.offsets;
+		for (let i = 0; i < this.count; i++) if (offsets[i] < 0) return false;
+		return true;
+	}
+
+	/** Rows [0, n) as an index file stores them (views into the columns), with the labels and name now. */
+	columns(n = this.count): TreeColumns {
+		return {
+			count: n,
+			names: this.names.slice(1) as string[],
+			parents: this.parents.subarray(0, n),
+			types: this.types.subarray(0, n),
+			roles: this.roles.subarray(0, n),
+			providers: this.providers.subarray(0, n),
+			models: this.models.subarray(0, n),
+			offsets: this.offsets.subarray(0, n),
+			lengths: this.lengths.subarray(0, n),
+			lines: this.lines.subarray(0, n),
+			ids: this.ids.columns(n),
+			labels: [...this.labels].map(([id, l]) => [id, l.label, l.timestamp]),
+			name: this.name,
+		};
+	}
+
+	/**
+	 * Become the tree `c` describes (an empty tree only): every entry is read from the file on
+	 * use, the leaf is the last row. The arrays are kept as given (they may have room for more
+	 * rows than `count`; grown by copying when full).
+	 */
+	restore(c: TreeColumns): void {
+		if (this.count !== 0) throw new Error("SessionTree.restore: not empty");
+		this.ids.restore(c.ids, c.count);
+		this.parents = c.parents;
+		this.types = c.types;
+		this.roles = c.roles;
+		this.providers = c.providers;
+		this.models = c.models;
+		this.offsets = c.offsets;
+		this.lengths = c.lengths;
+		this.lines = c.lines;
+		for (const name of c.names) {
+			this.nameCodes.set(name, this.names.length);
+			this.names.push(name);
+		}
+		for (const [id, label, timestamp] of c.labels) this.labels.set(id, { label, timestamp });
+		this.name = c.name;
+		this.count = c.count;
+		this.leafRow = c.count - 1;
+		this.leafElsewhere = null;
+	}
+
+	// ---------------------------------------------------------------- rows
+
+	idAt(i: number): string {
+		return this.ids.idAt(i);
+	}
+	typeAt(i: number): string {
+		return this.names[this.types[i]] ?? "";
+	}
+	/** The code `typeCodeAt` gives entries of this type (-1 when none has it): walks compare numbers. */
+	typeCode(type: string): number {
+		return this.nameCodes.get(type) ?? -1;
+	}
+	typeCodeAt(i: number): number {
+		return this.types[i];
+	}
+	/** Whether entry i has this type. */
+	isType(i: number, type: string): boolean {
+		const c = this.nameCodes.get(type);
+		return c !== undefined && this.types[i] === c;
+	}
+	/** The rows among `rows` whose entry has this type (one lookup for the walk, not one per row). */
+	rowsOfType(rows: ArrayLike<number>, type: string): number[] {
+		const out: number[] = [];
+		const c = this.nameCodes.get(type);
+		if (c === undefined) return out;
+		const types = this.types;
+		for (let k = 0; k < rows.length; k++) if (types[rows[k]] === c) out.push(rows[k]);
+		return out;
+	}
+	roleAt(i: number): string | undefined {
+		return this.names[this.roles[i]];
+	}
+	providerAt(i: number): string | undefined {
+		return this.names[this.providers[i]];
+	}
+	modelAt(i: number): string | undefined {
+		return this.names[this.models[i]];
+	}
+	offsetAt(i: number): number {
+		return this.offsets[i];
+	}
+	lengthAt(i: number): number {
+		return this.lengths[i];
+	}
+	lineAt(i: number): number {
+		return this.lines[i];
+	}
+	placeOf(i: number): EntryPlace {
+		return { id: this.ids.idAt(i), line: this.lines[i], offset: this.offsets[i], length: this.lengths[i] };
+	}
+}
