@@ -32,6 +32,31 @@ async function approve(message: string): Promise<void> {
 const signIn = (harness: Harness, server: ReturnType<typeof configured>) =>
 	login(harness.agentDir, server, { notify: (m) => void approve(m), timeoutMs: 30_000 });
 
+/**
+ * A server "secure" with one tool and resources whose `stepUp.method` asks for `stepUp.scope` beyond the
+ * first sign-in's ("mcp:read"); the resource tools registered, signed in once and reconnected.
+ */
+async function signedInWithResources(stepUp: { method: string; scope: string }) {
+	const fixture = await startOAuthFixture(
+		{ name: "secure", tools: 1, resources: true },
+		{ stepUp, scopesSupported: ["mcp:read"] },
+	);
+	oauth = fixture;
+	const server = configured("secure", { url: fixture.url, exposure: "direct" });
+	const harness = createHarness([server], { oauth: true });
+	h = harness;
+	registerResourceTools(
+		{ registerTool: (t: never) => harness.tools.set((t as { name: string }).name, t) } as never,
+		harness.manager,
+		"direct",
+	);
+	harness.manager.startAll();
+	await harness.manager.waitFor("all");
+	await signIn(harness, server);
+	await harness.manager.reconnect("secure");
+	return { harness, server, fixture };
+}
+
 describe("MCP OAuth scope step-up", () => {
 	it("a 403 insufficient_scope leads to a sign-in with the larger scope, then the tool works", async () => {
 		oauth = await startOAuthFixture(
@@ -89,62 +114,35 @@ describe("MCP OAuth scope step-up", () => {
 	}, 60_000);
 
 	it("a step-up on resources/read or resources/list is handled like one on tools/call", async () => {
-		oauth = await startOAuthFixture(
-			{ name: "secure", tools: 1, resources: true },
-			{ stepUp: { method: "resources/read", scope: "mcp:read-files" }, scopesSupported: ["mcp:read"] },
-		);
-		const server = configured("secure", { url: oauth.url, exposure: "direct" });
-		h = createHarness([server], { oauth: true });
-		const harness = h;
-		registerResourceTools(
-			{ registerTool: (t: never) => harness.tools.set((t as { name: string }).name, t) } as never,
-			harness.manager,
-			"direct",
-		);
-		h.manager.startAll();
-		await h.manager.waitFor("all");
-		await signIn(h, server);
-		await h.manager.reconnect("secure");
-		expect(h.manager.servers.get("secure")?.state).toBe("connected");
+		const { harness, server, fixture } = await signedInWithResources({
+			method: "resources/read",
+			scope: "mcp:read-files",
+		});
+		expect(harness.manager.servers.get("secure")?.state).toBe("connected");
 		// Listing is allowed with the first scope; reading asks for more.
-		const listed = await run(h, "list_mcp_resources", { server: "secure" });
+		const listed = await run(harness, "list_mcp_resources", { server: "secure" });
 		expect(JSON.stringify(listed.content)).toContain("file:///notes.txt");
-		const refreshesBefore = oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length;
-		await expect(run(h, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" })).rejects.toThrow(
+		const refreshesBefore = fixture.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length;
+		await expect(run(harness, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" })).rejects.toThrow(
 			/MCP server "secure" needs sign-in again for resources\/read file:\/\/\/notes\.txt/,
 		);
-		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
-		expect(storedCredentials(h.agentDir, server)?.requestedScope).toBe("mcp:read mcp:read-files");
-		expect(oauth.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length).toBe(refreshesBefore);
+		expect(harness.manager.servers.get("secure")?.state).toBe("needs-auth");
+		expect(storedCredentials(harness.agentDir, server)?.requestedScope).toBe("mcp:read mcp:read-files");
+		expect(fixture.tokenRequests.filter((r) => r.get("grant_type") === "refresh_token").length).toBe(refreshesBefore);
 
-		await signIn(h, server);
-		expect(oauth.authorizations[1].get("scope")).toBe("mcp:read mcp:read-files");
-		await h.manager.reconnect("secure");
-		const read = await run(h, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" });
+		await signIn(harness, server);
+		expect(fixture.authorizations[1].get("scope")).toBe("mcp:read mcp:read-files");
+		await harness.manager.reconnect("secure");
+		const read = await run(harness, "read_mcp_resource", { server: "secure", uri: "file:///notes.txt" });
 		expect(JSON.stringify(read.content)).toContain("remember the milk");
 	}, 60_000);
 
 	it("a step-up on resources/list marks the server too (no retry, no refresh)", async () => {
-		oauth = await startOAuthFixture(
-			{ name: "secure", tools: 1, resources: true },
-			{ stepUp: { method: "resources/list", scope: "mcp:list" }, scopesSupported: ["mcp:read"] },
-		);
-		const server = configured("secure", { url: oauth.url, exposure: "direct" });
-		h = createHarness([server], { oauth: true });
-		const harness = h;
-		registerResourceTools(
-			{ registerTool: (t: never) => harness.tools.set((t as { name: string }).name, t) } as never,
-			harness.manager,
-			"direct",
-		);
-		h.manager.startAll();
-		await h.manager.waitFor("all");
-		await signIn(h, server);
-		await h.manager.reconnect("secure");
-		await expect(run(h, "list_mcp_resources", { server: "secure" })).rejects.toThrow(
+		const { harness } = await signedInWithResources({ method: "resources/list", scope: "mcp:list" });
+		await expect(run(harness, "list_mcp_resources", { server: "secure" })).rejects.toThrow(
 			/needs sign-in again for resources\/list/,
 		);
-		expect(h.manager.servers.get("secure")?.state).toBe("needs-auth");
-		expect(h.reports.some((r) => /"secure" needs sign-in again/.test(r.message))).toBe(true);
+		expect(harness.manager.servers.get("secure")?.state).toBe("needs-auth");
+		expect(harness.reports.some((r) => /"secure" needs sign-in again/.test(r.message))).toBe(true);
 	}, 60_000);
 });
