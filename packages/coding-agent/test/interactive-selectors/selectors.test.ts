@@ -268,33 +268,34 @@ describe("session picker", () => {
 	});
 });
 
-describe("settings selector", () => {
-	const state: SettingsState = {
-		thinkingLevel: "medium",
-		availableThinkingLevels: ["off", "minimal", "low", "medium", "high"],
-		theme: "dark",
-		themes: ["dark", "light", "mine"],
-		steeringMode: "one-at-a-time",
-		followUpMode: "one-at-a-time",
-		autoCompact: true,
-		autoRetry: true,
-		cacheWarming: "idle",
-		hideThinkingBlock: false,
-		showCacheMissNotices: false,
-		quietStartup: false,
-		doubleEscapeAction: "tree",
-		treeFilterMode: "default",
-		branchSummarySkipPrompt: false,
-		showImages: true,
-		transport: "sse",
-		editorPaddingX: 0,
-		autocompleteMaxVisible: 5,
-	};
+/** The settings selectors' state in these tests (the theme test overrides a few values). */
+const settingsState: SettingsState = {
+	thinkingLevel: "medium",
+	availableThinkingLevels: ["off", "minimal", "low", "medium", "high"],
+	theme: "dark",
+	themes: ["dark", "light", "mine"],
+	steeringMode: "one-at-a-time",
+	followUpMode: "one-at-a-time",
+	autoCompact: true,
+	autoRetry: true,
+	cacheWarming: "idle",
+	hideThinkingBlock: false,
+	showCacheMissNotices: false,
+	quietStartup: false,
+	doubleEscapeAction: "tree",
+	treeFilterMode: "default",
+	branchSummarySkipPrompt: false,
+	showImages: true,
+	transport: "sse",
+	editorPaddingX: 0,
+	autocompleteMaxVisible: 5,
+};
 
+describe("settings selector", () => {
 	it("cycles values with Enter and reports each change; the theme list previews and chooses", async () => {
 		const events: string[] = [];
 		const selector = createSettingsSelector(theme, {
-			state: structuredClone(state),
+			state: structuredClone(settingsState),
 			maxVisible: 20,
 			onChange: (id, value) => events.push(`${id}=${value}`),
 			onThemePreview: (name) => events.push(`preview ${name ?? "(restore)"}`),
@@ -341,25 +342,12 @@ describe("live theme in selectors", () => {
 		});
 		const settings = createSettingsSelector(() => current, {
 			state: {
+				...settingsState,
 				thinkingLevel: "off",
 				availableThinkingLevels: ["off"],
-				theme: "dark",
 				themes: ["dark", "light"],
 				steeringMode: "all",
 				followUpMode: "all",
-				autoCompact: true,
-				autoRetry: true,
-				cacheWarming: "idle",
-				hideThinkingBlock: false,
-				showCacheMissNotices: false,
-				quietStartup: false,
-				doubleEscapeAction: "tree",
-				treeFilterMode: "default",
-				branchSummarySkipPrompt: false,
-				showImages: true,
-				transport: "sse",
-				editorPaddingX: 0,
-				autocompleteMaxVisible: 5,
 			},
 			onChange: () => {},
 			onClose: () => {},
