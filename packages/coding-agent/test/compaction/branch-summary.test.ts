@@ -14,6 +14,24 @@ afterEach(async () => {
 	s = undefined;
 });
 
+/**
+ * Two prompts, then a move back to the first with a branch summary whose request hangs: the session,
+ * the leaf before the move and the pending navigation, once the summary's request is out.
+ */
+async function hangingBranchSummary() {
+	const hs = await makeHttpSession();
+	s = hs;
+	hs.fake.enqueue(text("one"), text("two"));
+	await hs.session.prompt("first");
+	const first = hs.sessionManager.getLeafId();
+	await hs.session.prompt("second");
+	const leaf = hs.sessionManager.getLeafId();
+	hs.fake.enqueue({ kind: "sse", bytes: Buffer.from(""), hangAfterBytes: 0 });
+	const pending = hs.session.navigateTree(first ?? "", { summarize: true });
+	while (hs.fake.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
+	return { hs, leaf, pending };
+}
+
 describe("navigateTree", () => {
 	it("summarizes the abandoned path into a branch_summary at the target, which the next request carries", async () => {
 		s = await makeHttpSession();
@@ -86,36 +104,20 @@ describe("navigateTree", () => {
 	});
 
 	it("a branch summary can be aborted; the leaf does not move", async () => {
-		s = await makeHttpSession();
-		s.fake.enqueue(text("one"), text("two"));
-		await s.session.prompt("first");
-		const first = s.sessionManager.getLeafId();
-		await s.session.prompt("second");
-		const leaf = s.sessionManager.getLeafId();
-		s.fake.enqueue({ kind: "sse", bytes: Buffer.from(""), hangAfterBytes: 0 });
-		const pending = s.session.navigateTree(first ?? "", { summarize: true });
-		while (s.fake.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
-		s.session.abortBranchSummary();
+		const { hs, leaf, pending } = await hangingBranchSummary();
+		hs.session.abortBranchSummary();
 		expect(await pending).toEqual({ cancelled: true, aborted: true });
-		expect(s.sessionManager.getLeafId()).toBe(leaf);
-		expect(s.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
+		expect(hs.sessionManager.getLeafId()).toBe(leaf);
+		expect(hs.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
 	});
 
 	it("abortCompaction (Esc) also stops a branch summary being generated", async () => {
-		s = await makeHttpSession();
-		s.fake.enqueue(text("one"), text("two"));
-		await s.session.prompt("first");
-		const first = s.sessionManager.getLeafId();
-		await s.session.prompt("second");
-		const leaf = s.sessionManager.getLeafId();
-		s.fake.enqueue({ kind: "sse", bytes: Buffer.from(""), hangAfterBytes: 0 });
-		const pending = s.session.navigateTree(first ?? "", { summarize: true });
-		while (s.fake.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
-		expect(s.session.isCompacting).toBe(true);
-		s.session.abortCompaction();
+		const { hs, leaf, pending } = await hangingBranchSummary();
+		expect(hs.session.isCompacting).toBe(true);
+		hs.session.abortCompaction();
 		expect(await pending).toEqual({ cancelled: true, aborted: true });
-		expect(s.session.isCompacting).toBe(false);
-		expect(s.sessionManager.getLeafId()).toBe(leaf);
-		expect(s.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
+		expect(hs.session.isCompacting).toBe(false);
+		expect(hs.sessionManager.getLeafId()).toBe(leaf);
+		expect(hs.fileEntries().some((e) => e.type === "branch_summary")).toBe(false);
 	});
 });
