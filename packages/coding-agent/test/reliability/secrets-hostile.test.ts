@@ -5,25 +5,16 @@
 //   the provider echoes the request headers back;
 // - a header value is invalid (the HTTP layer's exception quotes it);
 // - the baseUrl holds `user:pass@`.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { useCliSandbox } from "../cli/support.js";
+import { allFiles } from "./support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 const sb = useCliSandbox();
-
-function allFiles(dir: string): string[] {
-	const out: string[] = [];
-	for (const name of readdirSync(dir)) {
-		const p = join(dir, name);
-		if (statSync(p).isDirectory()) out.push(...allFiles(p));
-		else out.push(p);
-	}
-	return out;
-}
 
 /** No secret in the outputs nor in any file under the sandbox except the config files that hold them. */
 function expectNoSecret(secrets: string[], outputs: string[]): void {

@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { RecordedRequest, Script } from "../../../ai/test/support/fake-provider/server.js";
 import { textReply, toolReply } from "../cli/support.js";
 import { useRpcSandbox } from "../rpc/support.js";
+import { allFiles } from "./support.js";
 
 const KEYS = {
 	env: "sk-relENV-7c1f0b9e4d2a6358aa01",
@@ -42,17 +43,6 @@ function echoKey(status: number): Script {
 			);
 		},
 	};
-}
-
-/** Every file under `dir`, recursively. */
-function allFiles(dir: string): string[] {
-	const out: string[] = [];
-	for (const name of readdirSync(dir)) {
-		const p = join(dir, name);
-		if (statSync(p).isDirectory()) out.push(...allFiles(p));
-		else out.push(p);
-	}
-	return out;
 }
 
 function expectNoKeyAnywhere(outputs: string[]): void {

@@ -1,7 +1,8 @@
 // Shared helpers of the reliability suite: temp dirs removed after each test,
-// a child process whose stdout lines are collected, and a seeded PRNG.
+// every file under a folder, a child process whose stdout lines are collected,
+// and a seeded PRNG.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -17,6 +18,17 @@ export function tempDir(prefix = "pi-rel-"): string {
 afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+/** Every file under `dir`, recursively. */
+export function allFiles(dir: string): string[] {
+	const out: string[] = [];
+	for (const name of readdirSync(dir)) {
+		const p = join(dir, name);
+		if (statSync(p).isDirectory()) out.push(...allFiles(p));
+		else out.push(p);
+	}
+	return out;
+}
 
 export function seeded(seed: number): (n: number) => number {
 	let state = seed >>> 0 || 1;
