@@ -1,6 +1,5 @@
 // Transcript items and footer rendered to lines: what each tool call, reply,
 // retry notice and footer shows, collapsed and expanded.
-import type { AssistantMessage } from "@pi/ai";
 import { resetCapabilitiesCache, setCapabilities, stripAnsi, visibleWidth } from "@pi/tui";
 import { afterAll, describe, expect, it } from "vitest";
 import { AssistantMessageItem } from "../../src/modes/interactive/components/assistant-message.js";
@@ -9,30 +8,10 @@ import { RetryNoticeItem } from "../../src/modes/interactive/components/retry-no
 import { ToolExecutionItem } from "../../src/modes/interactive/components/tool-execution.js";
 import { UserMessageItem } from "../../src/modes/interactive/components/user-message.js";
 import { fallbackTheme, plainTheme } from "../../src/modes/interactive/theme-fallback.js";
+import { assistantMessage } from "../support/messages.js";
 
 const plain = () => plainTheme;
 const text = (lines: string[]) => lines.map((l) => stripAnsi(l).trimEnd());
-
-function assistant(content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-completions",
-		provider: "p",
-		model: "m",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 0,
-		...extra,
-	};
-}
 
 describe("tool calls", () => {
 	it("bash: command as title, the output tail while collapsed, all of it expanded", () => {
@@ -112,7 +91,7 @@ describe("tool calls", () => {
 
 describe("assistant replies", () => {
 	it("thinking shown in full or as one line; errors end the reply", () => {
-		const m = assistant([
+		const m = assistantMessage([
 			{ type: "thinking", thinking: "pondering deeply" },
 			{ type: "text", text: "The answer." },
 		]);

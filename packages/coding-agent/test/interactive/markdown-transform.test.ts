@@ -1,7 +1,6 @@
 // pi.registerMarkdownTransformer in the transcript: items drawn from the
 // session (history after a resume, /tree) tell the transformer which entry
 // they come from (messageId, ISO timestamp); live messages tell it nothing.
-import type { AssistantMessage } from "@pi/ai";
 import { stripAnsi } from "@pi/tui";
 import { describe, expect, it } from "vitest";
 import type { MarkdownTransformContext } from "../../src/extensions/types.js";
@@ -10,26 +9,9 @@ import { ExtensionRenderers } from "../../src/modes/interactive/extensions/rende
 import { plainTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { inMemoryExtensions } from "../extensions/helpers.js";
+import { assistantMessage } from "../support/messages.js";
 
-function reply(text: string): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [{ type: "text", text }],
-		api: "openai-completions",
-		provider: "p",
-		model: "m",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 0,
-	};
-}
+const reply = (text: string) => assistantMessage([{ type: "text", text }]);
 
 function chatWithTransformer(): { chat: ChatView; seen: MarkdownTransformContext[] } {
 	const seen: MarkdownTransformContext[] = [];
