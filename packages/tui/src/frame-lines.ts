@@ -42,6 +42,13 @@ export class FrameLines {
 		this.dirtyFrom = 0;
 	}
 
+	/** Take `rows` as the previous frame (already on the screen); the next update diffs against them. */
+	adopt(rows: readonly string[]): void {
+		this.lines.length = 0;
+		for (const row of rows) this.lines.push(row);
+		this.reset();
+	}
+
 	private current: FrameUpdate = { start: 0, oldTail: [], prevLength: 0 };
 
 	/**

@@ -72,7 +72,12 @@ export function appearanceFromColorFgBg(env: NodeJS.ProcessEnv): Appearance | un
 }
 
 export interface BackgroundQueryStreams {
-	input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown; isRaw?: boolean };
+	input: NodeJS.ReadableStream & {
+		isTTY?: boolean;
+		setRawMode?(mode: boolean): unknown;
+		isRaw?: boolean;
+		unshift?(chunk: Buffer): void;
+	};
 	output: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -108,6 +113,10 @@ export function queryTerminalBackground(
 			clearTimeout(timer);
 			input.off("data", onData);
 			input.pause();
+			// Keys typed while waiting (ahead of a frame already on the screen, or over a slow link) are
+			// not the terminal's: they go back to the input for whoever reads it next.
+			const typed = buffer.replace(OSC11_REPLY, "").replace(DA1_REPLY, "");
+			if (typed.length > 0) input.unshift?.(Buffer.from(typed, "latin1"));
 			if (!wasRaw) input.setRawMode?.(false);
 			const rgb = parseBackgroundReply(buffer);
 			resolve({ rgb, outcome: rgb ? "answered" : outcome, elapsedMs: Date.now() - started });

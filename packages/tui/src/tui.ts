@@ -21,6 +21,7 @@ import {
 	resolveOverlayLayout,
 	resolveOverlaySize,
 } from "./overlay.js";
+import { type ScreenRecord, SYNC_END, SYNC_START, screenStateAfter } from "./screen-record.js";
 import { ScreenWriter } from "./screen-writer.js";
 import type { Terminal } from "./terminal.js";
 import {
@@ -41,9 +42,6 @@ function monotonicMs(): number {
 	const [seconds, nanoseconds] = process.hrtime();
 	return seconds * 1e3 + nanoseconds / 1e6;
 }
-
-const SYNC_START = "\x1b[?2026h";
-const SYNC_END = "\x1b[?2026l";
 
 export type InputListenerResult = { consume?: boolean; data?: string } | undefined;
 export type InputListener = (data: string) => InputListenerResult;
@@ -84,6 +82,9 @@ export class TUI extends Container {
 	private stopped = false;
 	private readonly minInterval: number;
 	private fullRedrawCount = 0;
+	/** A frame already on the screen when the TUI starts (adoptScreen). */
+	private adopted: ScreenRecord | undefined;
+	private first: ScreenRecord | undefined;
 
 	constructor(terminal: Terminal, options: TUIOptions | boolean = {}) {
 		super();
@@ -91,6 +92,20 @@ export class TUI extends Container {
 		const opts = typeof options === "boolean" ? { showHardwareCursor: options } : options;
 		this.writer = new ScreenWriter(opts.showHardwareCursor ?? false);
 		this.minInterval = opts.minRenderIntervalMs ?? 16;
+	}
+
+	/**
+	 * Take a frame that is already on the screen (written by screenRecordBytes, e.g. by a CLI before
+	 * the app loaded) as this TUI's previous frame: the first render after start() then writes only
+	 * the rows that differ from it. Call before start().
+	 */
+	adoptScreen(record: ScreenRecord): void {
+		if (!this.started) this.adopted = record;
+	}
+
+	/** The first frame this TUI drew (after an adopted one: the frame it drew over it). */
+	get firstFrame(): ScreenRecord | undefined {
+		return this.first;
 	}
 
 	/** Number of full redraws so far (first frame excluded). */
@@ -291,6 +306,19 @@ export class TUI extends Container {
 		);
 		this.terminal.hideCursor();
 		this.writer.hardwareCursorVisible = false;
+		const adopted = this.adopted;
+		this.adopted = undefined;
+		if (adopted && !this.hasFrame) {
+			const state = screenStateAfter(adopted);
+			this.writer.cursorRow = state.cursorRow;
+			this.writer.cursorCol = state.cursorCol;
+			this.writer.screenLines = state.screenLines;
+			this.frame.adopt(adopted.lines);
+			this.hasFrame = true;
+			// A size that changed since makes the first render a full redraw, as a resize does.
+			this.prevWidth = adopted.width;
+			this.prevHeight = adopted.height;
+		}
 		if (this.colorSchemeListeners.size > 0) this.terminal.write(COLOR_SCHEME_NOTIFY_ON);
 		this.requestRender();
 	}
@@ -414,6 +442,7 @@ export class TUI extends Container {
 			while (first < common && oldTail[first - start] === lines[first]) first++;
 			if (first === common && prevLength === lines.length) {
 				// Nothing changed: at most the hardware cursor moves.
+				this.recordFirst(lines, width, height, cursor);
 				const move = this.writer.placeCursor(cursor, lines.length);
 				if (move) this.terminal.write(move);
 				return;
@@ -432,7 +461,19 @@ export class TUI extends Container {
 		this.hasFrame = true;
 		this.prevWidth = width;
 		this.prevHeight = height;
+		this.recordFirst(lines, width, height, cursor);
 		out += this.writer.placeCursor(cursor, lines.length);
 		this.terminal.write(SYNC_START + out + SYNC_END);
+	}
+
+	private recordFirst(
+		lines: string[],
+		width: number,
+		height: number,
+		cursor: { row: number; col: number } | null,
+	): void {
+		if (this.first) return;
+		const showHardwareCursor = this.writer.showHardwareCursor;
+		this.first = { width, height, lines: lines.slice(), cursor: cursor && { ...cursor }, showHardwareCursor };
 	}
 }

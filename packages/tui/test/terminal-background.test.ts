@@ -83,6 +83,22 @@ describe("queryTerminalBackground", () => {
 		expect(r.rgb).toBeUndefined();
 	});
 
+	it("keys typed while it waits are left on the input for the next reader, in order", async () => {
+		// The user types "hi" and Enter before the terminal's answer comes, "!" between its two parts.
+		const t = fakeTty((q) => {
+			if (!q.includes("\x1b]11;?")) return undefined;
+			setImmediate(() => t.input.write("hi\r"));
+			return "\x1b]11;rgb:0000/0000/0000\x07!\x1b[?64;1;2c";
+		});
+		const r = await queryTerminalBackground(t, 5_000);
+		expect(r.outcome).toBe("answered");
+		const next: string[] = [];
+		t.input.on("data", (chunk: Buffer) => next.push(chunk.toString("latin1")));
+		t.input.resume();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(next.join("")).toBe("hi\r!");
+	});
+
 	it("gives up after the timeout when the terminal answers nothing", async () => {
 		const t = fakeTty(() => undefined);
 		const r = await queryTerminalBackground(t, 50);
