@@ -32,7 +32,12 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 } else {
 	// (Bundled into this file, but its module body and imports run only here.)
 	import("./compile-cache.js")
-		.then(({ loadCliBundle }) => loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__, argv))
+		.then(async ({ appStartCacheDir, loadCliBundle }) => {
+			// An app start puts its last first frame on the screen before the bundle loads (early-frame.ts).
+			const dir = appStartCacheDir(argv);
+			if (dir !== undefined) (await import("./early-frame.js")).paintEarlyFrame(argv, __PI_BUNDLE_ID__, dir);
+			return loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__, argv);
+		})
 		.then(({ main }) => main(argv))
 		.then(exit, fail);
 }

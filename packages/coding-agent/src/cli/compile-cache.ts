@@ -71,6 +71,13 @@ export function runKind(argv: readonly string[], stdinIsTTY: boolean): RunKind {
 	return mode === "json" || print || !stdinIsTTY ? "print" : "interactive";
 }
 
+/** For a start of the app (the interactive kind of run): the cache directory, made and checked private. */
+export function appStartCacheDir(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+	if (runKind(argv, isatty(0)) !== "interactive") return undefined;
+	const dir = compileCacheDir(env);
+	return dir !== undefined && privateDir(dir) ? dir : undefined;
+}
+
 /**
  * Makes `dir` (0700) and checks it is a directory of this user that nobody
  * else can write: cached data is code this process runs, so a directory in a

@@ -31,6 +31,7 @@ import { VERSION } from "../version.js";
 import type { ParsedArgs } from "./args.js";
 import { parseArgs, resolveMode, unknownFlagErrors } from "./args.js";
 import { BUILTIN_EXTENSIONS } from "./builtin-extensions.js";
+import { takeEarlyFrame } from "./early-frame-handoff.js";
 import { buildInitialPrompts, FileArgError, processFileArgs, readPipedStdin } from "./file-args.js";
 import { describeLlamaBackend, filterModels, formatModelTable } from "./list-models.js";
 import { CliUsageError, openSessionTarget } from "./session-target.js";
@@ -395,6 +396,7 @@ async function run(
 		// pi's own account logins are loaded by /login when it runs (and by a request with a stored
 		// login): their modules bring node:http's client and server, which the first screen does not need.
 		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
+		const early = takeEarlyFrame();
 		try {
 			const code = await runInteractiveMode({
 				session,
@@ -426,6 +428,8 @@ async function run(
 				runtime,
 				// Through the bridge in charge at the time (a /reload may bring the first extensions).
 				submit: (text, options) => submitThroughBridge(text, { ...options, source: "interactive" }),
+				startScreen: early?.record ? { record: early.record, adopt: () => early.adopt() } : undefined,
+				onFirstFrame: early ? (frame, bytes, cursorRow) => early.save(frame, bytes, cursorRow) : undefined,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");
 					noteInApp = showInApp;

@@ -1,7 +1,7 @@
 // What the app is started with (InteractiveModeOptions: the session, folders,
 // start-up prompts, extensions, runtime) and what typed text is sent with.
 import type { ImageContent } from "@pi/ai";
-import type { BackgroundQueryResult, Terminal } from "@pi/tui";
+import type { BackgroundQueryResult, ScreenRecord, Terminal } from "@pi/tui";
 import type { AgentSession } from "../../agent-session/agent-session.js";
 import type { AgentSessionRuntime } from "../../runtime/agent-session-runtime.js";
 import type { TrustQuestionAnswer } from "../../runtime/services.js";
@@ -57,6 +57,16 @@ export interface InteractiveModeOptions {
 	resourceCommands?: ResourceCommandSource;
 	/** Gets the app once it exists (the CLI routes late notices and ctx.shutdown() to it). */
 	bindApp?: (app: AppHandle) => void;
+	/**
+	 * A frame already on the screen (the CLI's early frame, cli/early-frame.ts): the app's TUI adopts it
+	 * and draws only what differs. `adopt` runs right before the TUI's terminal starts.
+	 */
+	startScreen?: { record: ScreenRecord; adopt: () => void };
+	/**
+	 * Gets the app's first frame once it is drawn, with the bytes that draw it on a fresh screen and the
+	 * row the cursor then rests on (@pi/tui screen-record.ts): the CLI keeps them for the next start.
+	 */
+	onFirstFrame?: (frame: ScreenRecord, bytes: string, cursorRow: number) => void;
 }
 
 export interface SubmitOptions {

@@ -15,6 +15,8 @@ import {
 	loadMarkdown,
 	onMarkdownLoaded,
 	ProcessTerminal,
+	screenRecordBytes,
+	screenStateAfter,
 	setCapabilities,
 	TUI,
 } from "@pi/tui";
@@ -258,6 +260,11 @@ export class InteractiveMode implements AppHandle {
 		// The start-up session's damaged lines were reported with the start-up warnings.
 		for (const w of this.session.sessionManager.getLoadWarnings())
 			this.shownLoadWarnings.add(`${w.file}:${w.line}:${w.message}`);
+		const screen = this.o.startScreen;
+		if (screen) {
+			this.tui.adoptScreen(screen.record);
+			screen.adopt();
+		}
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
@@ -272,6 +279,8 @@ export class InteractiveMode implements AppHandle {
 		// in a microtask, which would run before that tick: marked's module body (its regex tables)
 		// would delay the first screen. One turn of the event loop puts the load after the frame.
 		await new Promise<void>((resolve) => setImmediate(resolve));
+		const first = this.tui.firstFrame;
+		if (first) this.o.onFirstFrame?.(first, screenRecordBytes(first), screenStateAfter(first).cursorRow);
 		await loadMarkdown();
 		// Extensions start once the screen is up: session_start handlers may ask, set widgets or the editor.
 		await this.extensions.start();

@@ -1,0 +1,106 @@
+// The early frame's key (cli/early-frame.ts frameKey): it changes with whatever the app's first frame
+// is drawn from — arguments, folder, terminal size, environment, pi's and the project's files, the
+// context files above the folder, the git branch — and not with what pi writes while it runs or with
+// the terminal's own ids.
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FrameKeyInput, frameKey } from "../../src/cli/early-frame.js";
+
+let root: string;
+let input: FrameKeyInput;
+
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "pi-frame-key-"));
+	const agentDir = join(root, "agent");
+	const cwd = join(root, "work", "project");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+	writeFileSync(join(agentDir, "settings.json"), "{}");
+	input = {
+		buildId: "build-1",
+		argv: ["--model", "fake/fake-model"],
+		cwd,
+		columns: 120,
+		rows: 40,
+		env: { PI_CODING_AGENT_DIR: agentDir, TERM: "xterm-256color", TMUX: "/tmp/tmux-0/a,100,0", TMUX_PANE: "%1" },
+	};
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const agentDir = () => String(input.env.PI_CODING_AGENT_DIR);
+/** Sets a file's times apart from its last ones (a write within the same ms would keep them). */
+const touch = (path: string, content: string, at: number) => {
+	writeFileSync(path, content);
+	utimesSync(path, at, at);
+};
+
+describe("the early frame's key", () => {
+	it("is the same for the same start", () => {
+		expect(frameKey(input)).toBe(frameKey({ ...input, env: { ...input.env } }));
+	});
+
+	it("changes with the arguments, the folder, the terminal's size and the pi build", () => {
+		const key = frameKey(input);
+		expect(frameKey({ ...input, argv: ["--model", "fake/other"] })).not.toBe(key);
+		expect(frameKey({ ...input, columns: 100 })).not.toBe(key);
+		expect(frameKey({ ...input, rows: 30 })).not.toBe(key);
+		expect(frameKey({ ...input, buildId: "build-2" })).not.toBe(key);
+		const other = join(root, "work", "other");
+		mkdirSync(other);
+		expect(frameKey({ ...input, cwd: other })).not.toBe(key);
+	});
+
+	it("changes with the environment, but not with the terminal's or multiplexer's ids", () => {
+		const key = frameKey(input);
+		expect(frameKey({ ...input, env: { ...input.env, OPENAI_API_KEY: "sk-1" } })).not.toBe(key);
+		expect(frameKey({ ...input, env: { ...input.env, TERM: "screen" } })).not.toBe(key);
+		expect(frameKey({ ...input, env: { ...input.env, TMUX: "/tmp/tmux-0/b,200,0", TMUX_PANE: "%7" } })).toBe(key);
+		// Whether tmux is there is drawn (key handling), so its presence counts.
+		const { TMUX: _, ...outside } = input.env;
+		expect(frameKey({ ...input, env: outside })).not.toBe(key);
+	});
+
+	it("changes when pi's settings, models or keybindings change, or an extension is added", () => {
+		const dir = agentDir();
+		let key = frameKey(input);
+		const changed = (what: () => void) => {
+			what();
+			const next = frameKey(input);
+			expect(next).not.toBe(key);
+			key = next;
+		};
+		changed(() => touch(join(dir, "settings.json"), '{"quietStartup":true}', 1_000));
+		changed(() => touch(join(dir, "models.json"), "{}", 2_000));
+		changed(() => touch(join(dir, "keybindings.json"), "{}", 3_000));
+		changed(() => mkdirSync(join(dir, "extensions")));
+		changed(() => writeFileSync(join(dir, "extensions", "hello.ts"), "export default () => {}"));
+	});
+
+	it("does not change with what pi writes while it runs: sessions, checkpoints, caches", () => {
+		const dir = agentDir();
+		mkdirSync(join(dir, "sessions"));
+		const key = frameKey(input);
+		writeFileSync(join(dir, "sessions", "s.jsonl"), "{}\n");
+		mkdirSync(join(dir, "sessions", "--work--"));
+		expect(frameKey(input)).toBe(key);
+	});
+
+	it("changes with the project's .pi folder, context files in the folder or above it, and the git branch", () => {
+		let key = frameKey(input);
+		const changed = (what: () => void) => {
+			what();
+			const next = frameKey(input);
+			expect(next).not.toBe(key);
+			key = next;
+		};
+		changed(() => mkdirSync(join(input.cwd, ".pi")));
+		changed(() => writeFileSync(join(input.cwd, ".pi", "settings.json"), "{}"));
+		changed(() => writeFileSync(join(root, "work", "AGENTS.md"), "# rules"));
+		changed(() => writeFileSync(join(input.cwd, "CLAUDE.md"), "# more"));
+		mkdirSync(join(root, "work", ".git"));
+		changed(() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/main\n"));
+		changed(() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/feature\n"));
+	});
+});

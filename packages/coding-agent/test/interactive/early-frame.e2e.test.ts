@@ -1,0 +1,205 @@
+// The early frame in the BUILT CLI, in tmux (issue 25, cli/early-frame.ts): a start in a folder whose
+// last start drew its first frame under the same conditions shows that frame before the CLI's bundle is
+// read, and the app then takes the screen over without drawing its rows again; a record that no longer
+// matches is corrected by the app; changed conditions, a resumed session or PI_FRAME_CACHE=off show
+// none; output before the app (an error) erases the frame first and leaves the terminal as it was.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, textReply } from "../cli/support.js";
+import { hasTmux, READY, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
+
+const app = useTmuxApp("the early frame");
+
+const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+
+/**
+ * A --require probe writing, in order, "frame" for each write to stdout that shows the footer's model
+ * and "bundle" for the first read of the CLI's bundle (cli-main.cjs).
+ */
+function probe(): { env: NodeJS.ProcessEnv; events: () => string[] } {
+	const out = join(app.sb.root, "events");
+	const file = join(app.sb.root, "events-probe.cjs");
+	writeFileSync(
+		file,
+		[
+			`const fs = require("node:fs");`,
+			`const note = (what) => fs.appendFileSync(${JSON.stringify(out)}, what + "\\n");`,
+			`let bundle = false;`,
+			`for (const name of ["openSync", "readFileSync"]) {`,
+			`	const real = fs[name];`,
+			`	fs[name] = function (path, ...rest) {`,
+			`		if (!bundle && String(path).endsWith("cli-main.cjs")) { bundle = true; note("bundle"); }`,
+			`		return real.call(this, path, ...rest);`,
+			`	};`,
+			`}`,
+			`const stdout = process.stdout;`,
+			`const write = stdout.write;`,
+			`stdout.write = function (chunk, ...rest) {`,
+			`	if (String(chunk).includes("fake-model")) note("frame");`,
+			`	return write.call(this, chunk, ...rest);`,
+			`};`,
+		].join("\n"),
+	);
+	return {
+		env: { NODE_OPTIONS: `--require ${file}`, PI_COMPILE_CACHE: cacheDir() },
+		events: () => {
+			const events = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n") : [];
+			rmSync(out, { force: true });
+			return events;
+		},
+	};
+}
+
+const cacheDir = () => join(app.sb.root, "code-cache");
+const records = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()).filter((f) => /^frame-.*\.json$/.test(f)) : []);
+const args = ["--no-session", "--model", "fake/fake-model"];
+
+/** Starts the app and waits for its footer. */
+async function once(env: NodeJS.ProcessEnv, extraArgs = args): Promise<{ pi: TmuxPi; screen: string }> {
+	const pi = await app.ready({ env, args: extraArgs });
+	return { pi, screen: pi.screen() };
+}
+
+/** Waits until the app has started its TUI (it sets the pane's title then) and drawn its first frame. */
+async function appStarted(pi: TmuxPi): Promise<void> {
+	const title = () =>
+		execFileSync("tmux", ["-L", pi.socket, "display-message", "-p", "-t", "0", "#{pane_title}"], {
+			encoding: "utf8",
+		});
+	for (const deadline = Date.now() + 20_000; !title().startsWith("pi - "); ) {
+		if (Date.now() > deadline) throw new Error(`the app did not start: ${title()}`);
+		await new Promise((r) => setTimeout(r, 25));
+	}
+	await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Waits until the app kept its first frame (written once the frame is drawn). */
+async function recorded(): Promise<void> {
+	for (const deadline = Date.now() + 5_000; records().length === 0; ) {
+		if (Date.now() > deadline) throw new Error("no frame record after 5 s");
+		await new Promise((r) => setTimeout(r, 25));
+	}
+}
+
+describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
+	it("shows the folder's last first frame before the bundle is read; the app does not draw its rows again", async () => {
+		const { env, events } = probe();
+		const first = await once(env);
+		// The record is kept once the first frame is drawn.
+		await recorded();
+		first.pi.kill();
+		expect(records()).toHaveLength(1);
+		expect(events()).toEqual(["bundle", "frame"]);
+
+		const second = await once(env);
+		expect(second.screen).toBe(first.screen);
+		await appStarted(second.pi);
+		// The app took the screen over: its first render wrote no row with the footer (the early frame's
+		// write is the only one).
+		expect(events()).toEqual(["frame", "bundle"]);
+		second.pi.kill();
+
+		// Typed as soon as the frame shows (the app may still be loading): the keys reach the app.
+		const third = await once(env);
+		app.sb.fake.enqueue(textReply("answered"));
+		third.pi.type("hello");
+		third.pi.keys("Enter");
+		const screen = await third.pi.waitFor(/^\s+answered$/m, 20_000);
+		expect(screen).toContain("hello");
+		expect(app.sb.fake.requests).toHaveLength(1);
+		third.pi.kill();
+	});
+
+	it("a record that no longer matches what the app draws is corrected by the app", async () => {
+		const { env, events } = probe();
+		const first = await once(env);
+		await recorded();
+		first.pi.kill();
+		events();
+		// Same key, other contents: the banner's version line reads STALE.
+		const file = join(cacheDir(), records()[0]);
+		const stored = JSON.parse(readFileSync(file, "utf8"));
+		stored.bytes = stored.bytes.replace("v0.", "STALE v0.");
+		stored.record.lines = stored.record.lines.map((l: string) => l.replace("v0.", "STALE v0."));
+		writeFileSync(file, JSON.stringify(stored));
+
+		const pi = app.start({ env, args });
+		// The stale frame shows first (the footer is the same), then the app draws the version line again.
+		const screen = await pi.waitFor((s) => READY.test(s) && !s.includes("STALE"), 20_000);
+		expect(screen).toBe(first.screen);
+		expect(events()[0]).toBe("frame");
+	});
+
+	it("shows nothing early when the conditions changed, for a resumed session, or with PI_FRAME_CACHE=off", async () => {
+		const { env, events } = probe();
+		const first = await once(env);
+		await recorded();
+		first.pi.kill();
+		events();
+
+		// The settings changed: the key differs, the app draws the first frame itself (and records it).
+		writeFileSync(join(app.sb.agentDir, "settings.json"), JSON.stringify({ quietStartup: true }));
+		(await once(env)).pi.kill();
+		expect(events().slice(0, 2)).toEqual(["bundle", "frame"]);
+
+		// PI_FRAME_CACHE=off: neither painted nor recorded.
+		rmSync(cacheDir(), { recursive: true, force: true });
+		const off = { ...env, PI_FRAME_CACHE: "off" };
+		(await once(off)).pi.kill();
+		(await once(off)).pi.kill();
+		expect(events().slice(0, 2)).toEqual(["bundle", "frame"]);
+		expect(records()).toHaveLength(0);
+
+		// A resumed session (-c) is never recorded: its transcript is not in the key.
+		const resumeArgs = ["-c", "--model", "fake/fake-model"];
+		(await once(env, resumeArgs)).pi.kill();
+		(await once(env, resumeArgs)).pi.kill();
+		expect(records()).toHaveLength(0);
+	});
+
+	it("output before the app erases the frame first, and the terminal is left in cooked mode", async () => {
+		const { env, events } = probe();
+		writeFileSync(join(app.sb.cwd, "note.txt"), "a note");
+		const withFile = [...args, "@note.txt"];
+		const first = await once(env, withFile);
+		await recorded();
+		first.pi.kill();
+		events();
+		// The same start, but the file is gone: the CLI stops with an error after the early frame showed.
+		rmSync(join(app.sb.cwd, "note.txt"));
+		const socket = `pi-test-early-${process.pid}`;
+		const tmux = (...a: string[]) =>
+			execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+		const vars = Object.entries({ ...app.sb.env, ...env })
+			.filter(([, v]) => v !== undefined)
+			.map(([k, v]) => `${k}=${q(String(v))}`)
+			.join(" ");
+		const cmd = [
+			`env -i ${vars} TERM=xterm-256color ${[process.execPath, CLI, ...withFile].map(q).join(" ")}`,
+			`echo "[pi exited $?]"`,
+			// icanon and echo on again: what the shell had before pi started.
+			`stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo' | tr '\\n' ' '; echo '[stty]'`,
+			"sleep 60",
+		].join("; ");
+		tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", app.sb.cwd, cmd);
+		try {
+			let screen = "";
+			for (const deadline = Date.now() + 20_000; !screen.includes("[stty]"); ) {
+				if (Date.now() > deadline) throw new Error(`timed out; screen:\n${screen}`);
+				await new Promise((r) => setTimeout(r, 50));
+				screen = tmux("capture-pane", "-p", "-t", "0");
+			}
+			expect(events()[0]).toBe("frame");
+			expect(screen).toContain("File not found");
+			expect(screen).toContain("[pi exited 1]");
+			// The frame was erased before the error was written.
+			expect(screen).not.toContain("fake-model");
+			expect(screen).not.toMatch(/pi v\d/);
+			expect(screen).toMatch(/(^|\s)icanon echo \[stty\]/m);
+		} finally {
+			tmux("kill-server");
+		}
+	});
+});
