@@ -30,6 +30,16 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const agentDir = () => String(input.env.PI_CODING_AGENT_DIR);
+/** Each change made by `steps` gives a key unlike the one before it. */
+const eachChangesTheKey = (...steps: (() => void)[]) => {
+	let key = frameKey(input);
+	for (const step of steps) {
+		step();
+		const next = frameKey(input);
+		expect(next).not.toBe(key);
+		key = next;
+	}
+};
 /** Sets a file's times apart from its last ones (a write within the same ms would keep them). */
 const touch = (path: string, content: string, at: number) => {
 	writeFileSync(path, content);
@@ -64,18 +74,13 @@ describe("the early frame's key", () => {
 
 	it("changes when pi's settings, models or keybindings change, or an extension is added", () => {
 		const dir = agentDir();
-		let key = frameKey(input);
-		const changed = (what: () => void) => {
-			what();
-			const next = frameKey(input);
-			expect(next).not.toBe(key);
-			key = next;
-		};
-		changed(() => touch(join(dir, "settings.json"), '{"quietStartup":true}', 1_000));
-		changed(() => touch(join(dir, "models.json"), "{}", 2_000));
-		changed(() => touch(join(dir, "keybindings.json"), "{}", 3_000));
-		changed(() => mkdirSync(join(dir, "extensions")));
-		changed(() => writeFileSync(join(dir, "extensions", "hello.ts"), "export default () => {}"));
+		eachChangesTheKey(
+			() => touch(join(dir, "settings.json"), '{"quietStartup":true}', 1_000),
+			() => touch(join(dir, "models.json"), "{}", 2_000),
+			() => touch(join(dir, "keybindings.json"), "{}", 3_000),
+			() => mkdirSync(join(dir, "extensions")),
+			() => writeFileSync(join(dir, "extensions", "hello.ts"), "export default () => {}"),
+		);
 	});
 
 	it("does not change with what pi writes while it runs: sessions, checkpoints, caches", () => {
@@ -88,19 +93,14 @@ describe("the early frame's key", () => {
 	});
 
 	it("changes with the project's .pi folder, context files in the folder or above it, and the git branch", () => {
-		let key = frameKey(input);
-		const changed = (what: () => void) => {
-			what();
-			const next = frameKey(input);
-			expect(next).not.toBe(key);
-			key = next;
-		};
-		changed(() => mkdirSync(join(input.cwd, ".pi")));
-		changed(() => writeFileSync(join(input.cwd, ".pi", "settings.json"), "{}"));
-		changed(() => writeFileSync(join(root, "work", "AGENTS.md"), "# rules"));
-		changed(() => writeFileSync(join(input.cwd, "CLAUDE.md"), "# more"));
 		mkdirSync(join(root, "work", ".git"));
-		changed(() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/main\n"));
-		changed(() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/feature\n"));
+		eachChangesTheKey(
+			() => mkdirSync(join(input.cwd, ".pi")),
+			() => writeFileSync(join(input.cwd, ".pi", "settings.json"), "{}"),
+			() => writeFileSync(join(root, "work", "AGENTS.md"), "# rules"),
+			() => writeFileSync(join(input.cwd, "CLAUDE.md"), "# more"),
+			() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/main\n"),
+			() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/feature\n"),
+		);
 	});
 });

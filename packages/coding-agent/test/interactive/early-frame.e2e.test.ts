@@ -7,49 +7,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, textReply } from "../cli/support.js";
+import { textReply } from "../cli/support.js";
+import { orderProbe } from "../support/order-probe.js";
 import { hasTmux, READY, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
 
 const app = useTmuxApp("the early frame");
 
-const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-
-/**
- * A --require probe writing, in order, "frame" for each write to stdout that shows the footer's model
- * and "bundle" for the first read of the CLI's bundle (cli-main.cjs).
- */
+/** "frame" for each write that shows the footer's model, "bundle" for the first read of the CLI's bundle. */
 function probe(): { env: NodeJS.ProcessEnv; events: () => string[] } {
-	const out = join(app.sb.root, "events");
-	const file = join(app.sb.root, "events-probe.cjs");
-	writeFileSync(
-		file,
-		[
-			`const fs = require("node:fs");`,
-			`const note = (what) => fs.appendFileSync(${JSON.stringify(out)}, what + "\\n");`,
-			`let bundle = false;`,
-			`for (const name of ["openSync", "readFileSync"]) {`,
-			`	const real = fs[name];`,
-			`	fs[name] = function (path, ...rest) {`,
-			`		if (!bundle && String(path).endsWith("cli-main.cjs")) { bundle = true; note("bundle"); }`,
-			`		return real.call(this, path, ...rest);`,
-			`	};`,
-			`}`,
-			`const stdout = process.stdout;`,
-			`const write = stdout.write;`,
-			`stdout.write = function (chunk, ...rest) {`,
-			`	if (String(chunk).includes("fake-model")) note("frame");`,
-			`	return write.call(this, chunk, ...rest);`,
-			`};`,
-		].join("\n"),
-	);
-	return {
-		env: { NODE_OPTIONS: `--require ${file}`, PI_COMPILE_CACHE: cacheDir() },
-		events: () => {
-			const events = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n") : [];
-			rmSync(out, { force: true });
-			return events;
-		},
-	};
+	const order = orderProbe(app.sb.root, { reads: { "cli-main.cjs": "bundle" }, writes: { "fake-model": "frame" } });
+	return { env: { NODE_OPTIONS: order.nodeOptions, PI_COMPILE_CACHE: cacheDir() }, events: order.take };
 }
 
 const cacheDir = () => join(app.sb.root, "code-cache");
@@ -169,37 +136,19 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 		events();
 		// The same start, but the file is gone: the CLI stops with an error after the early frame showed.
 		rmSync(join(app.sb.cwd, "note.txt"));
-		const socket = `pi-test-early-${process.pid}`;
-		const tmux = (...a: string[]) =>
-			execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-		const vars = Object.entries({ ...app.sb.env, ...env })
-			.filter(([, v]) => v !== undefined)
-			.map(([k, v]) => `${k}=${q(String(v))}`)
-			.join(" ");
-		const cmd = [
-			`env -i ${vars} TERM=xterm-256color ${[process.execPath, CLI, ...withFile].map(q).join(" ")}`,
-			`echo "[pi exited $?]"`,
+		const pi = app.start({
+			env,
+			args: withFile,
 			// icanon and echo on again: what the shell had before pi started.
-			`stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo' | tr '\\n' ' '; echo '[stty]'`,
-			"sleep 60",
-		].join("; ");
-		tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", app.sb.cwd, cmd);
-		try {
-			let screen = "";
-			for (const deadline = Date.now() + 20_000; !screen.includes("[stty]"); ) {
-				if (Date.now() > deadline) throw new Error(`timed out; screen:\n${screen}`);
-				await new Promise((r) => setTimeout(r, 50));
-				screen = tmux("capture-pane", "-p", "-t", "0");
-			}
-			expect(events()[0]).toBe("frame");
-			expect(screen).toContain("File not found");
-			expect(screen).toContain("[pi exited 1]");
-			// The frame was erased before the error was written.
-			expect(screen).not.toContain("fake-model");
-			expect(screen).not.toMatch(/pi v\d/);
-			expect(screen).toMatch(/(^|\s)icanon echo \[stty\]/m);
-		} finally {
-			tmux("kill-server");
-		}
+			afterExit: [`stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo' | tr '\\n' ' '; echo '[stty]'`],
+		});
+		const screen = await pi.waitFor("[stty]", 20_000);
+		expect(events()[0]).toBe("frame");
+		expect(screen).toContain("File not found");
+		expect(screen).toContain("[pi exited 1]");
+		// The frame was erased before the error was written.
+		expect(screen).not.toContain("fake-model");
+		expect(screen).not.toMatch(/pi v\d/);
+		expect(screen).toMatch(/(^|\s)icanon echo \[stty\]/m);
 	});
 });

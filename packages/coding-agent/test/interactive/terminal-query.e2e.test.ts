@@ -4,49 +4,28 @@
 // before the app's code is loaded, so the answer is back by the time the app
 // draws; and a run that ends before the app still waits for the answer, which
 // the shell would otherwise read as typed input.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { orderProbe } from "../support/order-probe.js";
 import { hasTmux, useTmuxApp } from "../support/tmux-app.js";
 
 const app = useTmuxApp("the terminal background query");
 
 describe.skipIf(!hasTmux)("the terminal background query (tmux, built app)", () => {
 	it("is sent before the app's code is loaded, and the app draws with its answer", async () => {
-		const out = join(app.sb.root, "order");
-		const probe = join(app.sb.root, "order-probe.cjs");
-		// Records, in order, the query's write and the first read of the app's file (cli-interactive.cjs).
-		writeFileSync(
-			probe,
-			[
-				`const fs = require("node:fs");`,
-				`const events = [];`,
-				`const note = (what) => { if (!events.includes(what)) { events.push(what); fs.writeFileSync(${JSON.stringify(out)}, events.join("\\n")); } };`,
-				`for (const name of ["openSync", "readFileSync"]) {`,
-				`	const real = fs[name];`,
-				`	fs[name] = function (path, ...rest) {`,
-				`		if (String(path).endsWith("cli-interactive.cjs")) note("app code");`,
-				`		return real.call(this, path, ...rest);`,
-				`	};`,
-				`}`,
-				`const stdout = process.stdout;`,
-				`const write = stdout.write;`,
-				`stdout.write = function (chunk, ...rest) {`,
-				`	if (String(chunk).includes("\\x1b]11;?")) note("query");`,
-				`	return write.call(this, chunk, ...rest);`,
-				`};`,
-			].join("\n"),
-		);
+		// The query's write and the first read of the app's file (cli-interactive.cjs), in order.
+		const probe = orderProbe(app.sb.root, {
+			reads: { "cli-interactive.cjs": "app code" },
+			writes: { "\x1b]11;?": "query" },
+		});
 		const pi = await app.ready({
-			env: { COLORTERM: "truecolor", NODE_OPTIONS: `--require ${probe}` },
+			env: { COLORTERM: "truecolor", NODE_OPTIONS: probe.nodeOptions },
 			args: ["--no-session", "--model", "fake/fake-model"],
 			tmuxConf: "set -g window-style 'bg=#f0f0f0'",
 		});
 		// The light theme's accent (teal #2a7f78): the answer decided the theme.
 		expect(pi.screenWithColors()).toContain("38;2;42;127;120");
 		pi.kill();
-		expect(existsSync(out)).toBe(true);
-		expect(readFileSync(out, "utf8").split("\n")).toEqual(["query", "app code"]);
+		expect(probe.take()).toEqual(["query", "app code"]);
 	});
 });
 
