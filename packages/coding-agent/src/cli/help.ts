@@ -55,6 +55,8 @@ const ENVIRONMENT: [string, string][] = [
 	["PI_CODING_AGENT_DIR", "Config directory (default ~/.pi/agent)"],
 	["PI_CODING_AGENT_SESSION_DIR", "Session directory (overridden by --session-dir)"],
 	["PI_OFFLINE", "1 disables startup network activity"],
+	["PI_COMPILE_CACHE", "Where compiled code is kept between runs (0 turns it off)"],
+	["PI_FRAME_CACHE", "off: no early first frame from the folder's last start"],
 	["ANTHROPIC_API_KEY", "Anthropic key (ANTHROPIC_OAUTH_TOKEN for OAuth tokens)"],
 	["OPENAI_API_KEY", "OpenAI key"],
 	["GEMINI_API_KEY", "Google Gemini key"],
