@@ -1,6 +1,7 @@
 // Assistant messages for tests that render or store them without a provider:
 // no usage, no cost, a fixed provider/model and time.
 import type { AssistantMessage } from "@pi/ai";
+import { emptyUsage } from "@pi/ai/internal";
 
 /** An assistant message with `content` (and `extra` over the defaults): usage all zero, stop "stop", timestamp 0. */
 export function assistantMessage(
@@ -13,14 +14,7 @@ export function assistantMessage(
 		api: "openai-completions",
 		provider: "p",
 		model: "m",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: emptyUsage(),
 		stopReason: "stop",
 		timestamp: 0,
 		...extra,
