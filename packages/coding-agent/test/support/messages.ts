@@ -1,22 +1,14 @@
 // Assistant messages for tests that render or store them without a provider:
-// no usage, no cost, a fixed provider/model and time.
+// pi-ai's test transcript turn (zero usage), from a fixed provider/model, a
+// plain stop at time 0.
 import type { AssistantMessage } from "@pi/ai";
-import { emptyUsage } from "@pi/ai/internal";
+import { assistantTurn } from "../../../ai/test/support/stream-helpers.js";
 
 /** An assistant message with `content` (and `extra` over the defaults): usage all zero, stop "stop", timestamp 0. */
 export function assistantMessage(
 	content: AssistantMessage["content"],
 	extra: Partial<AssistantMessage> = {},
 ): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-completions",
-		provider: "p",
-		model: "m",
-		usage: emptyUsage(),
-		stopReason: "stop",
-		timestamp: 0,
-		...extra,
-	};
+	const origin = { api: "openai-completions", provider: "p", model: "m" } as const;
+	return assistantTurn(origin, content, { stopReason: "stop", timestamp: 0, ...extra });
 }
