@@ -6,7 +6,7 @@
 // objects: 100k record objects were most of a resume's garbage-collection time
 // and ~185 bytes each; a row is ~50. SessionTree extends this class rather than
 // holding it, so its hot paths (a row added per line at open, parent walks)
-// reach the arrays as its own fields.
+// reach the arrays as its own fields. Rows are added by SessionTree (`newRow`).
 import { type IdColumns, IdIndex } from "./id-index.js";
 
 /**
@@ -47,9 +47,9 @@ export const MISSING_PARENT = -2;
 
 /** Columns of `code`'s last-name cache. */
 export const TYPE = 0;
-const ROLE = 1;
-const PROVIDER = 2;
-const MODEL = 3;
+export const ROLE = 1;
+export const PROVIDER = 2;
+export const MODEL = 3;
 
 export class TreeColumnStore {
 	protected count = 0;
@@ -120,30 +120,6 @@ export class TreeColumnStore {
 		this.lengths = grow(this.lengths, int);
 		this.lines = grow(this.lines, int);
 		this.offsets = grow(this.offsets, (k) => new Float64Array(k));
-	}
-
-	/** Fills row `count` but for its id and parent (the caller adds them); the leaf moves to it. */
-	protected newRow(
-		type: string,
-		role: string | undefined,
-		provider: string | undefined,
-		model: string | undefined,
-		offset: number,
-		length: number,
-		line: number,
-	): number {
-		if (this.count === this.parents.length) this.reserve(1);
-		const i = this.count++;
-		this.types[i] = this.code(type, TYPE);
-		this.roles[i] = this.code(role, ROLE);
-		this.providers[i] = this.code(provider, PROVIDER);
-		this.models[i] = this.code(model, MODEL);
-		this.offsets[i] = offset;
-		this.lengths[i] = length;
-		this.lines[i] = line;
-		this.leafRow = i;
-		this.leafElsewhere = null;
-		return i;
 	}
 
 	// ---------------------------------------------------------------- index files

@@ -2,9 +2,18 @@
 // (tree-columns.ts, also the form an index file stores) plus, for small and new
 // entries, the entry itself. Large loaded entries are re-read from their byte
 // range in the file on demand, so opening a 100 MB session costs an index, not
-// a copy of the file. This file is the tree's logic on those rows: parent links,
-// labels and name, entries read on use, walks.
-import { type EntryPlace, MISSING_PARENT, NO_PARENT, TreeColumnStore, TYPE } from "./tree-columns.js";
+// a copy of the file. This file is the tree's logic on those rows: adding them,
+// parent links, labels and name, entries read on use, walks.
+import {
+	type EntryPlace,
+	MISSING_PARENT,
+	MODEL,
+	NO_PARENT,
+	PROVIDER,
+	ROLE,
+	TreeColumnStore,
+	TYPE,
+} from "./tree-columns.js";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.js";
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
 import { withYoungGenerationHeld } from "./young-generation.js";
@@ -148,6 +157,30 @@ export class SessionTree extends TreeColumnStore {
 		this.linkParent(i, entry.parentId ?? null);
 		if (keep || offset < 0) this.values.set(i, entry);
 		if (entry.type === "label" || entry.type === "session_info") this.applyMeta(entry);
+		return i;
+	}
+
+	/** Fills row `count` but for its id and parent (the caller adds them); the leaf moves to it. */
+	private newRow(
+		type: string,
+		role: string | undefined,
+		provider: string | undefined,
+		model: string | undefined,
+		offset: number,
+		length: number,
+		line: number,
+	): number {
+		if (this.count === this.parents.length) this.reserve(1);
+		const i = this.count++;
+		this.types[i] = this.code(type, TYPE);
+		this.roles[i] = this.code(role, ROLE);
+		this.providers[i] = this.code(provider, PROVIDER);
+		this.models[i] = this.code(model, MODEL);
+		this.offsets[i] = offset;
+		this.lengths[i] = length;
+		this.lines[i] = line;
+		this.leafRow = i;
+		this.leafElsewhere = null;
 		return i;
 	}
 
