@@ -5,8 +5,8 @@
 // with this scenario). Build first.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, responseTo, spawnRaw } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
@@ -16,20 +16,18 @@ const EXT = `export default function (pi) {
 }
 `;
 
-let sb: Sandbox;
 let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	writeFileSync(join(sb.cwd, "ext.ts"), EXT);
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.stdin.end();
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	setup: (sandbox) => {
+		writeFileSync(join(sandbox.cwd, "ext.ts"), EXT);
+	},
+	beforeClose: async () => {
+		if (pi && pi.child.exitCode === null) {
+			pi.child.stdin.end();
+			await pi.exit;
+		}
+		pi = undefined;
+	},
 });
 
 type Rec = Record<string, unknown>;

@@ -8,31 +8,27 @@
 // the fake server. Build first.
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AnthropicStream } from "../../../ai/test/support/fake-provider/anthropic.js";
 import { ResponsesStream } from "../../../ai/test/support/fake-provider/openai-responses.js";
 import { json, type RecordedRequest } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox } from "../cli/support.js";
+import { useCliSandbox } from "../cli/support.js";
 
 const UPSTREAM = resolve(__dirname, "../fixtures/extensions/upstream");
 const REDIRECT = resolve(__dirname, "../fixtures/extensions/providers/redirect-hosts.ts");
 const ANTHROPIC = ["-e", REDIRECT, "-e", join(UPSTREAM, "custom-provider-anthropic")];
 const GITLAB = ["-e", REDIRECT, "-e", join(UPSTREAM, "custom-provider-gitlab-duo")];
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	chmodSync(sb.agentDir, 0o700);
-	sb.env.PI_TEST_REDIRECT = JSON.stringify({
-		"https://api.anthropic.com": sb.fake.url,
-		"https://console.anthropic.com": sb.fake.url,
-		"https://gitlab.com": sb.fake.url,
-		"https://cloud.gitlab.com": sb.fake.url,
-	});
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup: (sandbox) => {
+		chmodSync(sandbox.agentDir, 0o700);
+		sandbox.env.PI_TEST_REDIRECT = JSON.stringify({
+			"https://api.anthropic.com": sandbox.fake.url,
+			"https://console.anthropic.com": sandbox.fake.url,
+			"https://gitlab.com": sandbox.fake.url,
+			"https://cloud.gitlab.com": sandbox.fake.url,
+		});
+	},
 });
 
 /**

@@ -7,27 +7,23 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { SessionManager } from "../../src/session/session-manager.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { textReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
 let pi: RawPi | undefined;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.child.kill("SIGKILL");
-	await pi?.exit;
-	pi = undefined;
-	unmountAll();
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		pi?.child.kill("SIGKILL");
+		await pi?.exit;
+		pi = undefined;
+		unmountAll();
+	},
 });
 
 function jsonLines(file: string): Record<string, unknown>[] {

@@ -6,25 +6,21 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 import { bundledScript } from "./bundle.js";
 import { tempDir } from "./support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
 let pi: RawPi | undefined;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.child.kill("SIGKILL");
-	await pi?.exit;
-	pi = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		pi?.child.kill("SIGKILL");
+		await pi?.exit;
+		pi = undefined;
+	},
 });
 
 async function rpc(p: RawPi, id: string, cmd: Record<string, unknown>) {

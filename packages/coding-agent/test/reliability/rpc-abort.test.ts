@@ -5,35 +5,33 @@
 // a result, and the next prompt's request pairs every tool call with a result.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream, chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../cli/support.js";
+import { textReply, toolReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 import { toolPairs } from "./provider-kits.js";
 import { pidsWith } from "./support.js";
 
 const STOP_MS = 1500;
-let sb: Sandbox;
 let pi: RawPi | undefined;
 let file: string;
 let nextId = 0;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	sb.writeModels({ models: [{ id: "fake-model", contextWindow: 10_000, reasoning: true }] });
-	writeFileSync(
-		join(sb.agentDir, "settings.json"),
-		JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 500 } }),
-	);
-	file = join(sb.root, "abort-session.jsonl");
-});
-afterEach(async () => {
-	pi?.child.kill("SIGKILL");
-	await pi?.exit;
-	pi = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	setup: (sandbox) => {
+		sandbox.writeModels({ models: [{ id: "fake-model", contextWindow: 10_000, reasoning: true }] });
+		writeFileSync(
+			join(sandbox.agentDir, "settings.json"),
+			JSON.stringify({ compaction: { enabled: true, reserveTokens: 2000, keepRecentTokens: 500 } }),
+		);
+		file = join(sandbox.root, "abort-session.jsonl");
+	},
+	beforeClose: async () => {
+		pi?.child.kill("SIGKILL");
+		await pi?.exit;
+		pi = undefined;
+	},
 });
 
 function hanging(script: Script): Script {

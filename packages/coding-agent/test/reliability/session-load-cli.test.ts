@@ -4,23 +4,19 @@
 // modes, naming the file, line and byte offset.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, textReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
 let pi: RawPi | undefined;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.child.kill("SIGKILL");
-	await pi?.exit;
-	pi = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		pi?.child.kill("SIGKILL");
+		await pi?.exit;
+		pi = undefined;
+	},
 });
 
 /** A session of three exchanges made by the CLI itself. */

@@ -2,24 +2,20 @@
 // the cause (file, errno), not a bare "Request was aborted". Real tmpfs mounts when this runs as
 // root with `mount`; skipped with the reason otherwise.
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { textReply, useCliSandbox } from "../cli/support.js";
 import { type RawPi, spawnRaw } from "../rpc/support.js";
 import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
-let sb: Sandbox;
 let pi: RawPi | undefined;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	pi?.child.kill("SIGKILL");
-	await pi?.exit;
-	pi = undefined;
-	unmountAll();
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		pi?.child.kill("SIGKILL");
+		await pi?.exit;
+		pi = undefined;
+		unmountAll();
+	},
 });
 
 describe.skipIf(!canMount)("a session write that fails during an RPC run (16 KB tmpfs)", () => {

@@ -5,20 +5,16 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, CLI, createSandbox, type Sandbox, textReply } from "../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { CLI, textReply, useCliSandbox } from "../cli/support.js";
 import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 const MODEL = ["--model", "fake/fake-model"];
-let sb: Sandbox;
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	unmountAll();
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		unmountAll();
+	},
 });
 
 /** Runs the built CLI in `cwd` with `env`. */

@@ -2,20 +2,17 @@
 // (fork, clone, switch, new, entries, tree), bash, stats and names.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { RpcClient, RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
-import { assertBuilt, createSandbox, type Sandbox, startClient, textReply } from "./support.js";
+import { useCliSandbox } from "../cli/support.js";
+import { startClient, textReply } from "./support.js";
 
-let sb: Sandbox;
 let client: RpcClient | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await client?.stop();
-	client = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		await client?.stop();
+		client = undefined;
+	},
 });
 
 /** Conversation roles (the projected context may also hold system messages). */

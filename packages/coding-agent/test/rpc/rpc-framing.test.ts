@@ -4,32 +4,20 @@
 // before its run's events; a paused reader loses nothing; EOF ends cleanly.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import {
-	assertBuilt,
-	createSandbox,
-	hangingReply,
-	type RawPi,
-	responseTo,
-	type Sandbox,
-	spawnRaw,
-	textReply,
-} from "./support.js";
+import { useCliSandbox } from "../cli/support.js";
+import { hangingReply, type RawPi, responseTo, spawnRaw, textReply } from "./support.js";
 
-let sb: Sandbox;
 let pi: RawPi | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	if (pi && pi.child.exitCode === null) {
-		pi.child.kill("SIGKILL");
-		await pi.exit;
-	}
-	pi = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		if (pi && pi.child.exitCode === null) {
+			pi.child.kill("SIGKILL");
+			await pi.exit;
+		}
+		pi = undefined;
+	},
 });
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;

@@ -3,33 +3,20 @@
 // while a run is active, and abort.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RpcClient, RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
-import {
-	assertBuilt,
-	collapseDeltas,
-	createSandbox,
-	hangingReply,
-	labels,
-	type Sandbox,
-	startClient,
-	textReply,
-	toolReply,
-} from "./support.js";
+import { useCliSandbox } from "../cli/support.js";
+import { collapseDeltas, hangingReply, labels, startClient, textReply, toolReply } from "./support.js";
 
 /** Not on this machine, so a provider there counts as configured only with a key. */
 const REMOTE_URL = "https://llm.example.invalid/v1";
 
-let sb: Sandbox;
 let client: RpcClient | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await client?.stop();
-	client = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		await client?.stop();
+		client = undefined;
+	},
 });
 
 function lastUserText(index: number): string {

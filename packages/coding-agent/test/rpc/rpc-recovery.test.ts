@@ -2,29 +2,28 @@
 // client as events and responses; their switches show in get_state.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { json } from "../../../ai/test/support/fake-provider/server.js";
 import type { RpcClient, RpcClientEvent } from "../../src/modes/rpc/rpc-client.js";
-import { assertBuilt, createSandbox, type Sandbox, startClient, textReply } from "./support.js";
+import { useCliSandbox } from "../cli/support.js";
+import { startClient, textReply } from "./support.js";
 
-let sb: Sandbox;
 let client: RpcClient | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	// Fast backoff, no SDK-level retries, and a small verbatim tail so there is something to compact.
-	writeFileSync(
-		join(sb.agentDir, "settings.json"),
-		JSON.stringify({
-			retry: { baseDelayMs: 10, provider: { maxRetries: 0 } },
-			compaction: { keepRecentTokens: 10 },
-		}),
-	);
-});
-afterEach(async () => {
-	await client?.stop();
-	client = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	setup: (sandbox) => {
+		// Fast backoff, no SDK-level retries, and a small verbatim tail so there is something to compact.
+		writeFileSync(
+			join(sandbox.agentDir, "settings.json"),
+			JSON.stringify({
+				retry: { baseDelayMs: 10, provider: { maxRetries: 0 } },
+				compaction: { keepRecentTokens: 10 },
+			}),
+		);
+	},
+	beforeClose: async () => {
+		await client?.stop();
+		client = undefined;
+	},
 });
 
 async function ask(c: RpcClient, text: string): Promise<RpcClientEvent[]> {

@@ -5,20 +5,16 @@
 // rpc, /rewind and fork ask with the diff summary and restore.
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RpcClientEvent } from "../../../src/modes/rpc/rpc-client.js";
-import { assertBuilt, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 import { startClient } from "../../rpc/support.js";
 import { fillProject, fingerprint } from "./support.js";
 
-let sb: Sandbox;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-	fillProject(sb.cwd);
-});
-afterEach(async () => {
-	await sb.close();
+const sb = useCliSandbox({
+	setup: (sandbox) => {
+		fillProject(sandbox.cwd);
+	},
 });
 
 type Entry = { type: string; customType?: string; data?: Record<string, unknown> };

@@ -6,21 +6,17 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, body, CLI, createSandbox, type Sandbox, textReply, toolReply } from "../../cli/support.js";
+import { describe, expect, it } from "vitest";
+import { body, CLI, textReply, toolReply, useCliSandbox } from "../../cli/support.js";
 import { type OAuthFixture, startOAuthFixture } from "../../support/mcp/oauth.js";
 import { STDIO_SERVER } from "./harness.js";
 
-let sb: Sandbox;
 let oauth: OAuthFixture | undefined;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-	sb = await createSandbox();
-});
-afterEach(async () => {
-	await oauth?.close();
-	oauth = undefined;
-	await sb.close();
+const sb = useCliSandbox({
+	beforeClose: async () => {
+		await oauth?.close();
+		oauth = undefined;
+	},
 });
 
 const mcpJson = () => JSON.parse(readFileSync(join(sb.agentDir, "mcp.json"), "utf8"));
