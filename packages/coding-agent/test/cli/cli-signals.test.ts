@@ -1,12 +1,11 @@
 // SIGTERM during a streaming response: the run is aborted, the aborted reply is
 // recorded, and the process exits 143 promptly.
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
-import { CLI, useCliSandbox } from "./support.js";
+import { spawnPi, useCliSandbox } from "./support.js";
 
 const sb = useCliSandbox();
 
@@ -14,15 +13,7 @@ describe("signals", () => {
 	it("SIGTERM aborts the run, records it, and exits 143", async () => {
 		const partial = new ChatStream({ model: "fake-model" }).role().text("Partial answ").script();
 		sb.fake.enqueue({ ...partial, hangAfterBytes: partial.bytes.length });
-		const child = spawn(process.execPath, [CLI, "-p", "--model", "fake/fake-model", "long task"], {
-			cwd: sb.cwd,
-			env: sb.env,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stderr = "";
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
+		const { child, stderr } = spawnPi(sb, ["-p", "--model", "fake/fake-model", "long task"]);
 		while (sb.fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
 		await new Promise((r) => setTimeout(r, 100));
 		const t0 = Date.now();
@@ -30,7 +21,7 @@ describe("signals", () => {
 		const [code] = await once(child, "close");
 		expect(code).toBe(143);
 		expect(Date.now() - t0).toBeLessThan(3000);
-		expect(stderr).toContain("aborted");
+		expect(stderr()).toContain("aborted");
 		const root = join(sb.agentDir, "sessions");
 		const [project] = readdirSync(root);
 		const [file] = readdirSync(join(root, project));

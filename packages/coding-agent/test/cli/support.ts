@@ -1,9 +1,10 @@
 // Runs the BUILT `pi` (dist/cli.js) as a subprocess in a temporary home, with
 // a models.json pointing at the fake provider server. Build first: `npm run build`.
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Readable } from "node:stream";
 import { afterEach, beforeAll, beforeEach } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { type FakeProvider, type Script, startFakeProvider } from "../../../ai/test/support/fake-provider/server.js";
@@ -65,6 +66,23 @@ export function runProcess(
 		child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
 		if (stdinFile === undefined) child.stdin?.end(options.stdin ?? "");
 	});
+}
+
+/** The built CLI started in the sandbox and left running (stdin ignored): its process and its stderr so far. */
+export function spawnPi(
+	sb: Pick<Sandbox, "cwd" | "env">,
+	args: string[],
+): { child: ChildProcessByStdio<null, Readable, Readable>; stderr(): string } {
+	const child = spawn(process.execPath, [CLI, ...args], {
+		cwd: sb.cwd,
+		env: sb.env,
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stderr = "";
+	child.stderr.on("data", (d) => {
+		stderr += d;
+	});
+	return { child, stderr: () => stderr };
 }
 
 /** A clean environment: no provider keys from the machine leak in. */

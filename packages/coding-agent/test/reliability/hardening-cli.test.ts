@@ -1,14 +1,14 @@
 // Issue 21 (adversarial probe) cases through the BUILT CLI against the fake provider: many parallel
 // tool calls, an aborted edit, a closed stdout in json mode, a deleted cwd, a read-only HOME, a full
 // disk at the first session write.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
-import { CLI, textReply } from "../cli/support.js";
+import { spawnPi, textReply } from "../cli/support.js";
 import { useRpcSandbox } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
@@ -94,38 +94,22 @@ describe("json mode with a reader that goes away", () => {
 				.done()
 				.script({ chunkSize: 60, delayMs: 10 }),
 		);
-		const child = spawn(process.execPath, [CLI, "--mode", "json", ...MODEL, "hi"], {
-			cwd: sb.cwd,
-			env: sb.env,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stderr = "";
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
+		const { child, stderr } = spawnPi(sb, ["--mode", "json", ...MODEL, "hi"]);
 		// Like `head -1`: read the first line, then close the pipe.
 		child.stdout.once("data", () => child.stdout.destroy());
 		const [code] = (await once(child, "exit")) as [number | null];
-		expect(stderr).not.toContain("EPIPE");
-		expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+		expect(stderr()).not.toContain("EPIPE");
+		expect(stderr()).not.toMatch(/at .*\.js:\d+/); // no stack trace
 		expect(code).toBe(0);
 		expect(assistantTexts(sessionEntries())).toEqual([answer.join("")]);
 	}, 60_000);
 
 	it("print mode: a closed stdout does not crash before the answer is saved", async () => {
 		sb.fake.enqueue(textReply("saved anyway"));
-		const child = spawn(process.execPath, [CLI, "-p", ...MODEL, "hi"], {
-			cwd: sb.cwd,
-			env: sb.env,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stderr = "";
-		child.stderr.on("data", (d) => {
-			stderr += d;
-		});
+		const { child, stderr } = spawnPi(sb, ["-p", ...MODEL, "hi"]);
 		child.stdout.destroy();
 		await once(child, "exit");
-		expect(stderr).not.toContain("EPIPE");
+		expect(stderr()).not.toContain("EPIPE");
 		expect(assistantTexts(sessionEntries())).toEqual(["saved anyway"]);
 	}, 60_000);
 });

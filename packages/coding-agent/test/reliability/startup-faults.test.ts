@@ -1,8 +1,7 @@
 // Issue 21: start-up in a hostile environment, through the BUILT CLI: the working directory was
 // deleted, HOME is on a read-only file system, the disk is full at the first session write.
 // Read-only and full file systems are real tmpfs mounts (root with `mount`); skipped otherwise.
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,21 +15,6 @@ const sb = useCliSandbox({
 		unmountAll();
 	},
 });
-
-/** Runs the built CLI in `cwd` with `env`. */
-async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = sb.env) {
-	const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-	let stdout = "";
-	let stderr = "";
-	child.stdout.on("data", (d) => {
-		stdout += d;
-	});
-	child.stderr.on("data", (d) => {
-		stderr += d;
-	});
-	const [code] = (await once(child, "exit")) as [number | null];
-	return { code, stdout, stderr };
-}
 
 describe("a deleted working directory", () => {
 	it("is one clear error naming the directory, exit 1, no stack trace", async () => {
@@ -59,7 +43,7 @@ describe.skipIf(!canMount)("read-only HOME and a full disk (tmpfs mounts)", () =
 		writeFileSync(join(agentDir, "models.json"), readFileSync(join(sb.agentDir, "models.json")));
 		expect(spawnSync("mount", ["-o", "remount,ro", home]).status).toBe(0);
 		sb.fake.enqueue(textReply("answer"));
-		const r = await runIn(sb.cwd, ["-p", ...MODEL, "hi"], { ...sb.env, HOME: home, PI_CODING_AGENT_DIR: agentDir });
+		const r = await sb.run(["-p", ...MODEL, "hi"], { env: { HOME: home, PI_CODING_AGENT_DIR: agentDir } });
 		expect(r.code).toBe(1);
 		expect(r.stderr).toMatch(/read-only|EROFS/);
 		expect(r.stderr).toContain(home);
@@ -72,7 +56,7 @@ describe.skipIf(!canMount)("read-only HOME and a full disk (tmpfs mounts)", () =
 		// Fill the device completely.
 		spawnSync("sh", ["-c", `dd if=/dev/zero of='${join(dir, "filler")}' bs=1k count=64 2>/dev/null`]);
 		sb.fake.enqueue(textReply("answer"));
-		const r = await runIn(sb.cwd, ["-p", ...MODEL, "--session-dir", dir, "hi"]);
+		const r = await sb.run(["-p", ...MODEL, "--session-dir", dir, "hi"]);
 		expect(r.code).toBe(1);
 		expect(r.stderr).toMatch(/ENOSPC|no space/i);
 		expect(r.stderr).toContain(dir);
