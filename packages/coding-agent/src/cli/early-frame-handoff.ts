@@ -4,8 +4,11 @@
 import type { ScreenRecord } from "@pi/tui";
 
 export interface EarlyFrame {
-	/** The frame on the screen, for the app's TUI to adopt (TUI.adoptScreen); undefined when none was painted. */
-	record: ScreenRecord | undefined;
+	/**
+	 * The record of the frame on the screen, as read back (the app checks it with parseScreenRecord before
+	 * its TUI adopts it); undefined when none was painted.
+	 */
+	record: unknown;
 	/** The app takes the screen: call right before its terminal starts (cooked mode back for that instant). */
 	adopt(): void;
 	/** The app will not run: erase the painted frame. Also done on the first other output and at exit. */

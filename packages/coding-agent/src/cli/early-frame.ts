@@ -14,7 +14,6 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
-import type { ScreenRecord } from "@pi/tui";
 import { getAgentDir, PROJECT_CONFIG_DIR } from "../config/paths.js";
 import { readGitBranch } from "../modes/interactive/git-branch.js";
 import type { EarlyFrame } from "./early-frame-handoff.js";
@@ -118,7 +117,7 @@ interface StoredFrame {
 	bytes: string;
 	/** Content row the cursor rests on after `bytes` (erasing starts there). */
 	cursorRow: number;
-	record: ScreenRecord;
+	record: unknown;
 }
 
 function readStored(file: string, key: string): StoredFrame | undefined {
@@ -128,7 +127,8 @@ function readStored(file: string, key: string): StoredFrame | undefined {
 			stored.v === RECORD_VERSION &&
 			stored.key === key &&
 			typeof stored.bytes === "string" &&
-			typeof stored.cursorRow === "number" &&
+			Number.isInteger(stored.cursorRow) &&
+			(stored.cursorRow as number) >= 0 &&
 			typeof stored.record === "object" &&
 			stored.record !== null;
 		return ok ? (stored as StoredFrame) : undefined;
@@ -203,7 +203,11 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 
 	// Raw before the frame shows: the terminal must not echo keys typed ahead onto it.
 	const stdin = process.stdin;
-	stdin.setRawMode(true);
+	try {
+		stdin.setRawMode(true);
+	} catch {
+		return; // no raw mode, no early frame
+	}
 	out.write(stored.bytes);
 	const streams = [process.stdout, process.stderr];
 	const own = streams.map((s) => Object.getOwnPropertyDescriptor(s, "write"));

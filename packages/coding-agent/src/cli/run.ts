@@ -428,7 +428,9 @@ async function run(
 				runtime,
 				// Through the bridge in charge at the time (a /reload may bring the first extensions).
 				submit: (text, options) => submitThroughBridge(text, { ...options, source: "interactive" }),
-				startScreen: early?.record ? { record: early.record, adopt: () => early.adopt() } : undefined,
+				startScreen: early?.record
+					? { record: early.record, adopt: () => early.adopt(), release: () => early.release() }
+					: undefined,
 				onFirstFrame: early ? (frame, bytes, cursorRow) => early.save(frame, bytes, cursorRow) : undefined,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");

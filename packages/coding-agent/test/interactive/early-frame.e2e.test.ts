@@ -99,6 +99,24 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 		expect(events()[0]).toBe("frame");
 	});
 
+	it("a record whose frame is not a frame is erased by the app, which draws its own", async () => {
+		const { env, events } = probe();
+		const first = await once(env);
+		await recorded();
+		first.pi.kill();
+		events();
+		const file = join(cacheDir(), records()[0]);
+		const stored = JSON.parse(readFileSync(file, "utf8"));
+		stored.record.lines = "not rows";
+		writeFileSync(file, JSON.stringify(stored));
+
+		const second = await once(env);
+		await appStarted(second.pi);
+		expect(second.pi.screen()).toBe(first.screen);
+		// Painted early, erased, then drawn by the app: two writes showing the footer.
+		expect(events()).toEqual(["frame", "bundle", "frame"]);
+	});
+
 	it("shows nothing early when the conditions changed, for a resumed session, or with PI_FRAME_CACHE=off", async () => {
 		const { env, events } = probe();
 		const first = await once(env);

@@ -15,6 +15,7 @@ import {
 	loadMarkdown,
 	onMarkdownLoaded,
 	ProcessTerminal,
+	parseScreenRecord,
 	screenRecordBytes,
 	screenStateAfter,
 	setCapabilities,
@@ -261,10 +262,11 @@ export class InteractiveMode implements AppHandle {
 		for (const w of this.session.sessionManager.getLoadWarnings())
 			this.shownLoadWarnings.add(`${w.file}:${w.line}:${w.message}`);
 		const screen = this.o.startScreen;
-		if (screen) {
-			this.tui.adoptScreen(screen.record);
+		const adopted = screen && parseScreenRecord(screen.record);
+		if (adopted) {
+			this.tui.adoptScreen(adopted);
 			screen.adopt();
-		}
+		} else screen?.release();
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
