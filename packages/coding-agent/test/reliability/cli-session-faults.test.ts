@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { textReply, useCliSandbox } from "../cli/support.js";
-import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { killRaw, type RawPi, spawnRaw } from "../rpc/support.js";
 import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 const MODEL = ["--model", "fake/fake-model"];
@@ -19,8 +19,7 @@ let pi: RawPi | undefined;
 
 const sb = useCliSandbox({
 	beforeClose: async () => {
-		pi?.child.kill("SIGKILL");
-		await pi?.exit;
+		await killRaw(pi);
 		pi = undefined;
 		unmountAll();
 	},

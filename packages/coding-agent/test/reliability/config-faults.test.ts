@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, useCliSandbox } from "../cli/support.js";
-import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { killRaw, type RawPi, spawnRaw } from "../rpc/support.js";
 import { bundledScript } from "./bundle.js";
 import { tempDir } from "./support.js";
 
@@ -17,8 +17,7 @@ let pi: RawPi | undefined;
 
 const sb = useCliSandbox({
 	beforeClose: async () => {
-		pi?.child.kill("SIGKILL");
-		await pi?.exit;
+		await killRaw(pi);
 		pi = undefined;
 	},
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ChatStream, chatError } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import type { Script } from "../../../ai/test/support/fake-provider/server.js";
 import { textReply, toolReply, useCliSandbox } from "../cli/support.js";
-import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { killRaw, type RawPi, spawnRaw } from "../rpc/support.js";
 import { toolPairs } from "./provider-kits.js";
 import { pidsWith } from "./support.js";
 
@@ -28,8 +28,7 @@ const sb = useCliSandbox({
 		file = join(sandbox.root, "abort-session.jsonl");
 	},
 	beforeClose: async () => {
-		pi?.child.kill("SIGKILL");
-		await pi?.exit;
+		await killRaw(pi);
 		pi = undefined;
 	},
 });

@@ -6,15 +6,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { body, textReply, useCliSandbox } from "../cli/support.js";
-import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { killRaw, type RawPi, spawnRaw } from "../rpc/support.js";
 
 const MODEL = ["--model", "fake/fake-model"];
 let pi: RawPi | undefined;
 
 const sb = useCliSandbox({
 	beforeClose: async () => {
-		pi?.child.kill("SIGKILL");
-		await pi?.exit;
+		await killRaw(pi);
 		pi = undefined;
 	},
 });

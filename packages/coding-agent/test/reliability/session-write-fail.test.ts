@@ -4,15 +4,14 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, useCliSandbox } from "../cli/support.js";
-import { type RawPi, spawnRaw } from "../rpc/support.js";
+import { killRaw, type RawPi, spawnRaw } from "../rpc/support.js";
 import { canMount, mountTmpfs, unmountAll } from "./tmpfs.js";
 
 let pi: RawPi | undefined;
 
 const sb = useCliSandbox({
 	beforeClose: async () => {
-		pi?.child.kill("SIGKILL");
-		await pi?.exit;
+		await killRaw(pi);
 		pi = undefined;
 		unmountAll();
 	},

@@ -7,15 +7,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChatStream } from "../../../ai/test/support/fake-provider/openai-chat.js";
 import { useCliSandbox } from "../cli/support.js";
-import { hangingReply, type RawPi, responseTo, spawnRaw, textReply } from "./support.js";
+import { hangingReply, killRaw, type RawPi, responseTo, spawnRaw, textReply } from "./support.js";
 
 let pi: RawPi | undefined;
 const sb = useCliSandbox({
 	beforeClose: async () => {
-		if (pi && pi.child.exitCode === null) {
-			pi.child.kill("SIGKILL");
-			await pi.exit;
-		}
+		await killRaw(pi);
 		pi = undefined;
 	},
 });

@@ -65,6 +65,12 @@ export interface RawPi {
 	end(): Promise<number | null>;
 }
 
+/** Ends a raw child for good (SIGKILL) and waits for it; nothing for none (a test's teardown). */
+export async function killRaw(pi: RawPi | undefined): Promise<void> {
+	pi?.child.kill("SIGKILL");
+	await pi?.exit;
+}
+
 /** pi --mode rpc with raw stdin/stdout access (framing tests). */
 export function spawnRaw(sb: Sandbox, args: string[] = ["--no-session"]): RawPi {
 	const child = spawn(process.execPath, [CLI, "--mode", "rpc", "--model", "fake/fake-model", ...args], {
