@@ -50,6 +50,24 @@ async function recorded(): Promise<void> {
 	}
 }
 
+/** A first start that draws and records its frame, then quits; the probe's events so far are dropped. */
+async function firstStart(extraArgs = args) {
+	const { env, events } = probe();
+	const first = await once(env, extraArgs);
+	await recorded();
+	first.pi.kill();
+	events();
+	return { env, events, screen: first.screen };
+}
+
+/** Changes the folder's record in place (its key stays). */
+function editRecord(edit: (stored: { bytes: string; record: { lines: unknown[] } }) => void): void {
+	const file = join(cacheDir(), records()[0]);
+	const stored = JSON.parse(readFileSync(file, "utf8"));
+	edit(stored);
+	writeFileSync(file, JSON.stringify(stored));
+}
+
 describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 	it("shows the folder's last first frame before the bundle is read; the app does not draw its rows again", async () => {
 		const { env, events } = probe();
@@ -80,49 +98,33 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 	});
 
 	it("a record that no longer matches what the app draws is corrected by the app", async () => {
-		const { env, events } = probe();
-		const first = await once(env);
-		await recorded();
-		first.pi.kill();
-		events();
+		const { env, events, screen: firstScreen } = await firstStart();
 		// Same key, other contents: the banner's version line reads STALE.
-		const file = join(cacheDir(), records()[0]);
-		const stored = JSON.parse(readFileSync(file, "utf8"));
-		stored.bytes = stored.bytes.replace("v0.", "STALE v0.");
-		stored.record.lines = stored.record.lines.map((l: string) => l.replace("v0.", "STALE v0."));
-		writeFileSync(file, JSON.stringify(stored));
-
+		editRecord((stored) => {
+			stored.bytes = stored.bytes.replace("v0.", "STALE v0.");
+			stored.record.lines = stored.record.lines.map((l) => String(l).replace("v0.", "STALE v0."));
+		});
 		const pi = app.start({ env, args });
 		// The stale frame shows first (the footer is the same), then the app draws the version line again.
 		const screen = await pi.waitFor((s) => READY.test(s) && !s.includes("STALE"), 20_000);
-		expect(screen).toBe(first.screen);
+		expect(screen).toBe(firstScreen);
 		expect(events()[0]).toBe("frame");
 	});
 
 	it("a record whose frame is not a frame is erased by the app, which draws its own", async () => {
-		const { env, events } = probe();
-		const first = await once(env);
-		await recorded();
-		first.pi.kill();
-		events();
-		const file = join(cacheDir(), records()[0]);
-		const stored = JSON.parse(readFileSync(file, "utf8"));
-		stored.record.lines = stored.record.lines.map((_: string, i: number) => i);
-		writeFileSync(file, JSON.stringify(stored));
-
+		const { env, events, screen: firstScreen } = await firstStart();
+		editRecord((stored) => {
+			stored.record.lines = stored.record.lines.map((_, i) => i);
+		});
 		const second = await once(env);
 		await appStarted(second.pi);
-		expect(second.pi.screen()).toBe(first.screen);
+		expect(second.pi.screen()).toBe(firstScreen);
 		// Painted early, erased, then drawn by the app: two writes showing the footer.
 		expect(events()).toEqual(["frame", "bundle", "frame"]);
 	});
 
 	it("shows nothing early when the conditions changed, for a resumed session, or with PI_FRAME_CACHE=off", async () => {
-		const { env, events } = probe();
-		const first = await once(env);
-		await recorded();
-		first.pi.kill();
-		events();
+		const { env, events } = await firstStart();
 
 		// The settings changed: the key differs, the app draws the first frame itself (and records it).
 		writeFileSync(join(app.sb.agentDir, "settings.json"), JSON.stringify({ quietStartup: true }));
@@ -145,13 +147,9 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 	});
 
 	it("output before the app erases the frame first, and the terminal is left in cooked mode", async () => {
-		const { env, events } = probe();
 		writeFileSync(join(app.sb.cwd, "note.txt"), "a note");
 		const withFile = [...args, "@note.txt"];
-		const first = await once(env, withFile);
-		await recorded();
-		first.pi.kill();
-		events();
+		const { env, events } = await firstStart(withFile);
 		// The same start, but the file is gone: the CLI stops with an error after the early frame showed.
 		rmSync(join(app.sb.cwd, "note.txt"));
 		const pi = app.start({
