@@ -41,7 +41,7 @@ import { join } from "node:path";
 import type * as Zlib from "node:zlib";
 import { nodeBuiltin } from "../lazy-cjs.js";
 import { readFully, writeFully } from "./fd-io.js";
-import type { TreeColumns } from "./tree.js";
+import type { TreeColumns } from "./tree-columns.js";
 import type { SessionHeader } from "./types.js";
 
 /**

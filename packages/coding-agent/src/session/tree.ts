@@ -18,9 +18,6 @@ import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from
 import { entryProblem, invalidEntryStandIn } from "./validate.js";
 import { withYoungGenerationHeld } from "./young-generation.js";
 
-// What index-cache.ts stores of a tree.
-export type { TreeColumns } from "./tree-columns.js";
-
 /** Reads a byte range of the session file. */
 export type RangeReader = (offset: number, length: number) => Buffer;
 
