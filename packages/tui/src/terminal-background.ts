@@ -22,6 +22,8 @@ const QUERY = "\x1b]11;?\x07\x1b[c";
 const OSC11_REPLY = /\x1b\]11;([^\x07\x1b]*)(?:\x07|\x1b\\)/;
 // DA1 reply: ESC [ ? <params> c
 const DA1_REPLY = /\x1b\[\?[\d;]*c/;
+// The start of either reply at the end of what was read, its rest not yet there.
+const PARTIAL_REPLY = /\x1b(?:\](?:1(?:1(?:;[^\x07\x1b]*)?)?)?|\[(?:\?[\d;]*)?)?$/;
 
 function channel(hex: string): number | undefined {
 	if (!/^[0-9a-f]{1,4}$/i.test(hex)) return undefined;
@@ -115,7 +117,8 @@ export function queryTerminalBackground(
 			input.pause();
 			// Keys typed while waiting (ahead of a frame already on the screen, or over a slow link) are
 			// not the terminal's: they go back to the input for whoever reads it next.
-			const typed = buffer.replace(OSC11_REPLY, "").replace(DA1_REPLY, "");
+			// A reply cut short by the timer (its end still on the way) is not typed either.
+			const typed = buffer.replace(OSC11_REPLY, "").replace(DA1_REPLY, "").replace(PARTIAL_REPLY, "");
 			if (typed.length > 0) input.unshift?.(Buffer.from(typed, "latin1"));
 			if (!wasRaw) input.setRawMode?.(false);
 			const rgb = parseBackgroundReply(buffer);

@@ -99,6 +99,17 @@ describe("queryTerminalBackground", () => {
 		expect(next.join("")).toBe("hi\r!");
 	});
 
+	it("a reply cut short by the timeout is not taken for typed keys", async () => {
+		const t = fakeTty((q) => (q.includes("\x1b]11;?") ? "ab\x1b]11;rgb:00" : undefined));
+		const r = await queryTerminalBackground(t, 50);
+		expect(r.outcome).toBe("timeout");
+		const next: string[] = [];
+		t.input.on("data", (chunk: Buffer) => next.push(chunk.toString("latin1")));
+		t.input.resume();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(next.join("")).toBe("ab");
+	});
+
 	it("gives up after the timeout when the terminal answers nothing", async () => {
 		const t = fakeTty(() => undefined);
 		const r = await queryTerminalBackground(t, 50);

@@ -5,13 +5,12 @@ import type { ScreenRecord } from "@pi/tui";
 
 export interface EarlyFrame {
 	/**
-	 * The record of the frame on the screen, as read back (the app checks it with parseScreenRecord before
-	 * its TUI adopts it); undefined when none was painted.
+	 * The app takes the screen, right before its terminal starts: `check` turns the painted frame's record
+	 * into what the app's TUI adopts (undefined: not a record, and the frame is erased). Undefined when no
+	 * frame is on the screen (none was painted, or it was erased since).
 	 */
-	record: unknown;
-	/** The app takes the screen: call right before its terminal starts (cooked mode back for that instant). */
-	adopt(): void;
-	/** The app will not run: erase the painted frame. Also done on the first other output and at exit. */
+	adopt<T>(check: (record: unknown) => T | undefined): T | undefined;
+	/** Erase the painted frame before something else uses the terminal (a prompt before the app). */
 	release(): void;
 	/** Keep the app's first frame for the next start under the same conditions. */
 	save(record: ScreenRecord, bytes: string, cursorRow: number): void;

@@ -1,108 +1,28 @@
 // The early frame: an app start in a folder whose last start drew its first frame under the same
-// conditions puts that frame on the screen here, from dist/cli.js, before the CLI's bundle loads
-// (~30 ms of a warm start on the benches' machine): the app's TUI then takes the screen over as its
-// previous frame (@pi/tui screen-record.ts) and writes only what differs, nothing when the frame is the
-// same. The conditions are the run's key (frameKey): pi's build, the arguments, the folder, the
-// terminal's size, the environment, and the stamps of the files the first frame is drawn from.
-// Something the key misses shows for those ms and is then redrawn by the app. Output of anything
-// else before the app takes the screen (an error, a prompt) first erases the frame.
+// conditions puts that frame on the screen here, from dist/cli.js, before the CLI's bundle loads; the
+// app's TUI then takes the screen over as its previous frame (@pi/tui screen-record.ts) and writes only
+// what differs, nothing when the frame is the same. The conditions are the run's key (early-frame-key.ts):
+// pi's build, the arguments, the folder, the terminal's size, the environment, and the stamps of the
+// files the first frame is drawn from. Something the key misses shows until the app draws and is then
+// redrawn. Only for starts where nothing but pi's own code runs before the app (frameAllowed).
 //
-// Only for a new session in the app (no -c/-r/--session/--fork: a resumed transcript is not in the
-// key) on a terminal at both ends; PI_FRAME_CACHE=off turns it off. The records live in the code
-// cache's private directory (compile-cache.ts), one per folder.
+// Between the paint and the app: the terminal is in raw mode (keys typed ahead wait for the app, not
+// echoed onto the frame); anything else written to stdout or stderr first erases the frame, as do an
+// exit and SIGINT/SIGTERM/SIGHUP (which then have their usual effect). The records live in the code cache's private
+// directory (compile-cache.ts), one per folder. PI_FRAME_CACHE=off turns all of it off.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { isatty } from "node:tty";
-import { getAgentDir, PROJECT_CONFIG_DIR } from "../config/paths.js";
-import { readGitBranch } from "../modes/interactive/git-branch.js";
 import type { EarlyFrame } from "./early-frame-handoff.js";
+import { FRAME_RECORD_VERSION, frameAllowed, frameKey } from "./early-frame-key.js";
 
-const RECORD_VERSION = 1;
 /** Larger frames are not kept (a first frame is a banner, an editor and a footer). */
 const MAX_RECORD_BYTES = 256 * 1024;
 const RECORD_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
-/** Arguments that open an existing session: its transcript is part of the first frame. */
-const SESSION_ARGS = new Set(["-c", "--continue", "-r", "--resume", "--session", "--fork"]);
-/**
- * Variables whose values differ between terminals, shells or multiplexer servers without changing what
- * pi draws: only whether they are set counts (pi tells tmux apart by TMUX being set).
- */
-const VOLATILE_ENV = new Set([
-	"_",
-	"TMUX",
-	"STY",
-	"OLDPWD",
-	"SHLVL",
-	"TMUX_PANE",
-	"WINDOWID",
-	"TERM_SESSION_ID",
-	"ITERM_SESSION_ID",
-	"WT_SESSION",
-	"KITTY_WINDOW_ID",
-	"SSH_CLIENT",
-	"SSH_CONNECTION",
-]);
-/** What pi writes into its folder while it runs; none of it is drawn in the first frame. */
-const VOLATILE_AGENT_ENTRIES = new Set(["sessions", "checkpoints", "cache", "pending-writes", "bin", "mcp.log"]);
-const CONTEXT_FILES = ["AGENTS.md", "CLAUDE.md"];
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-function stamp(path: string): string {
-	const st = statSync(path, { throwIfNoEntry: false });
-	return st ? `${st.mtimeMs}/${st.size}/${st.ino}` : "-";
-}
-
-/** Stamps of a folder's entries (and of the folder: entries added or removed), minus `skip`. */
-function folderStamps(dir: string, skip?: ReadonlySet<string>): string {
-	let names: string[];
-	try {
-		names = readdirSync(dir).sort();
-	} catch {
-		return "-";
-	}
-	let out = stamp(dir);
-	for (const name of names) if (!skip?.has(name)) out += `|${name}=${stamp(join(dir, name))}`;
-	return out;
-}
-
-export interface FrameKeyInput {
-	buildId: string;
-	argv: readonly string[];
-	cwd: string;
-	columns: number;
-	rows: number;
-	env: NodeJS.ProcessEnv;
-}
-
-/** The conditions a first frame was drawn under, as one string. */
-export function frameKey(input: FrameKeyInput): string {
-	const { env, cwd } = input;
-	const vars = Object.keys(env)
-		.sort()
-		.map((k) => (VOLATILE_ENV.has(k) ? k : `${k}=${env[k]}`));
-	const agentDir = getAgentDir(env);
-	const ancestors: string[] = [];
-	for (let dir = cwd; ; dir = dirname(dir)) {
-		for (const name of CONTEXT_FILES) ancestors.push(stamp(join(dir, name)));
-		if (dirname(dir) === dir) break;
-	}
-	return JSON.stringify([
-		RECORD_VERSION,
-		input.buildId,
-		input.argv,
-		cwd,
-		input.columns,
-		input.rows,
-		vars,
-		folderStamps(agentDir, VOLATILE_AGENT_ENTRIES),
-		folderStamps(join(cwd, PROJECT_CONFIG_DIR)),
-		// Skills found there are listed in the banner.
-		folderStamps(join(homedir(), ".agents", "skills")),
-		folderStamps(join(cwd, ".agents", "skills")),
-		ancestors,
-		readGitBranch(cwd) ?? "-",
-	]);
-}
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** FNV-1a of the folder: one record file per folder. */
 function folderHash(cwd: string): string {
@@ -113,25 +33,32 @@ function folderHash(cwd: string): string {
 
 interface StoredFrame {
 	v: number;
+	/** sha256 of the key (the key holds environment values). */
 	key: string;
-	bytes: string;
-	/** Content row the cursor rests on after `bytes` (erasing starts there). */
-	cursorRow: number;
+	/** What the app's TUI drew (a ScreenRecord; the app checks it before adopting it). */
 	record: unknown;
+	/** The bytes that draw it on a fresh screen, and the content row the cursor then rests on. */
+	bytes: string;
+	cursorRow: number;
+	/** sha256 tying bytes, cursorRow and record together: a record whose parts disagree is none. */
+	sum: string;
 }
 
-function readStored(file: string, key: string): StoredFrame | undefined {
+/** The checksum a stored record carries over its three parts. */
+export const storedFrameSum = (bytes: string, cursorRow: number, record: unknown) =>
+	sha256(`${bytes}\n${cursorRow}\n${JSON.stringify(record)}`);
+
+function readStored(file: string, keyDigest: string): StoredFrame | undefined {
 	try {
-		const stored = JSON.parse(readFileSync(file, "utf8")) as Partial<StoredFrame>;
+		const s = JSON.parse(readFileSync(file, "utf8")) as Partial<StoredFrame>;
 		const ok =
-			stored.v === RECORD_VERSION &&
-			stored.key === key &&
-			typeof stored.bytes === "string" &&
-			Number.isInteger(stored.cursorRow) &&
-			(stored.cursorRow as number) >= 0 &&
-			typeof stored.record === "object" &&
-			stored.record !== null;
-		return ok ? (stored as StoredFrame) : undefined;
+			s.v === FRAME_RECORD_VERSION &&
+			s.key === keyDigest &&
+			typeof s.bytes === "string" &&
+			Number.isInteger(s.cursorRow) &&
+			(s.cursorRow as number) >= 0 &&
+			s.sum === storedFrameSum(s.bytes, s.cursorRow as number, s.record);
+		return ok ? (s as StoredFrame) : undefined;
 	} catch {
 		return undefined;
 	}
@@ -171,23 +98,27 @@ type WriteFn = NodeJS.WriteStream["write"];
 export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: string, env = process.env): void {
 	if (/^(0|off|false|no)$/i.test(env.PI_FRAME_CACHE?.trim() ?? "")) return;
 	if (!isatty(0) || !isatty(1)) return;
-	for (const arg of argv) {
-		if (arg === "--") break;
-		if (SESSION_ARGS.has(arg) || arg.startsWith("--session=") || arg.startsWith("--fork=")) return;
-	}
-	const out = process.stdout;
 	const cwd = process.cwd();
-	const key = frameKey({ buildId, argv, cwd, columns: out.columns || 80, rows: out.rows || 24, env });
+	if (!frameAllowed(argv, cwd, env)) return;
+	const out = process.stdout;
+	const keyDigest = sha256(frameKey({ buildId, argv, cwd, columns: out.columns || 80, rows: out.rows || 24, env }));
 	const file = join(dir, `frame-${folderHash(cwd)}.json`);
-	const stored = readStored(file, key);
+	const stored = readStored(file, keyDigest);
+	let state: "none" | "painted" | "adopted" | "released" = "none";
 	const handoff: EarlyFrame = {
-		record: undefined,
-		adopt: () => {},
+		adopt: () => undefined,
 		release: () => {},
 		save: (record, bytes, cursorRow) => {
 			if (bytes.length > MAX_RECORD_BYTES) return;
 			if (stored && stored.bytes === bytes) return;
-			const data: StoredFrame = { v: RECORD_VERSION, key, bytes, cursorRow, record };
+			const data: StoredFrame = {
+				v: FRAME_RECORD_VERSION,
+				key: keyDigest,
+				record,
+				bytes,
+				cursorRow,
+				sum: storedFrameSum(bytes, cursorRow, record),
+			};
 			const tmp = `${file}.${process.pid}.tmp`;
 			try {
 				writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
@@ -203,15 +134,26 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 
 	// Raw before the frame shows: the terminal must not echo keys typed ahead onto it.
 	const stdin = process.stdin;
+	const wasRaw = stdin.isRaw;
 	try {
 		stdin.setRawMode(true);
 	} catch {
 		return; // no raw mode, no early frame
 	}
 	out.write(stored.bytes);
+	state = "painted";
+
 	const streams = [process.stdout, process.stderr];
 	const own = streams.map((s) => Object.getOwnPropertyDescriptor(s, "write"));
-	let state: "painted" | "adopted" | "released" = "painted";
+	const onExit = () => release();
+	// Kept after the app takes over (removing the last listener of a signal drops one already caught but
+	// not yet handled): the first one erases the frame if it is still up, then has its usual effect — the
+	// app's own listeners, or the default when there are none.
+	const onSignal = (signal: NodeJS.Signals) => {
+		release();
+		process.off(signal, onSignal);
+		if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+	};
 	const unguard = () => {
 		streams.forEach((s, i) => {
 			const d = own[i];
@@ -226,10 +168,10 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 		unguard();
 		const up = stored.cursorRow > 0 ? `\x1b[${stored.cursorRow}A` : "";
 		out.write(`${up}\r\x1b[J\x1b[?25h`);
-		stdin.setRawMode(false);
+		stdin.setRawMode(wasRaw);
 	};
-	const onExit = () => release();
 	process.on("exit", onExit);
+	for (const signal of SIGNALS) process.on(signal, onSignal);
 	for (const stream of streams) {
 		const write = stream.write;
 		(stream as { write: WriteFn }).write = function (this: NodeJS.WriteStream, ...args: Parameters<WriteFn>) {
@@ -237,14 +179,19 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 			return (write as (...a: unknown[]) => boolean).apply(this, args);
 		} as WriteFn;
 	}
-	handoff.record = stored.record;
 	handoff.release = release;
-	handoff.adopt = () => {
-		if (state !== "painted") return;
+	handoff.adopt = <T>(check: (record: unknown) => T | undefined): T | undefined => {
+		if (state !== "painted") return undefined;
+		const record = check(stored.record);
+		if (record === undefined) {
+			release();
+			return undefined;
+		}
 		state = "adopted";
 		unguard();
-		// Cooked again for the instant before the app's terminal takes raw mode, so that it restores
-		// cooked mode when it ends.
-		stdin.setRawMode(false);
+		// The terminal's own mode again for the instant before the app's terminal takes raw mode, so
+		// that the app saves (and puts back when it ends or suspends) the mode the shell had.
+		stdin.setRawMode(wasRaw);
+		return record;
 	};
 }

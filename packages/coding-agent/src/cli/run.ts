@@ -109,6 +109,9 @@ async function run(
 ): Promise<number> {
 	const stdinIsTTY = io.stdinFd === undefined ? Boolean(io.stdin.isTTY) : isatty(io.stdinFd);
 	const mode = resolveMode(args, stdinIsTTY);
+	// The first frame dist/cli.js may have put on the screen (early-frame.ts): the app adopts it.
+	const early = takeEarlyFrame();
+	if (mode !== "interactive") early?.release();
 	// The app shows start-up warnings inside it (its screen would paint over
 	// stderr); the other modes write them to stderr at once.
 	const startupNotes: string[] = [];
@@ -147,6 +150,8 @@ async function run(
 	let askInApp: SessionServicesOptions["askTrust"];
 	const askTrustInApp: NonNullable<SessionServicesOptions["askTrust"]> = async (request) => {
 		if (askInApp) return askInApp(request);
+		// The prompt's own screen and terminal: not over an early frame, nor in its raw mode.
+		early?.release();
 		const { askProjectTrust } = await import("../modes/interactive/trust-prompt.js");
 		return askProjectTrust({ cwd: request.cwd, resources: request.resources });
 	};
@@ -396,7 +401,6 @@ async function run(
 		// pi's own account logins are loaded by /login when it runs (and by a request with a stored
 		// login): their modules bring node:http's client and server, which the first screen does not need.
 		const { runInteractiveMode } = await import("../modes/interactive/interactive-mode.js");
-		const early = takeEarlyFrame();
 		try {
 			const code = await runInteractiveMode({
 				session,
@@ -428,9 +432,7 @@ async function run(
 				runtime,
 				// Through the bridge in charge at the time (a /reload may bring the first extensions).
 				submit: (text, options) => submitThroughBridge(text, { ...options, source: "interactive" }),
-				startScreen: early?.record
-					? { record: early.record, adopt: () => early.adopt(), release: () => early.release() }
-					: undefined,
+				startScreen: early,
 				onFirstFrame: early ? (frame, bytes, cursorRow) => early.save(frame, bytes, cursorRow) : undefined,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");

@@ -1,4 +1,4 @@
-// The early frame's key (cli/early-frame.ts frameKey): it changes with whatever the app's first frame
+// The early frame's key (cli/early-frame-key.ts frameKey): it changes with whatever the app's first frame
 // is drawn from — arguments, folder, terminal size, environment, pi's and the project's files, the
 // context files above the folder, the git branch — and not with what pi writes while it runs or with
 // the terminal's own ids.
@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FrameKeyInput, frameKey } from "../../src/cli/early-frame.js";
+import { type FrameKeyInput, frameAllowed, frameKey } from "../../src/cli/early-frame-key.js";
 
 let root: string;
 let input: FrameKeyInput;
@@ -102,5 +102,74 @@ describe("the early frame's key", () => {
 			() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/main\n"),
 			() => writeFileSync(join(root, "work", ".git", "HEAD"), "ref: refs/heads/feature\n"),
 		);
+	});
+
+	it("ignores per-window and per-login ids: ssh agent, VS Code, WezTerm, Alacritty, D-Bus", () => {
+		const key = frameKey(input);
+		const more = {
+			SSH_AUTH_SOCK: "/tmp/ssh-1/agent.1",
+			VSCODE_GIT_IPC_HANDLE: "/run/vscode-git-1.sock",
+			WEZTERM_PANE: "3",
+			ALACRITTY_WINDOW_ID: "9",
+			DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/0/bus",
+		};
+		const other = {
+			SSH_AUTH_SOCK: "/tmp/ssh-2/agent.2",
+			VSCODE_GIT_IPC_HANDLE: "/run/vscode-git-2.sock",
+			WEZTERM_PANE: "4",
+			ALACRITTY_WINDOW_ID: "1",
+			DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/0/bus2",
+		};
+		const withMore = frameKey({ ...input, env: { ...input.env, ...more } });
+		expect(withMore).not.toBe(key);
+		expect(frameKey({ ...input, env: { ...input.env, ...other } })).toBe(withMore);
+	});
+});
+
+describe("which starts may show a recorded frame", () => {
+	const allowed = (argv: string[] = input.argv as string[]) => frameAllowed(argv, input.cwd, input.env);
+
+	it("a new session with nothing but pi's own code before the app", () => {
+		expect(allowed()).toBe(true);
+		expect(allowed(["--model", "fake/fake-model", "a prompt"])).toBe(true);
+	});
+
+	it("not one that opens a session, or loads an extension from the arguments", () => {
+		for (const argv of [
+			["-c"],
+			["--continue"],
+			["-r"],
+			["--resume"],
+			["--session", "x"],
+			["--session=x"],
+			["--fork", "x"],
+		])
+			expect(allowed(argv)).toBe(false);
+		for (const argv of [["-e", "./ext.ts"], ["--extension", "./ext.ts"], ["--extension=./ext.ts"]])
+			expect(allowed(argv)).toBe(false);
+		// After "--" they are a prompt's words.
+		expect(allowed(["--", "-c"])).toBe(true);
+	});
+
+	it("not when extensions, MCP servers or packages are configured, for the user or the project", () => {
+		const dirs = [agentDir(), join(input.cwd, ".pi")];
+		for (const dir of dirs) {
+			mkdirSync(join(dir, "extensions"), { recursive: true });
+			expect(allowed()).toBe(true); // an empty folder loads nothing
+			writeFileSync(join(dir, "extensions", "x.ts"), "export default () => {}");
+			expect(allowed()).toBe(false);
+			rmSync(join(dir, "extensions"), { recursive: true });
+			writeFileSync(join(dir, "mcp.json"), "{}");
+			expect(allowed()).toBe(false);
+			rmSync(join(dir, "mcp.json"));
+			writeFileSync(join(dir, "settings.json"), JSON.stringify({ packages: ["npm:some-pkg"] }));
+			expect(allowed()).toBe(false);
+			writeFileSync(join(dir, "settings.json"), JSON.stringify({ extensions: ["./x.ts"] }));
+			expect(allowed()).toBe(false);
+			writeFileSync(join(dir, "settings.json"), "{ not json");
+			expect(allowed()).toBe(false);
+			writeFileSync(join(dir, "settings.json"), JSON.stringify({ packages: [], quietStartup: true }));
+			expect(allowed()).toBe(true);
+		}
 	});
 });

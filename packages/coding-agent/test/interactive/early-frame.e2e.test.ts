@@ -4,9 +4,10 @@
 // matches is corrected by the app; changed conditions, a resumed session or PI_FRAME_CACHE=off show
 // none; output before the app (an error) erases the frame first and leaves the terminal as it was.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { storedFrameSum } from "../../src/cli/early-frame.js";
 import { textReply } from "../cli/support.js";
 import { orderProbe } from "../support/order-probe.js";
 import { hasTmux, READY, type TmuxPi, useTmuxApp } from "../support/tmux-app.js";
@@ -60,11 +61,12 @@ async function firstStart(extraArgs = args) {
 	return { env, events, screen: first.screen };
 }
 
-/** Changes the folder's record in place (its key stays). */
+/** Changes the folder's record in place (its key stays; its checksum follows the change). */
 function editRecord(edit: (stored: { bytes: string; record: { lines: unknown[] } }) => void): void {
 	const file = join(cacheDir(), records()[0]);
 	const stored = JSON.parse(readFileSync(file, "utf8"));
 	edit(stored);
+	stored.sum = storedFrameSum(stored.bytes, stored.cursorRow, stored.record);
 	writeFileSync(file, JSON.stringify(stored));
 }
 
@@ -166,5 +168,90 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 		expect(screen).not.toContain("fake-model");
 		expect(screen).not.toMatch(/pi v\d/);
 		expect(screen).toMatch(/(^|\s)icanon echo \[stty\]/m);
+	});
+
+	it("a warning before the app erases the frame; the app then draws its whole frame, not a diff against it", async () => {
+		// An unknown thinking level is a warning on stderr, then the app starts.
+		const withWarning = [...args, "--thinking", "bogus"];
+		const { env, events, screen: firstScreen } = await firstStart(withWarning);
+		const pi = app.start({ env, args: withWarning });
+		await pi.waitFor(READY, 20_000);
+		await appStarted(pi);
+		const screen = pi.screen();
+		expect(screen).toMatch(/pi v\d/);
+		expect(screen).toContain("bogus");
+		expect(screen.split("\n").length).toBe(firstScreen.split("\n").length);
+		expect(events()).toEqual(["frame", "bundle", "frame"]);
+		// The app's editor works where it is drawn.
+		pi.type("typed here");
+		const typed = await pi.waitFor("typed here");
+		const rows = typed.split("\n");
+		expect(rows.findIndex((r) => r.includes("typed here"))).toBe(rows.findIndex((r) => READY.test(r)) - 3);
+	});
+
+	it("a trust prompt before the app erases the frame and gets the terminal as the shell left it", async () => {
+		// A project prompt template needs the folder's trust; "Trust once" asks again at the next start.
+		mkdirSync(join(app.sb.cwd, ".pi", "prompts"), { recursive: true });
+		writeFileSync(join(app.sb.cwd, ".pi", "prompts", "review.md"), "Review it\n");
+		const { env, events } = probe();
+		for (let start = 0; start < 2; start++) {
+			const pi = app.start({ env, args });
+			await pi.waitFor("Trust this folder?", 20_000);
+			pi.keys("Enter");
+			await pi.waitFor(READY, 20_000);
+			await recorded();
+			await appStarted(pi);
+			pi.kill();
+		}
+		const seen = events();
+		// The second start painted the record of the first, then the prompt erased it.
+		expect(seen.filter((e) => e === "frame").length).toBeGreaterThanOrEqual(3);
+		const pi = app.start({ env, args });
+		await pi.waitFor("Trust this folder?", 20_000);
+		expect(pi.screen()).not.toContain("fake-model");
+		// Keys move the prompt's list (raw mode of its own): Down then Enter is "Trust always".
+		pi.keys("Down");
+		pi.keys("Enter");
+		await pi.waitFor(READY, 20_000);
+		expect(JSON.stringify(JSON.parse(readFileSync(join(app.sb.agentDir, "trust.json"), "utf8")))).toContain("true");
+	});
+
+	it("a signal between the frame and the app erases the frame and shows the cursor again", async () => {
+		const hold = join(app.sb.root, "hold");
+		const pidFile = join(app.sb.root, "pid");
+		// Holds the start for 2 s when the bundle is first read, while `hold` exists (so the recording starts run at speed).
+		const holder = join(app.sb.root, "hold-probe.cjs");
+		writeFileSync(
+			holder,
+			[
+				`const fs = require("node:fs");`,
+				`if (process.argv[1]?.endsWith("cli.js")) fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));`,
+				`const real = fs.openSync;`,
+				`let held = false;`,
+				`fs.openSync = function (path, ...rest) {`,
+				`	if (!held && String(path).endsWith("cli-main.cjs") && fs.existsSync(${JSON.stringify(hold)})) {`,
+				`		held = true;`,
+				`		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);`,
+				`	}`,
+				`	return real.call(this, path, ...rest);`,
+				`};`,
+			].join("\n"),
+		);
+		const env = { NODE_OPTIONS: `--require ${holder}`, PI_COMPILE_CACHE: cacheDir() };
+		const first = await once(env);
+		await recorded();
+		first.pi.kill();
+		writeFileSync(hold, "");
+		const pi = app.start({ env, args });
+		await pi.waitFor(READY, 20_000);
+		// Caught, not deadly, while the frame is up: handled once the start reaches the event loop — the
+		// frame erased if still up, then the app's own SIGTERM handling (a clean quit) if it is listening.
+		execFileSync("kill", ["-TERM", readFileSync(pidFile, "utf8")]);
+		const screen = await pi.waitFor("[pi exited", 20_000);
+		expect(screen).toMatch(/\[pi exited (0|143)\]/);
+		const cursor = execFileSync("tmux", ["-L", pi.socket, "display-message", "-p", "-t", "0", "#{cursor_flag}"], {
+			encoding: "utf8",
+		});
+		expect(cursor.trim()).toBe("1");
 	});
 });

@@ -58,11 +58,11 @@ export interface InteractiveModeOptions {
 	/** Gets the app once it exists (the CLI routes late notices and ctx.shutdown() to it). */
 	bindApp?: (app: AppHandle) => void;
 	/**
-	 * A frame already on the screen (the CLI's early frame, cli/early-frame.ts), as read back from its
-	 * record (checked by the app): the app's TUI adopts it and draws only what differs; `adopt` runs right
-	 * before the TUI's terminal starts. A record that is not one is erased (`release`) instead.
+	 * A frame already on the screen (the CLI's early frame, cli/early-frame.ts). Right before the TUI's
+	 * terminal starts, `adopt(check)` hands over its record as `check` makes it (parseScreenRecord),
+	 * or undefined when the frame is gone or the record is not one (then it was erased).
 	 */
-	startScreen?: { record: unknown; adopt: () => void; release: () => void };
+	startScreen?: { adopt<T>(check: (record: unknown) => T | undefined): T | undefined };
 	/**
 	 * Gets the app's first frame once it is drawn, with the bytes that draw it on a fresh screen and the
 	 * row the cursor then rests on (@pi/tui screen-record.ts): the CLI keeps them for the next start.

@@ -261,12 +261,8 @@ export class InteractiveMode implements AppHandle {
 		// The start-up session's damaged lines were reported with the start-up warnings.
 		for (const w of this.session.sessionManager.getLoadWarnings())
 			this.shownLoadWarnings.add(`${w.file}:${w.line}:${w.message}`);
-		const screen = this.o.startScreen;
-		const adopted = screen && parseScreenRecord(screen.record);
-		if (adopted) {
-			this.tui.adoptScreen(adopted);
-			screen.adopt();
-		} else screen?.release();
+		const adopted = this.o.startScreen?.adopt(parseScreenRecord);
+		if (adopted) this.tui.adoptScreen(adopted);
 		this.tui.start();
 		this.tui.terminal.setTitle?.(`pi - ${basename(this.o.cwd)}`);
 		this.tui.requestRender();
