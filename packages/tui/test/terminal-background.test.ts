@@ -40,6 +40,15 @@ function fakeTty(reply: (query: string) => string | undefined) {
 	return { input, output, written };
 }
 
+/** What the input's next reader gets (the query leaves it paused). */
+async function nextRead(input: PassThrough): Promise<string> {
+	const next: string[] = [];
+	input.on("data", (chunk: Buffer) => next.push(chunk.toString("latin1")));
+	input.resume();
+	await new Promise((resolve) => setImmediate(resolve));
+	return next.join("");
+}
+
 describe("OSC 11 replies", () => {
 	it("parses rgb: with 1–4 hex digits per channel and #rrggbb", () => {
 		expect(parseOscColor("rgb:ffff/ffff/ffff")).toEqual({ r: 255, g: 255, b: 255 });
@@ -92,22 +101,14 @@ describe("queryTerminalBackground", () => {
 		});
 		const r = await queryTerminalBackground(t, 5_000);
 		expect(r.outcome).toBe("answered");
-		const next: string[] = [];
-		t.input.on("data", (chunk: Buffer) => next.push(chunk.toString("latin1")));
-		t.input.resume();
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(next.join("")).toBe("hi\r!");
+		expect(await nextRead(t.input)).toBe("hi\r!");
 	});
 
 	it("a reply cut short by the timeout is not taken for typed keys", async () => {
 		const t = fakeTty((q) => (q.includes("\x1b]11;?") ? "ab\x1b]11;rgb:00" : undefined));
 		const r = await queryTerminalBackground(t, 50);
 		expect(r.outcome).toBe("timeout");
-		const next: string[] = [];
-		t.input.on("data", (chunk: Buffer) => next.push(chunk.toString("latin1")));
-		t.input.resume();
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(next.join("")).toBe("ab");
+		expect(await nextRead(t.input)).toBe("ab");
 	});
 
 	it("gives up after the timeout when the terminal answers nothing", async () => {
