@@ -209,6 +209,18 @@ await build({
 });
 chmodSync(`${cliDist}/cli.js`, 0o755);
 
+// dist/cli-early-frame.cjs: the early frame (src/cli/early-frame.ts, docs/startup.md), required by cli.js
+// for app starts only, so that `pi --version` compiles none of it.
+await build({
+	...common,
+	format: "cjs",
+	splitting: false,
+	entryPoints: { "cli-early-frame": "packages/coding-agent/src/cli/early-frame.ts" },
+	outdir: cliDist,
+	outExtension: { ".js": ".cjs" },
+});
+wrappersWithoutMaps(`${cliDist}/cli-early-frame.cjs`);
+
 /**
  * The parts of the CLI that only some runs use, each named by the modules a run imports to use it
  * (their import() from the start path). Every module belongs to one file: to dist/cli-main.cjs when

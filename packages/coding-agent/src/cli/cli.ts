@@ -6,6 +6,7 @@
 // then): compiling pi's code is most of a short run's start-up otherwise.
 import { writeSync } from "node:fs";
 import { join } from "node:path";
+import type * as EarlyFrameModule from "./early-frame.js";
 
 // Set by the build (scripts/build.mjs): the package's version (the string alone, not the whole
 // package.json object that importing version.ts would inline), and a hash of dist/cli-main.cjs,
@@ -33,9 +34,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 	// (Bundled into this file, but its module body and imports run only here.)
 	import("./compile-cache.js")
 		.then(async ({ appStartCacheDir, loadCliBundle }) => {
-			// An app start puts its last first frame on the screen before the bundle loads (early-frame.ts).
+			// An app start puts its last first frame on the screen before the bundle loads (early-frame.ts,
+			// a file of its own: --version compiles none of it).
 			const dir = appStartCacheDir(argv);
-			if (dir !== undefined) (await import("./early-frame.js")).paintEarlyFrame(argv, __PI_BUNDLE_ID__, dir);
+			if (dir !== undefined) {
+				const early: typeof EarlyFrameModule = require(join(import.meta.dirname, "cli-early-frame.cjs"));
+				early.paintEarlyFrame(argv, __PI_BUNDLE_ID__, dir);
+			}
 			return loadCliBundle(join(import.meta.dirname, "cli-main.cjs"), __PI_BUNDLE_ID__, argv);
 		})
 		.then(({ main }) => main(argv))

@@ -26,6 +26,10 @@ describe("fast start of the built CLI", () => {
 		const bundle = source.indexOf('"cli-main.cjs"');
 		expect(version).toBeGreaterThan(0);
 		expect(bundle).toBeGreaterThan(version);
+		// The early frame is a file of its own, required past --version for app starts only.
+		expect(source).not.toContain("function frameKey");
+		expect(source.indexOf('"cli-early-frame.cjs"')).toBeGreaterThan(version);
+		expect(readFileSync(join(dirname(CLI), "cli-early-frame.cjs"), "utf8")).toContain("function frameKey");
 	});
 
 	it("makes esbuild's module wrappers in the CLI's files as null-prototype literals (no map per module)", () => {
