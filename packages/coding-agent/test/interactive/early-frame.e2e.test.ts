@@ -17,7 +17,8 @@ const app = useTmuxApp("the early frame");
 /** "frame" for each write that shows the footer's model, "bundle" for the first read of the CLI's bundle. */
 function probe(): { env: NodeJS.ProcessEnv; events: () => string[] } {
 	const order = orderProbe(app.sb.root, { reads: { "cli-main.cjs": "bundle" }, writes: { "fake-model": "frame" } });
-	return { env: { NODE_OPTIONS: order.nodeOptions, PI_COMPILE_CACHE: cacheDir() }, events: order.take };
+	const env = { NODE_OPTIONS: order.nodeOptions, PI_COMPILE_CACHE: cacheDir(), OPENAI_API_KEY: "sk-test-7f3a" };
+	return { env, events: order.take };
 }
 
 const cacheDir = () => join(app.sb.root, "code-cache");
@@ -79,6 +80,8 @@ describe.skipIf(!hasTmux)("the early frame (tmux, built app)", () => {
 		first.pi.kill();
 		expect(records()).toHaveLength(1);
 		expect(events()).toEqual(["bundle", "frame"]);
+		// The key holds the environment's values; the record keeps only its digest.
+		expect(readFileSync(join(cacheDir(), records()[0]), "utf8")).not.toContain("sk-test-7f3a");
 
 		const second = await once(env);
 		expect(second.screen).toBe(first.screen);
