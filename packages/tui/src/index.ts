@@ -80,13 +80,7 @@ export {
 	setKittyProtocolActive,
 } from "./keys.js";
 export type { OverlayAnchor, OverlayHandle, OverlayMargin, OverlayOptions, SizeValue } from "./overlay.js";
-export {
-	parseScreenRecord,
-	type ScreenRecord,
-	type ScreenState,
-	screenRecordBytes,
-	screenStateAfter,
-} from "./screen-record.js";
+export { drawScreenRecord, parseScreenRecord, type ScreenRecord, type ScreenState } from "./screen-record.js";
 export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin-buffer.js";
 export {
 	AnsiTerminal,

@@ -29,12 +29,15 @@ export interface ScreenState {
 	hardwareCursorVisible: boolean;
 }
 
-function drawn(record: ScreenRecord): { bytes: string; state: ScreenState } {
+/**
+ * What a TUI writes for `record` as its first frame on a screen whose cursor is at the start of an
+ * empty line (cursor hidden, the frame, the cursor placed), and the terminal's state after it.
+ */
+export function drawScreenRecord(record: ScreenRecord): { bytes: string; state: ScreenState } {
 	const writer = new ScreenWriter(record.showHardwareCursor);
 	const frame = writer.fullFrame(record.lines, record.width, false);
 	const cursor = writer.placeCursor(record.cursor, record.lines.length);
 	return {
-		// As a TUI's start and first frame write it: cursor hidden, then the frame, then the cursor placed.
 		bytes: HIDE_CURSOR + SYNC_START + frame + cursor + SYNC_END,
 		state: {
 			cursorRow: writer.cursorRow,
@@ -43,16 +46,6 @@ function drawn(record: ScreenRecord): { bytes: string; state: ScreenState } {
 			hardwareCursorVisible: writer.hardwareCursorVisible,
 		},
 	};
-}
-
-/** The bytes that put `record` on a screen whose cursor is at the start of an empty line. */
-export function screenRecordBytes(record: ScreenRecord): string {
-	return drawn(record).bytes;
-}
-
-/** The terminal's state after screenRecordBytes(record) was written. */
-export function screenStateAfter(record: ScreenRecord): ScreenState {
-	return drawn(record).state;
 }
 
 /** A record read back from storage, or undefined when it is not one. */

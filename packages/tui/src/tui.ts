@@ -21,7 +21,7 @@ import {
 	resolveOverlayLayout,
 	resolveOverlaySize,
 } from "./overlay.js";
-import { type ScreenRecord, SYNC_END, SYNC_START, screenStateAfter } from "./screen-record.js";
+import { drawScreenRecord, type ScreenRecord, SYNC_END, SYNC_START } from "./screen-record.js";
 import { ScreenWriter } from "./screen-writer.js";
 import type { Terminal } from "./terminal.js";
 import {
@@ -95,7 +95,7 @@ export class TUI extends Container {
 	}
 
 	/**
-	 * Take a frame that is already on the screen (written by screenRecordBytes, e.g. by a CLI before
+	 * Take a frame that is already on the screen (written as drawScreenRecord makes it, e.g. by a CLI before
 	 * the app loaded) as this TUI's previous frame: the first render after start() then writes only
 	 * the rows that differ from it. Call before start().
 	 */
@@ -309,7 +309,7 @@ export class TUI extends Container {
 		const adopted = this.adopted;
 		this.adopted = undefined;
 		if (adopted && !this.hasFrame) {
-			const state = screenStateAfter(adopted);
+			const { state } = drawScreenRecord(adopted);
 			this.writer.cursorRow = state.cursorRow;
 			this.writer.cursorCol = state.cursorCol;
 			this.writer.screenLines = state.screenLines;

@@ -2,7 +2,10 @@
 // bytes of a record draw what the TUI drew, and an adopting TUI writes only what differs from it.
 import { describe, expect, it } from "vitest";
 import { type Component, CURSOR_MARKER } from "../src/component.js";
-import { parseScreenRecord, type ScreenRecord, screenRecordBytes } from "../src/screen-record.js";
+import { drawScreenRecord, parseScreenRecord, type ScreenRecord } from "../src/screen-record.js";
+
+const screenRecordBytes = (record: ScreenRecord) => drawScreenRecord(record).bytes;
+
 import { TUI } from "../src/tui.js";
 import { VirtualTerminal } from "./helpers/virtual-terminal.js";
 

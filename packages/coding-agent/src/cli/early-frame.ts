@@ -104,7 +104,6 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 	const keyDigest = sha256(frameKey({ buildId, argv, cwd, columns: out.columns || 80, rows: out.rows || 24, env }));
 	const file = join(dir, `frame-${folderHash(cwd)}.json`);
 	const stored = readStored(file, keyDigest);
-	let state: "none" | "painted" | "adopted" | "released" = "none";
 	const handoff: EarlyFrame = {
 		adopt: () => undefined,
 		release: () => {},
@@ -141,7 +140,7 @@ export function paintEarlyFrame(argv: readonly string[], buildId: string, dir: s
 		return; // no raw mode, no early frame
 	}
 	out.write(stored.bytes);
-	state = "painted";
+	let state: "painted" | "adopted" | "released" = "painted";
 
 	const streams = [process.stdout, process.stderr];
 	const own = streams.map((s) => Object.getOwnPropertyDescriptor(s, "write"));

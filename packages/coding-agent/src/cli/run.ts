@@ -433,7 +433,7 @@ async function run(
 				// Through the bridge in charge at the time (a /reload may bring the first extensions).
 				submit: (text, options) => submitThroughBridge(text, { ...options, source: "interactive" }),
 				startScreen: early,
-				onFirstFrame: early ? (frame, bytes, cursorRow) => early.save(frame, bytes, cursorRow) : undefined,
+				onFirstFrame: early?.save,
 				bindApp: (app) => {
 					showInApp = (message) => app.showStatus(message, "warning");
 					noteInApp = showInApp;

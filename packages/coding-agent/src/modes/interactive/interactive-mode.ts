@@ -11,13 +11,12 @@ import { basename } from "node:path";
 import {
 	CombinedAutocompleteProvider,
 	Container,
+	drawScreenRecord,
 	getCapabilities,
 	loadMarkdown,
 	onMarkdownLoaded,
 	ProcessTerminal,
 	parseScreenRecord,
-	screenRecordBytes,
-	screenStateAfter,
 	setCapabilities,
 	TUI,
 } from "@pi/tui";
@@ -278,7 +277,10 @@ export class InteractiveMode implements AppHandle {
 		// would delay the first screen. One turn of the event loop puts the load after the frame.
 		await new Promise<void>((resolve) => setImmediate(resolve));
 		const first = this.tui.firstFrame;
-		if (first) this.o.onFirstFrame?.(first, screenRecordBytes(first), screenStateAfter(first).cursorRow);
+		if (first && this.o.onFirstFrame) {
+			const { bytes, state } = drawScreenRecord(first);
+			this.o.onFirstFrame(first, bytes, state.cursorRow);
+		}
 		await loadMarkdown();
 		// Extensions start once the screen is up: session_start handlers may ask, set widgets or the editor.
 		await this.extensions.start();
