@@ -60,18 +60,51 @@ CREATE TABLE IF NOT EXISTS pi_fleet_intents (
 );
 `;
 
+/**
+ * Takes a client from the pool for a while. pg emits a connection's loss as an
+ * `error` event on a checked-out client that is between queries, and the pool
+ * listens only to idle ones: without a listener here the process would crash
+ * when the server goes away. The loss is kept and reported by the client's
+ * next query; `release` destroys a client whose connection failed (or whose
+ * caller says it is unusable) instead of returning it to the pool.
+ */
+export async function checkOut(
+	pool: Pool,
+): Promise<{ client: PoolClient; lost(): Error | undefined; release(broken?: unknown): void }> {
+	const client = await pool.connect();
+	let lostWith: Error | undefined;
+	const onError = (e: Error) => {
+		lostWith ??= e;
+	};
+	client.on("error", onError);
+	let released = false;
+	return {
+		client,
+		lost: () => lostWith,
+		release(broken?: unknown) {
+			if (released) return;
+			released = true;
+			client.removeListener("error", onError);
+			const reason =
+				lostWith ?? (broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
+			client.release(reason);
+		},
+	};
+}
+
 /** Connects (failing with a message naming PostgreSQL and the redacted URL) and creates the schema if missing. */
 export async function openDatabase(url: string, max = 4): Promise<Pool> {
 	const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
 	// An idle client losing its server must not crash the process; the next query reports it.
 	pool.on("error", () => {});
-	let client: PoolClient;
+	let held: Awaited<ReturnType<typeof checkOut>>;
 	try {
-		client = await pool.connect();
+		held = await checkOut(pool);
 	} catch (e) {
 		await pool.end().catch(() => {});
 		throw new FleetServiceError("PostgreSQL", url, e);
 	}
+	const { client } = held;
 	try {
 		await client.query("BEGIN");
 		// Concurrent workers starting at once must not race on CREATE TABLE.
@@ -80,26 +113,31 @@ export async function openDatabase(url: string, max = 4): Promise<Pool> {
 		await client.query("COMMIT");
 	} catch (e) {
 		await client.query("ROLLBACK").catch(() => {});
-		client.release();
+		held.release(e);
 		await pool.end().catch(() => {});
 		throw new FleetServiceError("PostgreSQL", url, e);
 	}
-	client.release();
+	held.release();
 	return pool;
 }
 
 /** Runs `fn` in a transaction on one client. */
 export async function transaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-	const client = await pool.connect();
+	const held = await checkOut(pool);
+	const { client } = held;
+	let rollbackFailed: unknown;
 	try {
 		await client.query("BEGIN");
 		const out = await fn(client);
 		await client.query("COMMIT");
 		return out;
 	} catch (e) {
-		await client.query("ROLLBACK").catch(() => {});
+		// A client whose ROLLBACK failed may still be inside the transaction: it must not go back to the pool.
+		await client.query("ROLLBACK").catch((r: unknown) => {
+			rollbackFailed = r;
+		});
 		throw e;
 	} finally {
-		client.release();
+		held.release(rollbackFailed);
 	}
 }

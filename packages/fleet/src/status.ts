@@ -2,7 +2,7 @@
 // tokens, cost, the reason of a failure) for `pi fleet status`, and a live tail
 // of a session's stored lines (LISTEN pi_fleet_lines, with a poll as backstop).
 import type { Queue } from "bullmq";
-import type { Pool } from "./db.js";
+import { checkOut, type Pool } from "./db.js";
 import { LINES_CHANNEL, PgSessionStore } from "./pg-store.js";
 import type { RunJobData } from "./queue.js";
 
@@ -104,7 +104,9 @@ export async function tailSession(
 		await drain();
 		return 0;
 	}
-	const client = await pool.connect();
+	// A lost LISTEN connection is kept by checkOut; the status poll below then reports PostgreSQL's absence.
+	const held = await checkOut(pool);
+	const { client } = held;
 	try {
 		let wake: () => void = () => {};
 		client.on("notification", (n) => {
@@ -123,7 +125,13 @@ export async function tailSession(
 			await woke;
 		}
 	} finally {
-		await client.query(`UNLISTEN ${LINES_CHANNEL}`).catch(() => {});
-		client.release();
+		// A client still listening (UNLISTEN failed) is destroyed rather than pooled.
+		const unlistenFailed = held.lost()
+			? undefined
+			: await client.query(`UNLISTEN ${LINES_CHANNEL}`).then(
+					() => undefined,
+					(e: unknown) => e ?? new Error("UNLISTEN failed"),
+				);
+		held.release(unlistenFailed);
 	}
 }

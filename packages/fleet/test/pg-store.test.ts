@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { SessionManager } from "@pi/coding-agent";
 import { JsonlSessionStore, type SessionStore, StaleWriterError } from "@pi/coding-agent/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Pool } from "../src/db.js";
+import { openDatabase, type Pool, transaction } from "../src/db.js";
 import { PgSessionStore } from "../src/pg-store.js";
 import { missingServices, type Services, startServices } from "./support/services.js";
 
@@ -40,6 +40,21 @@ describe.skipIf(skip)("session store contract", () => {
 		await pool?.end();
 		await services?.stop();
 		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("a connection lost between a transaction's queries fails that transaction, not the process; the pool goes on", async () => {
+		const p = pool as Pool;
+		const killed = transaction(p, async (client) => {
+			const { pid } = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0];
+			await p.query("SELECT pg_terminate_backend($1)", [pid]);
+			// The server's FATAL and the socket's end arrive while this client runs no query.
+			await new Promise((r) => setTimeout(r, 300));
+			await client.query("SELECT 1");
+		});
+		await expect(killed).rejects.toThrow(/terminat|not queryable|Connection/i);
+		// The broken client was destroyed, not pooled: every pooled client still answers.
+		const answers = await Promise.all([1, 2, 3, 4].map((n) => p.query<{ n: number }>("SELECT $1::int AS n", [n])));
+		expect(answers.map((a) => a.rows[0].n)).toEqual([1, 2, 3, 4]);
 	});
 
 	for (const [name, make] of stores) {
