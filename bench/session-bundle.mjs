@@ -23,6 +23,10 @@ export function bundleOurs() {
 				'export { SessionManager } from "./packages/coding-agent/src/session/session-manager.ts";',
 				'export { listAllSessions, listSessions } from "./packages/coding-agent/src/session/listing.ts";',
 				'export { setSessionIndexDir } from "./packages/coding-agent/src/session/index-cache.ts";',
+				// The open's own parts, for benches that time them one by one (session-scan-warmup.bench.mjs).
+				'export { loadFromFd, newLoadState } from "./packages/coding-agent/src/session/load.ts";',
+				'export { scanFd } from "./packages/coding-agent/src/session/scan.ts";',
+				'export { SessionTree } from "./packages/coding-agent/src/session/tree.ts";',
 			].join("\n"),
 			resolveDir: repoRoot,
 			loader: "ts",
