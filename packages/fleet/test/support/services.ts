@@ -68,20 +68,37 @@ function asPostgres(bin: string, args: string[]): void {
 	execFileSync(cmd, argv, { stdio: "pipe", timeout: 60_000 });
 }
 
-async function waitForPort(port: number, ms: number): Promise<void> {
+/**
+ * Waits until the Redis server `child` answers PING on `port`. Something else may hold the port
+ * (a free port is only free when it was picked): then this child exits at once, and that is
+ * reported as `PortTaken` instead of taking whatever listens there for this server.
+ */
+class PortTaken extends Error {}
+
+async function waitForRedis(child: ChildProcess, port: number, ms: number): Promise<void> {
 	const { connect } = await import("node:net");
+	const exited = () => child.exitCode !== null || child.signalCode !== null;
 	const until = Date.now() + ms;
 	for (;;) {
+		if (exited()) throw new PortTaken(`redis-server exited at start (port ${port} taken?)`);
 		const ok = await new Promise<boolean>((resolve) => {
 			const s = connect(port, "127.0.0.1");
-			s.once("connect", () => {
-				s.destroy();
-				resolve(true);
+			let reply = "";
+			s.setEncoding("latin1");
+			s.once("connect", () => s.write("PING\r\n"));
+			s.on("data", (d: string) => {
+				reply += d;
+				if (reply.includes("\r\n")) {
+					s.destroy();
+					resolve(reply.startsWith("+PONG"));
+				}
 			});
 			s.once("error", () => resolve(false));
+			s.once("close", () => resolve(false));
 		});
-		if (ok) return;
-		if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+		// An answer from another server on the port is not ours: only trust it while our child lives.
+		if (ok && !exited()) return;
+		if (Date.now() > until) throw new Error(`redis-server does not answer PING on 127.0.0.1:${port} after ${ms} ms`);
 		await new Promise((r) => setTimeout(r, 50));
 	}
 }
@@ -103,10 +120,12 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 		chownSync(data, uid, gid);
 		chownSync(sockets, uid, gid);
 	}
-	const pgPort = await freePort();
+	// Ports are picked just before each server's first start, and picked again when that start
+	// finds its port taken (by another test file's server or an outgoing connection meanwhile).
+	let pgPort = 0;
 	let pgStarted = false;
 	let redisChild: ChildProcess | undefined;
-	const redisPort = await freePort();
+	let redisPort = 0;
 
 	const stopPg = () => {
 		if (!pgStarted) return;
@@ -153,7 +172,7 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 			],
 			{ stdio: "ignore" },
 		);
-		await waitForPort(redisPort, 10_000);
+		await waitForRedis(redisChild, redisPort, 10_000);
 	};
 	const stopRedis = async () => {
 		const child = redisChild;
@@ -170,8 +189,25 @@ export async function startServices(options: { fsync?: boolean } = {}): Promise<
 	};
 	try {
 		asPostgres(join(pgBin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-		startPg();
-		await startRedis();
+		for (let attempt = 1; ; attempt++) {
+			pgPort = await freePort();
+			try {
+				startPg();
+				break;
+			} catch (e) {
+				// pg_ctl -w start fails when the server cannot bind its port.
+				if (attempt === 3) throw e;
+			}
+		}
+		for (let attempt = 1; ; attempt++) {
+			redisPort = await freePort();
+			try {
+				await startRedis();
+				break;
+			} catch (e) {
+				if (!(e instanceof PortTaken) || attempt === 3) throw e;
+			}
+		}
 	} catch (e) {
 		await stop();
 		throw e;
