@@ -39,25 +39,68 @@ function limits(options: TruncationOptions | undefined): { maxLines: number; max
 	return { maxLines: options?.maxLines ?? DEFAULT_MAX_LINES, maxBytes: options?.maxBytes ?? DEFAULT_MAX_BYTES };
 }
 
-/** Keep the first lines (for file reads). Never cuts a line in half. */
-export function truncateHead(content: string, options?: TruncationOptions): TruncationResult {
+/**
+ * What both truncations start from: the content's lines and totals, and the
+ * whole content as the result when it is within both caps.
+ */
+function measure(
+	content: string,
+	options: TruncationOptions | undefined,
+): {
+	lines: string[];
+	totals: Pick<TruncationResult, "totalLines" | "totalBytes" | "maxLines" | "maxBytes">;
+	whole: TruncationResult | undefined;
+} {
 	const { maxLines, maxBytes } = limits(options);
 	const totalBytes = Buffer.byteLength(content, "utf8");
 	const lines = content.split("\n");
 	const totalLines = lines.length;
-	const base = { totalLines, totalBytes, maxLines, maxBytes, lastLinePartial: false };
-	if (totalLines <= maxLines && totalBytes <= maxBytes) {
-		return {
-			...base,
-			content,
-			truncated: false,
-			truncatedBy: null,
-			outputLines: totalLines,
-			outputBytes: totalBytes,
-			firstLineExceedsLimit: false,
-		};
+	const totals = { totalLines, totalBytes, maxLines, maxBytes };
+	const fits = totalLines <= maxLines && totalBytes <= maxBytes;
+	const whole: TruncationResult | undefined = fits
+		? {
+				...totals,
+				content,
+				truncated: false,
+				truncatedBy: null,
+				outputLines: totalLines,
+				outputBytes: totalBytes,
+				lastLinePartial: false,
+				firstLineExceedsLimit: false,
+			}
+		: undefined;
+	return { lines, totals, whole };
+}
+
+/**
+ * How many whole lines, taken from the start (or from the end), fit in both
+ * caps (the newline between two kept lines counts as a byte), and which cap
+ * stopped them. Only called on content over a cap, so one of them does.
+ */
+function wholeLinesWithin(
+	lines: readonly string[],
+	maxLines: number,
+	maxBytes: number,
+	fromEnd: boolean,
+): { count: number; truncatedBy: "lines" | "bytes" } {
+	let bytes = 0;
+	let count = 0;
+	for (; count < lines.length; count++) {
+		if (count >= maxLines) return { count, truncatedBy: "lines" };
+		const line = lines[fromEnd ? lines.length - 1 - count : count];
+		const lineBytes = Buffer.byteLength(line, "utf8") + (count > 0 ? 1 : 0);
+		if (bytes + lineBytes > maxBytes) return { count, truncatedBy: "bytes" };
+		bytes += lineBytes;
 	}
-	if (Buffer.byteLength(lines[0], "utf8") > maxBytes) {
+	return { count, truncatedBy: "lines" };
+}
+
+/** Keep the first lines (for file reads). Never cuts a line in half. */
+export function truncateHead(content: string, options?: TruncationOptions): TruncationResult {
+	const { lines, totals, whole } = measure(content, options);
+	if (whole) return whole;
+	const base = { ...totals, lastLinePartial: false };
+	if (Buffer.byteLength(lines[0], "utf8") > totals.maxBytes) {
 		return {
 			...base,
 			content: "",
@@ -68,21 +111,7 @@ export function truncateHead(content: string, options?: TruncationOptions): Trun
 			firstLineExceedsLimit: true,
 		};
 	}
-	let bytes = 0;
-	let count = 0;
-	let truncatedBy: "lines" | "bytes" = "lines";
-	for (; count < lines.length; count++) {
-		if (count >= maxLines) {
-			truncatedBy = "lines";
-			break;
-		}
-		const lineBytes = Buffer.byteLength(lines[count], "utf8") + (count > 0 ? 1 : 0);
-		if (bytes + lineBytes > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += lineBytes;
-	}
+	const { count, truncatedBy } = wholeLinesWithin(lines, totals.maxLines, totals.maxBytes, false);
 	const out = lines.slice(0, count).join("\n");
 	return {
 		...base,
@@ -107,25 +136,12 @@ export function tailBytes(text: string, maxBytes: number): string {
 
 /** Keep the last lines (for command output, where errors and results are at the end). */
 export function truncateTail(content: string, options?: TruncationOptions): TruncationResult {
-	const { maxLines, maxBytes } = limits(options);
-	const totalBytes = Buffer.byteLength(content, "utf8");
-	const lines = content.split("\n");
-	const totalLines = lines.length;
-	const base = { totalLines, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
-	if (totalLines <= maxLines && totalBytes <= maxBytes) {
-		return {
-			...base,
-			content,
-			truncated: false,
-			truncatedBy: null,
-			outputLines: totalLines,
-			outputBytes: totalBytes,
-			lastLinePartial: false,
-		};
-	}
+	const { lines, totals, whole } = measure(content, options);
+	if (whole) return whole;
+	const base = { ...totals, firstLineExceedsLimit: false };
 	const last = lines[lines.length - 1];
-	if (Buffer.byteLength(last, "utf8") > maxBytes) {
-		const out = tailBytes(last, maxBytes);
+	if (Buffer.byteLength(last, "utf8") > totals.maxBytes) {
+		const out = tailBytes(last, totals.maxBytes);
 		return {
 			...base,
 			content: out,
@@ -136,22 +152,7 @@ export function truncateTail(content: string, options?: TruncationOptions): Trun
 			lastLinePartial: true,
 		};
 	}
-	let bytes = 0;
-	let count = 0;
-	let truncatedBy: "lines" | "bytes" = "lines";
-	for (let i = lines.length - 1; i >= 0; i--) {
-		if (count >= maxLines) {
-			truncatedBy = "lines";
-			break;
-		}
-		const lineBytes = Buffer.byteLength(lines[i], "utf8") + (count > 0 ? 1 : 0);
-		if (bytes + lineBytes > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += lineBytes;
-		count++;
-	}
+	const { count, truncatedBy } = wholeLinesWithin(lines, totals.maxLines, totals.maxBytes, true);
 	const out = lines.slice(lines.length - count).join("\n");
 	return {
 		...base,
