@@ -1,4 +1,5 @@
 import type { AssistantStreamWriter } from "../stream-writer.js";
+import { ChatStreamBlocks } from "./chat-stream-blocks.js";
 
 /** One content chunk of a streamed delta: text, or reasoning as a list of text parts. */
 type WireContentChunk =
@@ -37,24 +38,19 @@ export interface MistralChunk {
  * `model_length` (read as length) or `error` (a transient server failure).
  */
 export class MistralEventMapper {
-	private text = -1;
-	private thinking = -1;
-	private readonly toolBlocks = new Map<number, number>();
-	private finishReason: string | undefined;
+	private readonly blocks: ChatStreamBlocks;
 
-	constructor(private readonly writer: AssistantStreamWriter) {}
+	constructor(private readonly writer: AssistantStreamWriter) {
+		this.blocks = new ChatStreamBlocks(writer);
+	}
 
 	handle(chunk: MistralChunk): void {
-		const writer = this.writer;
-		if (!writer.hasStarted) {
-			writer.start();
-			writer.setResponseId(chunk.id);
-			writer.setResponseModel(chunk.model);
-		}
+		const blocks = this.blocks;
+		blocks.startWith(chunk);
 		if (chunk.usage) {
 			const prompt = chunk.usage.prompt_tokens ?? 0;
 			const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? chunk.usage.num_cached_tokens ?? 0;
-			writer.setUsage({
+			this.writer.setUsage({
 				input: Math.max(0, prompt - cached),
 				output: chunk.usage.completion_tokens ?? 0,
 				cacheRead: cached,
@@ -64,72 +60,29 @@ export class MistralEventMapper {
 		const choice = chunk.choices?.[0];
 		if (!choice) return;
 		const content = choice.delta?.content;
-		if (typeof content === "string") this.appendText(content);
+		if (typeof content === "string") blocks.appendText(content);
 		else if (Array.isArray(content)) {
 			for (const part of content) {
-				if (part.type === "text" && typeof part.text === "string") this.appendText(part.text);
+				if (part.type === "text" && typeof part.text === "string") blocks.appendText(part.text);
 				else if (part.type === "thinking" && Array.isArray(part.thinking))
-					this.appendThinking(part.thinking.map((t) => (typeof t.text === "string" ? t.text : "")).join(""));
+					blocks.appendThinking(part.thinking.map((t) => (typeof t.text === "string" ? t.text : "")).join(""));
 			}
 		}
-		for (const call of choice.delta?.tool_calls ?? []) this.toolCall(call);
-		if (choice.finish_reason) {
-			this.finishReason = choice.finish_reason;
-			writer.setRawStopReason(choice.finish_reason);
+		for (const call of choice.delta?.tool_calls ?? []) {
+			// Arguments may come whole, even as an object.
+			const args = call.function?.arguments;
+			blocks.toolCall(
+				{ index: call.index, id: call.id, name: call.function?.name },
+				typeof args === "string" ? args : args && typeof args === "object" ? JSON.stringify(args) : undefined,
+			);
 		}
-	}
-
-	private appendText(delta: string): void {
-		if (delta === "") return;
-		if (this.text < 0) {
-			this.closeThinking();
-			this.text = this.writer.beginText();
-		}
-		this.writer.appendText(this.text, delta);
-	}
-
-	private appendThinking(delta: string): void {
-		if (delta === "") return;
-		if (this.thinking < 0) {
-			this.closeText();
-			this.thinking = this.writer.beginThinking();
-		}
-		this.writer.appendThinking(this.thinking, delta);
-	}
-
-	private toolCall(call: WireToolCall): void {
-		const wireIndex = call.index ?? this.toolBlocks.size;
-		let block = this.toolBlocks.get(wireIndex);
-		if (block === undefined) {
-			this.closeText();
-			this.closeThinking();
-			block = this.writer.beginToolCall(call.id || `call_${wireIndex}`, call.function?.name ?? "");
-			this.toolBlocks.set(wireIndex, block);
-		} else if (call.id || call.function?.name) {
-			this.writer.updateToolCall(block, { id: call.id, name: call.function?.name });
-		}
-		const args = call.function?.arguments;
-		if (typeof args === "string" && args !== "") this.writer.appendToolArguments(block, args);
-		else if (args && typeof args === "object") this.writer.appendToolArguments(block, JSON.stringify(args));
-	}
-
-	private closeText(): void {
-		if (this.text >= 0) this.writer.endBlock(this.text);
-		this.text = -1;
-	}
-
-	private closeThinking(): void {
-		if (this.thinking >= 0) this.writer.endBlock(this.thinking);
-		this.thinking = -1;
+		blocks.setFinishReason(choice.finish_reason);
 	}
 
 	/** The wire stream ended (`[DONE]` or the body's end): only a reported finish reason is a success. */
 	end(): void {
-		const reason = this.finishReason;
-		if (reason === undefined) {
-			this.writer.fail("The stream ended without a finish reason", { kind: "stream_cut", retryable: true });
-			return;
-		}
+		const reason = this.blocks.finishReasonOrFail();
+		if (reason === undefined) return;
 		switch (reason) {
 			case "length":
 			case "model_length": // the model's own length limit, as the reference reads it
@@ -146,7 +99,7 @@ export class MistralEventMapper {
 				this.writer.finish("toolUse");
 				return;
 			default:
-				this.writer.finish(this.toolBlocks.size > 0 ? "toolUse" : "stop");
+				this.writer.finish(this.blocks.toolCallCount > 0 ? "toolUse" : "stop");
 		}
 	}
 }

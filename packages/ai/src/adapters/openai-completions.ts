@@ -21,6 +21,7 @@ import { SseParser } from "../sse.js";
 import type { AssistantStreamWriter } from "../stream-writer.js";
 import type { Model } from "../types.js";
 import { resolveAzureConfig } from "./azure-openai-config.js";
+import { ChatStreamBlocks } from "./chat-stream-blocks.js";
 import { resolveCompletionsCompat } from "./openai-completions-compat.js";
 import { chatCompletionsHeaders } from "./openai-completions-headers.js";
 import { buildChatRequest } from "./openai-completions-request.js";
@@ -137,25 +138,20 @@ function chatCompletionsUrl(baseURL: string | undefined): string {
 	return `${base.endsWith("/") ? base.slice(0, -1) : base}/chat/completions`;
 }
 
-/** Maps chunks onto the writer: one open text or thinking block at a time; tool calls by wire index. */
+/** Maps chunks onto the writer (the blocks as chat-stream-blocks.ts builds them), with OpenRouter's encrypted reasoning. */
 class ChunkReader {
-	private text = -1;
-	private thinking = -1;
-	private readonly toolBlocks = new Map<number, number>();
+	private readonly blocks: ChatStreamBlocks;
 	/** Encrypted reasoning (OpenRouter `reasoning_details`) by tool-call id, replayed with that call. */
 	private readonly encrypted = new Map<string, string>();
 	private readonly toolIds = new Map<string, number>();
-	private finishReason: string | undefined;
 
-	constructor(private readonly writer: AssistantStreamWriter) {}
+	constructor(private readonly writer: AssistantStreamWriter) {
+		this.blocks = new ChatStreamBlocks(writer);
+	}
 
 	read(chunk: Chunk): void {
-		const writer = this.writer;
-		if (!writer.hasStarted) {
-			writer.start();
-			writer.setResponseId(chunk.id);
-			writer.setResponseModel(chunk.model);
-		}
+		const blocks = this.blocks;
+		blocks.startWith(chunk);
 		const usage = chunk.usage ?? chunk.x_groq?.usage;
 		if (usage) this.usage(usage);
 		const choice = chunk.choices?.[0];
@@ -163,21 +159,17 @@ class ChunkReader {
 		const delta = choice.delta;
 		if (delta) {
 			const reasoning = reasoningDelta(delta);
-			if (reasoning) {
-				if (this.thinking < 0) {
-					this.closeText();
-					this.thinking = writer.beginThinking(reasoning.field);
+			if (reasoning) blocks.appendThinking(reasoning.text, reasoning.field);
+			if (typeof delta.content === "string") blocks.appendText(delta.content);
+			if (delta.tool_calls) {
+				for (const call of delta.tool_calls) {
+					const block = blocks.toolCall(
+						{ index: call.index, id: call.id, name: call.function?.name },
+						call.function?.arguments,
+					);
+					if (call.id) this.toolIds.set(call.id, block);
 				}
-				writer.appendThinking(this.thinking, reasoning.text);
 			}
-			if (typeof delta.content === "string" && delta.content !== "") {
-				if (this.text < 0) {
-					this.closeThinking();
-					this.text = writer.beginText();
-				}
-				writer.appendText(this.text, delta.content);
-			}
-			if (delta.tool_calls) for (const call of delta.tool_calls) this.toolCall(call);
 			if (Array.isArray(delta.reasoning_details)) {
 				for (const detail of delta.reasoning_details) {
 					if (detail.type === "reasoning.encrypted" && detail.id && detail.data)
@@ -185,26 +177,7 @@ class ChunkReader {
 				}
 			}
 		}
-		if (choice.finish_reason) {
-			this.finishReason = choice.finish_reason;
-			this.writer.setRawStopReason(choice.finish_reason);
-		}
-	}
-
-	private toolCall(call: ChunkToolCall): void {
-		const wireIndex = call.index ?? this.toolBlocks.size;
-		let block = this.toolBlocks.get(wireIndex);
-		if (block === undefined) {
-			this.closeText();
-			this.closeThinking();
-			block = this.writer.beginToolCall(call.id || `call_${wireIndex}`, call.function?.name ?? "");
-			this.toolBlocks.set(wireIndex, block);
-		} else if (call.id || call.function?.name) {
-			this.writer.updateToolCall(block, { id: call.id ?? undefined, name: call.function?.name ?? undefined });
-		}
-		if (call.id) this.toolIds.set(call.id, block);
-		const args = call.function?.arguments;
-		if (args) this.writer.appendToolArguments(block, args);
+		blocks.setFinishReason(choice.finish_reason);
 	}
 
 	private usage(usage: ChunkUsage): void {
@@ -222,27 +195,14 @@ class ChunkReader {
 		});
 	}
 
-	private closeText(): void {
-		if (this.text >= 0) this.writer.endBlock(this.text);
-		this.text = -1;
-	}
-
-	private closeThinking(): void {
-		if (this.thinking >= 0) this.writer.endBlock(this.thinking);
-		this.thinking = -1;
-	}
-
 	/** The wire stream ended: only a reported finish reason makes it a success. */
 	end(): void {
 		for (const [id, signature] of this.encrypted) {
 			const block = this.toolIds.get(id);
 			if (block !== undefined) this.writer.updateToolCall(block, { thoughtSignature: signature });
 		}
-		const reason = this.finishReason;
-		if (reason === undefined) {
-			this.writer.fail("The stream ended without a finish reason", { kind: "stream_cut", retryable: true });
-			return;
-		}
+		const reason = this.blocks.finishReasonOrFail();
+		if (reason === undefined) return;
 		switch (reason) {
 			case "length":
 				this.writer.finish("length");
@@ -260,7 +220,7 @@ class ChunkReader {
 				return;
 			default:
 				// "stop", and the odd "eos"/"end_turn" of some local servers.
-				this.writer.finish(this.toolBlocks.size > 0 && reason !== "stop" ? "toolUse" : "stop");
+				this.writer.finish(this.blocks.toolCallCount > 0 && reason !== "stop" ? "toolUse" : "stop");
 		}
 	}
 }
