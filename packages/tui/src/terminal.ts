@@ -6,8 +6,12 @@ import { setKittyProtocolActive } from "./keys.js";
 import { StdinBuffer } from "./stdin-buffer.js";
 
 export interface Terminal {
-	/** Begin receiving input chunks (one key or one paste each) and resize notices. */
-	start(onInput: (data: string) => void, onResize: () => void): void;
+	/**
+	 * Begin receiving input chunks (one key or one paste each) and resize notices. `onLost` is
+	 * called once when the terminal goes away (a closed window or dropped ssh: EIO/EPIPE on its
+	 * input or output); nothing is drawn after that.
+	 */
+	start(onInput: (data: string) => void, onResize: () => void, onLost?: (error: Error) => void): void;
 	stop(): void;
 	/** Read and discard input for a while (stray key releases) before exiting. */
 	drainInput?(maxMs?: number, idleMs?: number): Promise<void>;
@@ -81,6 +85,27 @@ const MODIFY_OTHER_KEYS_ON = "\x1b[>4;2m";
 const MODIFY_OTHER_KEYS_OFF = "\x1b[>4;0m";
 const KITTY_REPLY = /^\x1b\[\?(\d+)u$/;
 
+/** The failure of each process stream that failed (a terminal gone: EIO, EPIPE), kept for the process's life. */
+const lostStreams = new WeakMap<object, Error>();
+/** Who to tell when a stream fails (the started terminals drawing on it). */
+const lossListeners = new Map<object, Set<(error: Error) => void>>();
+
+/**
+ * Listens for the failure of one of the process's terminal streams, once per stream and for
+ * the process's life: a write made just before a stop fails after it (the error is emitted on a
+ * later tick), and a stream's `error` with no listener ends the process ("Unhandled 'error'
+ * event"). A failed stream is remembered, so later writes are skipped.
+ */
+function watchStream(stream: NodeJS.EventEmitter): void {
+	if (lossListeners.has(stream)) return;
+	lossListeners.set(stream, new Set());
+	stream.on("error", (error: Error) => {
+		if (lostStreams.has(stream)) return;
+		lostStreams.set(stream, error);
+		for (const listener of [...(lossListeners.get(stream) ?? [])]) listener(error);
+	});
+}
+
 export interface ProcessTerminalOptions {
 	stdin?: NodeJS.ReadStream;
 	stdout?: NodeJS.WriteStream;
@@ -102,6 +127,7 @@ export class ProcessTerminal extends AnsiTerminal implements Terminal {
 	private kittyTimer: NodeJS.Timeout | undefined;
 	private progressTimer: NodeJS.Timeout | undefined;
 	private readonly writeLog = process.env.PI_TUI_WRITE_LOG;
+	private lostHandler: ((error: Error) => void) | undefined;
 
 	constructor(options: ProcessTerminalOptions = {}) {
 		super();
@@ -129,8 +155,23 @@ export class ProcessTerminal extends AnsiTerminal implements Terminal {
 		}
 	};
 
-	start(onInput: (data: string) => void, onResize: () => void): void {
+	/** The error that ended the terminal (its input or output failed), if it is gone. */
+	get lost(): Error | undefined {
+		return lostStreams.get(this.stdout) ?? lostStreams.get(this.stdin);
+	}
+
+	start(onInput: (data: string) => void, onResize: () => void, onLost?: (error: Error) => void): void {
 		process.on("exit", this.exitHandler);
+		watchStream(this.stdout);
+		watchStream(this.stdin);
+		let told = false;
+		this.lostHandler = (error) => {
+			if (told) return;
+			told = true;
+			onLost?.(error);
+		};
+		lossListeners.get(this.stdout)?.add(this.lostHandler);
+		lossListeners.get(this.stdin)?.add(this.lostHandler);
 		this.wasRaw = this.stdin.isRaw ?? false;
 		this.stdin.setRawMode?.(true);
 		this.stdin.resume();
@@ -206,11 +247,18 @@ export class ProcessTerminal extends AnsiTerminal implements Terminal {
 		this.resizeHandler = undefined;
 		this.buffer?.destroy();
 		this.buffer = undefined;
-		this.stdin.setRawMode?.(this.wasRaw);
+		if (this.lostHandler) {
+			lossListeners.get(this.stdout)?.delete(this.lostHandler);
+			lossListeners.get(this.stdin)?.delete(this.lostHandler);
+			this.lostHandler = undefined;
+		}
+		if (!lostStreams.has(this.stdin)) this.stdin.setRawMode?.(this.wasRaw);
 		this.stdin.pause();
 	}
 
 	write(data: string): void {
+		// A terminal that is gone takes nothing more (each write would fail again).
+		if (lostStreams.has(this.stdout)) return;
 		this.stdout.write(data);
 		if (this.writeLog) {
 			try {

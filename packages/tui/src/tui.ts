@@ -57,6 +57,8 @@ export class TUI extends Container {
 	readonly terminal: Terminal;
 	/** Called on Shift+Ctrl+D before input reaches the focused component. */
 	onDebug?: () => void;
+	/** Called once when the terminal goes away while started (its input or output failed: EIO, EPIPE). */
+	onTerminalLost?: (error: Error) => void;
 
 	private readonly frame = new FrameLines();
 	private readonly writer: ScreenWriter;
@@ -303,6 +305,7 @@ export class TUI extends Container {
 		this.terminal.start(
 			(data) => this.handleInput(data),
 			() => this.requestRender(),
+			(error) => this.onTerminalLost?.(error),
 		);
 		this.terminal.hideCursor();
 		this.writer.hardwareCursorVisible = false;

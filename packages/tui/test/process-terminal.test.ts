@@ -87,3 +87,48 @@ describe("ProcessTerminal", () => {
 		term.stop();
 	});
 });
+
+describe("ProcessTerminal on a terminal that goes away", () => {
+	it("a write failing because the reader is gone (EPIPE) is reported once through onLost; later writes are skipped", async () => {
+		// A real socket whose peer closes it (as a terminal's pty does when its window closes): the
+		// next writes fail, emitted as an `error` event on the stream (fatal without a listener).
+		const { createServer, connect } = await import("node:net");
+		const { mkdtempSync, rmSync } = await import("node:fs");
+		const { tmpdir } = await import("node:os");
+		const { join } = await import("node:path");
+		const dir = mkdtempSync(join(tmpdir(), "pi-tui-lost-"));
+		const path = join(dir, "s");
+		const server = createServer((peer) => peer.destroy());
+		await new Promise<void>((r) => server.listen(path, r));
+		// Half-open, as a tty stream: the peer's end does not end (and silently destroy) this side.
+		const stdout = connect({ path, allowHalfOpen: true });
+		await new Promise((r) => stdout.once("connect", r));
+		stdout.on("data", () => {});
+		try {
+			const term = new ProcessTerminal({
+				stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+				stdout: stdout as unknown as NodeJS.WriteStream,
+			});
+			const lost: Error[] = [];
+			term.start(
+				() => {},
+				() => {},
+				(e) => lost.push(e),
+			);
+			for (let i = 0; i < 200 && lost.length === 0; i++) {
+				term.write("x".repeat(64 * 1024));
+				await new Promise((r) => setImmediate(r));
+			}
+			expect(["EPIPE", "ECONNRESET"]).toContain((lost[0] as NodeJS.ErrnoException).code);
+			expect(term.lost).toBe(lost[0]);
+			term.write("more");
+			term.stop();
+			await tick();
+			expect(lost).toHaveLength(1);
+		} finally {
+			stdout.destroy();
+			await new Promise((r) => server.close(r));
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});

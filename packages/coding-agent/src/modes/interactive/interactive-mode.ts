@@ -107,6 +107,14 @@ export class InteractiveMode implements AppHandle {
 		const themeSource = () => this.theme;
 		const { manager: keybindings, warnings: keyWarnings } = loadKeybindings(o.agentDir);
 		this.tui = new TUI(o.terminal ?? new ProcessTerminal());
+		// A closed window or a dropped ssh connection: no one is left to answer, so the app ends as on
+		// SIGHUP, which usually comes with it (a run is aborted and recorded; the same exit code,
+		// whichever is seen first). Said on stderr when it is not that same terminal.
+		this.tui.onTerminalLost = (error) => {
+			if (!process.stderr.isTTY)
+				process.stderr.write(`pi: the terminal is gone (${error.message}); the session is saved, exiting.\n`);
+			void this.shutdown(0);
+		};
 		const terminalSettings = o.session.settings.getTerminalSettings();
 		this.tui.setClearOnShrink(terminalSettings.clearOnShrink);
 		this.showProgress = terminalSettings.showTerminalProgress;
