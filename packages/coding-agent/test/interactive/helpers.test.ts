@@ -1,10 +1,10 @@
 // Small pieces of the interactive mode: slash-command parsing and registry,
 // keybindings.json, `@` file listing, the git branch, OSC 52.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { osc52 } from "../../src/modes/interactive/clipboard.js";
+import { copyWithTool, osc52 } from "../../src/modes/interactive/clipboard.js";
 import { parseSlashCommand, SlashCommandRegistry } from "../../src/modes/interactive/commands/registry.js";
 import { createFileLister } from "../../src/modes/interactive/file-lister.js";
 import { readGitBranch } from "../../src/modes/interactive/git-branch.js";
@@ -114,4 +114,29 @@ describe("git branch and clipboard", () => {
 	it("OSC 52 carries the text base64-encoded", () => {
 		expect(osc52("héllo")).toBe(`\x1b]52;c;${Buffer.from("héllo").toString("base64")}\x07`);
 	});
+
+	it.skipIf(process.platform !== "linux")(
+		"a clipboard tool that exits without reading is a failed copy, not an EPIPE that ends pi",
+		async () => {
+			// xclip without an X server exits at once; a long answer then cannot be written to it.
+			const bin = join(dir, "bin");
+			mkdirSync(bin);
+			writeFileSync(join(bin, "xclip"), "#!/bin/sh\nexit 1\n");
+			chmodSync(join(bin, "xclip"), 0o755);
+			const saved = { PATH: process.env.PATH, DISPLAY: process.env.DISPLAY, WAYLAND: process.env.WAYLAND_DISPLAY };
+			process.env.PATH = `${bin}:${process.env.PATH}`;
+			process.env.DISPLAY = ":99";
+			delete process.env.WAYLAND_DISPLAY;
+			try {
+				expect(await copyWithTool("answer ".repeat(200_000))).toBe(false);
+				// The write's EPIPE, if unheard, would surface on one of the next turns.
+				await new Promise((r) => setTimeout(r, 50));
+			} finally {
+				process.env.PATH = saved.PATH;
+				if (saved.DISPLAY === undefined) delete process.env.DISPLAY;
+				else process.env.DISPLAY = saved.DISPLAY;
+				if (saved.WAYLAND !== undefined) process.env.WAYLAND_DISPLAY = saved.WAYLAND;
+			}
+		},
+	);
 });

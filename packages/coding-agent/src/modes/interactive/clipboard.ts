@@ -28,6 +28,9 @@ export function copyWithTool(text: string): Promise<boolean> {
 			const child = spawn(tool.cmd, tool.args, { stdio: ["pipe", "ignore", "ignore"] });
 			child.on("error", () => resolve(false));
 			child.on("close", (code) => resolve(code === 0));
+			// A tool that exits without reading (xclip with no X server to talk to) fails the write with
+			// EPIPE: without a listener that error ended pi. It is a failed copy (the caller says OSC 52 only).
+			child.stdin.on("error", () => resolve(false));
 			child.stdin.end(text);
 		} catch {
 			resolve(false);
