@@ -5,9 +5,10 @@ import { findFd, supportsFlag } from "./search/executables.js";
 import { fdArgs, findFdRun } from "./search/find-engines.js";
 import { findJsOffThread } from "./search/in-worker.js";
 import type { FindQuery } from "./search/types.js";
-import { appendNotices, notices } from "./shared/notices.js";
+import { listingResult } from "./shared/listing.js";
+import { notices } from "./shared/notices.js";
 import { onDisk, rawPathFor, resolveToCwd } from "./shared/paths.js";
-import { DEFAULT_MAX_BYTES, type TruncationResult, truncateHead } from "./shared/truncate.js";
+import { DEFAULT_MAX_BYTES, type TruncationResult } from "./shared/truncate.js";
 
 const findSchema = Type.Object({
 	pattern: Type.String({
@@ -88,21 +89,12 @@ export function createFindTool(
 				return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
 			}
 			const shown = all.slice(0, effectiveLimit);
-			const truncation = truncateHead(shown.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-			const details: FindToolDetails = {};
-			const notes: string[] = [];
-			if (all.length > effectiveLimit) {
-				notes.push(notices.resultLimit(effectiveLimit));
-				details.resultLimitReached = effectiveLimit;
-			}
-			if (truncation.truncated) {
-				notes.push(notices.byteLimit());
-				details.truncation = truncation;
-			}
-			return {
-				content: [{ type: "text", text: appendNotices(truncation.content, notes) }],
-				details: Object.keys(details).length > 0 ? details : undefined,
-			};
+			return listingResult<FindToolDetails>(shown, {
+				countLimit:
+					all.length > effectiveLimit
+						? { notice: notices.resultLimit(effectiveLimit), details: { resultLimitReached: effectiveLimit } }
+						: undefined,
+			});
 		},
 	};
 }

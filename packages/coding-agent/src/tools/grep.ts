@@ -8,9 +8,10 @@ import { grepJsOffThread } from "./search/in-worker.js";
 import type { GrepMatch, GrepQuery } from "./search/types.js";
 import { assertRegular, NotRegularFileError } from "./shared/atomic-write.js";
 import { readRegularFile } from "./shared/bounded-read.js";
-import { appendNotices, notices } from "./shared/notices.js";
+import { listingResult } from "./shared/listing.js";
+import { notices } from "./shared/notices.js";
 import { onDisk, rawPathFor, resolveToCwd } from "./shared/paths.js";
-import { DEFAULT_MAX_BYTES, type TruncationResult, truncateHead, truncateLine } from "./shared/truncate.js";
+import { DEFAULT_MAX_BYTES, type TruncationResult, truncateLine } from "./shared/truncate.js";
 
 const grepSchema = Type.Object({
 	pattern: Type.String({ description: "Regular expression (or literal text with literal=true) to search for" }),
@@ -169,25 +170,12 @@ export function createGrepTool(
 				return lines;
 			};
 			const { lines, linesTruncated } = await formatGrepMatches(shown, Math.floor(context ?? 0), readLines);
-			const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-			const details: GrepToolDetails = {};
-			const notes: string[] = [];
-			if (limitReached) {
-				notes.push(notices.matchLimit(effectiveLimit));
-				details.matchLimitReached = effectiveLimit;
-			}
-			if (truncation.truncated) {
-				notes.push(notices.byteLimit());
-				details.truncation = truncation;
-			}
-			if (linesTruncated) {
-				notes.push(notices.linesTruncated());
-				details.linesTruncated = true;
-			}
-			return {
-				content: [{ type: "text", text: appendNotices(truncation.content, notes) }],
-				details: Object.keys(details).length > 0 ? details : undefined,
-			};
+			return listingResult<GrepToolDetails>(lines, {
+				countLimit: limitReached
+					? { notice: notices.matchLimit(effectiveLimit), details: { matchLimitReached: effectiveLimit } }
+					: undefined,
+				after: linesTruncated ? { notice: notices.linesTruncated(), details: { linesTruncated: true } } : undefined,
+			});
 		},
 	};
 }

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import type { AgentTool } from "@pi/agent-core";
 import { type Static, Type } from "typebox";
 import { describeFsError } from "./shared/fs-errors.js";
-import { appendNotices, notices } from "./shared/notices.js";
+import { listingResult } from "./shared/listing.js";
+import { notices } from "./shared/notices.js";
 import { resolveToCwd } from "./shared/paths.js";
-import { type TruncationResult, truncateHead } from "./shared/truncate.js";
+import type { TruncationResult } from "./shared/truncate.js";
 
 const lsSchema = Type.Object({
 	path: Type.Optional(Type.String({ description: "Directory to list (default: working directory)" })),
@@ -95,21 +96,12 @@ export function createLsTool(
 					}
 				}),
 			);
-			const truncation = truncateHead(entries.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-			const details: LsToolDetails = {};
-			const notes: string[] = [];
-			if (names.length > effectiveLimit) {
-				notes.push(notices.entryLimit(effectiveLimit));
-				details.entryLimitReached = effectiveLimit;
-			}
-			if (truncation.truncated) {
-				notes.push(notices.byteLimit());
-				details.truncation = truncation;
-			}
-			return {
-				content: [{ type: "text", text: appendNotices(truncation.content, notes) }],
-				details: Object.keys(details).length > 0 ? details : undefined,
-			};
+			return listingResult<LsToolDetails>(entries, {
+				countLimit:
+					names.length > effectiveLimit
+						? { notice: notices.entryLimit(effectiveLimit), details: { entryLimitReached: effectiveLimit } }
+						: undefined,
+			});
 		},
 	};
 }

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { atomicWriteFile } from "../../src/tools/shared/atomic-write.js";
 import { withFileMutationQueue } from "../../src/tools/shared/file-mutation-queue.js";
+import { listingResult } from "../../src/tools/shared/listing.js";
 import { expandPath, resolveExistingPath, resolveToCwd } from "../../src/tools/shared/paths.js";
+import type { TruncationResult } from "../../src/tools/shared/truncate.js";
 import { tempDir } from "./helpers.js";
 
 describe("paths", () => {
@@ -89,5 +91,29 @@ describe("atomic write", () => {
 		const dir = tempDir();
 		mkdirSync(join(dir, "d"));
 		await expect(atomicWriteFile(join(dir, "d"), "x")).rejects.toMatchObject({ code: "EISDIR" });
+	});
+});
+
+describe("listing result (find, ls, grep)", () => {
+	it("an uncut list is its lines, with no details", () => {
+		expect(listingResult(["a", "b/"], {})).toEqual({ content: [{ type: "text", text: "a\nb/" }], details: undefined });
+	});
+
+	it("notes the count limit, then the byte cap (whole lines kept), then a later cut; details record each", () => {
+		const lines = Array.from({ length: 700 }, (_, i) => `${String(i).padStart(3, "0")}:${"x".repeat(96)}`);
+		const r = listingResult<{ truncation?: TruncationResult; limitReached?: number; linesTruncated?: boolean }>(lines, {
+			countLimit: { notice: "700 results limit reached", details: { limitReached: 700 } },
+			after: { notice: "Some lines truncated", details: { linesTruncated: true } },
+		});
+		const text = (r.content[0] as { text: string }).text;
+		const [body, notes] = text.split("\n\n");
+		expect(notes).toBe("[700 results limit reached. 50.0KB limit reached. Some lines truncated]");
+		expect(body.split("\n")).toEqual(lines.slice(0, 506));
+		expect(Object.keys(r.details ?? {})).toEqual(["limitReached", "truncation", "linesTruncated"]);
+		expect(r.details).toMatchObject({
+			limitReached: 700,
+			linesTruncated: true,
+			truncation: { truncatedBy: "bytes", outputLines: 506 },
+		});
 	});
 });
