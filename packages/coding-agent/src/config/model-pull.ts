@@ -4,7 +4,16 @@
 // server's LFS hash) and a readable GGUF header, then renamed into place, so
 // the models dir never holds a half-written model under its real name.
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+	createReadStream,
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	renameSync,
+	rmSync,
+	statSync,
+	type WriteStream,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { GgufFileError, readGgufInfoSync } from "@pi/ai";
 
@@ -124,21 +133,41 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
 
 	const out = createWriteStream(part, { flags: have > 0 ? "a" : "w" });
 	let received = have;
+	// The file's own failure (a full disk, a folder gone or read-only) is an `error` event: without a
+	// listener it ended pi, and a wait for 'drain' would never end. It stops the download instead.
+	let writeError: Error | undefined;
+	const writeFailed = new Promise<never>((_, reject) =>
+		out.on("error", (error) => {
+			writeError ??= error;
+			reject(error);
+		}),
+	);
+	writeFailed.catch(() => {});
+	const cannotWrite = (error: Error) =>
+		new PullError(
+			`Could not write ${part} at ${received} bytes (${describe(error)}); make room or fix the folder, then run the same command again to resume`,
+			true,
+		);
 	try {
 		if (!response.body) throw new Error("the response has no body");
 		for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-			if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", resolve));
+			if (writeError) break;
+			if (!out.write(chunk))
+				await Promise.race([new Promise<void>((resolve) => out.once("drain", resolve)), writeFailed]).catch(() => {});
+			if (writeError) break;
 			received += chunk.length;
 			options.onProgress?.({ received, total });
 		}
 	} catch (error) {
 		await closeStream(out);
+		if (writeError) throw cannotWrite(writeError);
 		throw new PullError(
 			`The download stopped at ${received}${total ? ` of ${total}` : ""} bytes (${describe(error)}); run the same command again to resume`,
 			true,
 		);
 	}
 	await closeStream(out);
+	if (writeError) throw cannotWrite(writeError);
 	if (total !== undefined && received < total) {
 		throw new PullError(
 			`The download stopped at ${received} of ${total} bytes; run the same command again to resume`,
@@ -201,8 +230,13 @@ function hashFile(path: string): Promise<string> {
 	});
 }
 
-function closeStream(stream: NodeJS.WritableStream & { close?: unknown }): Promise<void> {
-	return new Promise((resolve) => stream.end(() => resolve()));
+/** Ends the file; settles also when writing it failed (the caller reads the failure from its listener). */
+function closeStream(stream: WriteStream): Promise<void> {
+	if (stream.destroyed) return Promise.resolve();
+	return new Promise((resolve) => {
+		stream.once("close", () => resolve());
+		stream.end();
+	});
 }
 
 function describe(error: unknown): string {

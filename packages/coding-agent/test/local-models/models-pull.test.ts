@@ -4,7 +4,16 @@
  * second resumes with a Range request, and the file lands only after size, sha256 and GGUF checks.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -123,6 +132,22 @@ describe("pi models pull", () => {
 		expect(r.out).toContain("matches the server's checksum");
 		expect(existsSync(join(modelsDir(), "mine.gguf"))).toBe(true);
 	});
+
+	it.skipIf(!existsSync("/dev/full"))(
+		"a disk that fills up mid-download is a clear error naming the file, not an unhandled write error",
+		async () => {
+			// The .part is /dev/full, where every write fails with ENOSPC: a full disk with real parts.
+			plan = { body: model };
+			mkdirSync(modelsDir(), { recursive: true });
+			symlinkSync("/dev/full", join(modelsDir(), ".full.gguf.part"));
+			const r = await pull(`${base}/full.gguf`);
+			expect(r.code).toBe(75);
+			expect(r.err).toContain(`Could not write ${join(modelsDir(), ".full.gguf.part")}`);
+			expect(r.err).toContain("ENOSPC");
+			expect(r.err).toContain("run the same command again to resume");
+			expect(existsSync(join(modelsDir(), "full.gguf"))).toBe(false);
+		},
+	);
 
 	it("a checksum mismatch removes the download and fails; nothing lands under the real name", async () => {
 		plan = { body: model };
