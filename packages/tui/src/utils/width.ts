@@ -122,10 +122,26 @@ export function textWidth(text: string): number {
 	return w;
 }
 
-/** Visible width of a string in terminal columns, ignoring escape sequences. */
+/**
+ * Visible width of a string in terminal columns, ignoring escape sequences. Printable ASCII and
+ * escape sequences (styled Latin text: most lines of a screen, each measured on every frame) are
+ * counted in one pass with no cache; anything else goes through the grapheme path, cached.
+ */
 export function visibleWidth(str: string): number {
-	if (str.length === 0) return 0;
-	if (isPrintableAscii(str)) return str.length;
+	let width = 0;
+	for (let i = 0; i < str.length; ) {
+		const c = str.charCodeAt(i);
+		if (c >= 0x20 && c < 0x7f) {
+			width++;
+			i++;
+		} else if (c === 0x1b) i += escapeLength(str, i);
+		else return graphemeLineWidth(str);
+	}
+	return width;
+}
+
+/** visibleWidth of a string holding more than printable ASCII and escape sequences. */
+function graphemeLineWidth(str: string): number {
 	const cached = cache.get(str);
 	if (cached !== undefined) return cached;
 	let width = 0;

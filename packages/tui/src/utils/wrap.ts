@@ -1,37 +1,93 @@
 /** ANSI-aware word wrapping. */
-import { AnsiState } from "./ansi.js";
-import { walkUnits } from "./units.js";
+import { AnsiState, escapeLength } from "./ansi.js";
+import { graphemes, graphemeWidth } from "./width.js";
+
+/**
+ * A piece of a word: an escape sequence (`width` -1), a run of printable ASCII characters other
+ * than space (`run`: one column each, splittable anywhere), or one grapheme cluster.
+ */
+interface Piece {
+	text: string;
+	width: number;
+	run: boolean;
+}
 
 interface Word {
 	/** Spaces before the word (text only, escapes moved into the word). */
 	spaces: number;
-	/** Escape sequences and graphemes of the word, as [text, width] pairs (width -1 = escape). */
-	units: [string, number][];
+	pieces: Piece[];
 	width: number;
 }
 
+/** Code units after an ASCII character that join it into one grapheme cluster with the next. */
+function joinsPrevious(c: number): boolean {
+	return (c >= 0x300 && c < 0x370) || c === 0x200d || c === 0xfe0f || c === 0x20e3;
+}
+
+/**
+ * The words of a line. Runs of plain ASCII become one piece each (a transcript's lines are mostly
+ * that: a piece per character made most of a long session's first frame); escape sequences and
+ * everything else go by grapheme cluster, as `walkUnits` splits them.
+ */
 function splitWords(line: string): Word[] {
 	const words: Word[] = [];
-	let cur: Word = { spaces: 0, units: [], width: 0 };
+	let cur: Word = { spaces: 0, pieces: [], width: 0 };
 	let inWord = false;
-	walkUnits(line, (text, w) => {
-		if (text === " ") {
-			if (inWord) {
-				words.push(cur);
-				cur = { spaces: 0, units: [], width: 0 };
-				inWord = false;
-			}
-			cur.spaces++;
-			return true;
+	const space = () => {
+		if (inWord) {
+			words.push(cur);
+			cur = { spaces: 0, pieces: [], width: 0 };
+			inWord = false;
 		}
-		cur.units.push([text, w]);
-		if (w >= 0) {
+		cur.spaces++;
+	};
+	const n = line.length;
+	let i = 0;
+	while (i < n) {
+		const c = line.charCodeAt(i);
+		if (c === 0x1b) {
+			const len = escapeLength(line, i);
+			cur.pieces.push({ text: line.slice(i, i + len), width: -1, run: false });
+			i += len;
+			continue;
+		}
+		if (c === 0x20 && !joinsPrevious(line.charCodeAt(i + 1))) {
+			space();
+			i++;
+			continue;
+		}
+		if (c > 0x20 && c < 0x7f) {
+			let j = i + 1;
+			for (; j < n; j++) {
+				const d = line.charCodeAt(j);
+				if (d <= 0x20 || d >= 0x7f) break;
+			}
+			// The last character joins a combining mark after it: it goes with the cluster below.
+			if (j < n && joinsPrevious(line.charCodeAt(j))) j--;
+			if (j > i) {
+				cur.pieces.push({ text: line.slice(i, j), width: j - i, run: true });
+				cur.width += j - i;
+				inWord = true;
+				i = j;
+				continue;
+			}
+		}
+		// Anything else: grapheme clusters up to the next escape sequence.
+		let end = line.indexOf("\x1b", i);
+		if (end === -1) end = n;
+		for (const g of graphemes(line.slice(i, end))) {
+			if (g === " ") {
+				space();
+				continue;
+			}
+			const w = graphemeWidth(g);
+			cur.pieces.push({ text: g, width: w, run: false });
 			cur.width += w;
 			inWord = true;
 		}
-		return true;
-	});
-	if (cur.units.length > 0 || cur.spaces > 0) words.push(cur);
+		i = end;
+	}
+	if (cur.pieces.length > 0 || cur.spaces > 0) words.push(cur);
 	return words;
 }
 
@@ -66,11 +122,11 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 		lineHasWord = false;
 		firstLine = false;
 	};
-	const appendUnits = (units: [string, number][]) => {
-		for (const [t, w] of units) {
-			if (w < 0) state.apply(t);
-			cur += t;
-			if (w > 0) curWidth += w;
+	const append = (pieces: Piece[]) => {
+		for (const p of pieces) {
+			if (p.width < 0) state.apply(p.text);
+			else curWidth += p.width;
+			cur += p.text;
 		}
 	};
 	for (const word of words) {
@@ -81,31 +137,43 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 				cur += " ".repeat(spaces);
 				curWidth += spaces;
 			}
-			appendUnits(word.units);
+			append(word.pieces);
 			if (word.width > 0) lineHasWord = true;
 			continue;
 		}
 		if (word.width <= width) {
 			if (curWidth > 0 || lineHasWord) pushLine();
-			appendUnits(word.units);
+			append(word.pieces);
 			if (word.width > 0) lineHasWord = true;
 			continue;
 		}
-		// A word longer than a line: fill the current line, then split by grapheme.
+		// A word longer than a line: fill the current line, then split it by grapheme.
 		if (curWidth + spaces < width && curWidth > 0) {
 			cur += " ".repeat(spaces);
 			curWidth += spaces;
 		} else if (curWidth > 0) pushLine();
-		for (const [t, w] of word.units) {
-			if (w < 0) {
-				state.apply(t);
-				cur += t;
+		for (const p of word.pieces) {
+			if (p.width < 0) {
+				state.apply(p.text);
+				cur += p.text;
 				continue;
 			}
-			if (w > width) continue; // cannot fit at all (wide char on a 1-column line)
-			if (curWidth + w > width) pushLine();
-			cur += t;
-			curWidth += w;
+			if (p.run) {
+				// One column per character: as much of the run as the line holds, then the next line.
+				for (let at = 0; at < p.text.length; ) {
+					if (curWidth + 1 > width) pushLine();
+					const take = Math.min(p.text.length - at, width - curWidth);
+					cur += p.text.slice(at, at + take);
+					curWidth += take;
+					at += take;
+					lineHasWord = true;
+				}
+				continue;
+			}
+			if (p.width > width) continue; // cannot fit at all (wide char on a 1-column line)
+			if (curWidth + p.width > width) pushLine();
+			cur += p.text;
+			curWidth += p.width;
 			lineHasWord = true;
 		}
 	}
