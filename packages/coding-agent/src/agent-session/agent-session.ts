@@ -17,7 +17,7 @@ import type { ExecuteToolOptions, NestedToolOutcome } from "./nested-tools.js";
 import type { SystemPromptInputs } from "./prompt-recorder.js";
 import { AgentSessionBusyError, type PromptOptions } from "./prompt-runner.js";
 import { messageText } from "./queue-report.js";
-import { type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
+import { billedUsage, type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	type ForkableMessage,
 	gatedClone,
@@ -295,7 +295,7 @@ export class AgentSession extends AgentSessionCore {
 			this.sessionManager.buildSessionContext().messages,
 			this.sessionId,
 			this.sessionFile,
-			this.sessionManager.getEntries(),
+			this.sessionManager.fold(billedUsage),
 		);
 	}
 

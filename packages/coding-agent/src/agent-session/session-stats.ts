@@ -2,6 +2,7 @@
 // full the context window is. Pure functions over the transcript.
 import type { AgentMessage } from "@pi/agent-core";
 import type { AssistantMessage, Model, Usage } from "@pi/ai";
+import type { EntryFold } from "../session/session-view.js";
 import type { SessionEntry } from "../session/types.js";
 
 export interface SessionStats {
@@ -29,12 +30,18 @@ export interface ContextUsage {
 	percent: number | undefined;
 }
 
+/** Token and cost totals of usages. */
+export interface UsageTotals {
+	tokens: SessionStats["tokens"];
+	cost: number;
+}
+
 export function computeStats(
 	messages: readonly AgentMessage[],
 	sessionId: string,
 	sessionFile: string | undefined,
-	/** The session's entries (all branches): tokens and cost then count everything paid for. */
-	entries?: readonly SessionEntry[],
+	/** What the session's entries (all branches) record as billed (`billedUsage`): then tokens and cost count everything paid for. */
+	billed?: UsageTotals,
 ): SessionStats {
 	const stats: SessionStats = {
 		sessionId,
@@ -53,33 +60,46 @@ export function computeStats(
 		else if (m.role === "assistant") {
 			stats.assistantMessages++;
 			stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
-			if (!entries) addUsage(stats, m.usage);
+			if (!billed) addUsage(stats, m.usage);
 		}
 		// Model calls a tool made (nested usage) are paid for too.
-		if (m.role === "toolResult" && !entries) addUsage(stats, m.usage);
+		if (m.role === "toolResult" && !billed) addUsage(stats, m.usage);
 	}
-	if (entries) for (const usage of billedUsages(entries)) addUsage(stats, usage);
+	if (billed) {
+		stats.tokens = { ...billed.tokens };
+		stats.cost = billed.cost;
+	}
 	return stats;
 }
 
-function addUsage(stats: SessionStats, u: Usage | undefined): void {
+function addUsage(totals: UsageTotals, u: Usage | undefined): void {
 	if (!u) return;
-	stats.tokens.input += u.input;
-	stats.tokens.output += u.output;
-	stats.tokens.cacheRead += u.cacheRead;
-	stats.tokens.cacheWrite += u.cacheWrite;
-	stats.tokens.total += u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
-	stats.cost += u.cost?.total ?? 0;
+	totals.tokens.input += u.input;
+	totals.tokens.output += u.output;
+	totals.tokens.cacheRead += u.cacheRead;
+	totals.tokens.cacheWrite += u.cacheWrite;
+	totals.tokens.total += u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+	totals.cost += u.cost?.total ?? 0;
 }
 
-/** Every usage the session's file records as billed, on any branch. */
-function* billedUsages(entries: readonly SessionEntry[]): Generator<Usage | undefined> {
-	for (const e of entries) {
-		if (e.type === "message" && (e.message.role === "assistant" || e.message.role === "toolResult")) {
-			yield e.message.usage;
-		} else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") yield e.usage;
-	}
-}
+/**
+ * Every usage a session's file records as billed, on any branch (model responses, tool results
+ * with nested usage, compaction and branch summaries, usage entries), summed as a fold
+ * (`SessionView.fold`): entries added later are added to the sums, and a large session's entries
+ * held on disk are read once without being kept.
+ */
+export const billedUsage: EntryFold<UsageTotals> = {
+	wanted: (type, role) =>
+		type === "message"
+			? role === "assistant" || role === "toolResult"
+			: type === "compaction" || type === "branch_summary" || type === "usage",
+	initial: () => ({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, cost: 0 }),
+	add(totals, e: SessionEntry) {
+		if (e.type === "message") {
+			if (e.message.role === "assistant" || e.message.role === "toolResult") addUsage(totals, e.message.usage);
+		} else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") addUsage(totals, e.usage);
+	},
+};
 
 /** Rough token count of text (4 characters per token), for messages without reported usage. */
 export function estimateTextTokens(text: string): number {

@@ -14,8 +14,21 @@ import type {
 	SessionTreeNode,
 } from "./types.js";
 
+/**
+ * A running fold over a session's entries in file order (its billed tokens and cost, for one):
+ * `SessionView.fold` folds in the entries added since its last call and keeps the rest.
+ */
+export interface EntryFold<T> {
+	/** Which entries count, by type and (for messages) role: only those are read. */
+	wanted(type: string, role: string | undefined): boolean;
+	initial(): T;
+	add(acc: T, entry: SessionEntry): void;
+}
+
 export class SessionView {
 	protected tree = new SessionTree();
+	/** Per fold: the tree it was folded over, how many of its entries, and the result so far. */
+	private readonly folds = new WeakMap<EntryFold<unknown>, { tree: SessionTree; rows: number; acc: unknown }>();
 	protected projector = new ContextProjector(this.tree);
 	protected header!: SessionHeader;
 	protected file: SessionFile | undefined;
@@ -77,6 +90,22 @@ export class SessionView {
 	/** Every entry in file order (loads lazily-held entries). */
 	getEntries(): SessionEntry[] {
 		return this.tree.all();
+	}
+	/**
+	 * `fold` over every entry it wants, in file order: the entries added since the last call with the
+	 * same fold are folded into its result, and it starts over when the view holds other entries
+	 * (another session, a reload) or fewer. Entries held on disk are read without being kept.
+	 */
+	fold<T>(fold: EntryFold<T>): T {
+		let state = this.folds.get(fold as EntryFold<unknown>);
+		if (!state || state.tree !== this.tree || state.rows > this.tree.size) {
+			state = { tree: this.tree, rows: 0, acc: fold.initial() };
+			this.folds.set(fold as EntryFold<unknown>, state);
+		}
+		const acc = state.acc as T;
+		this.tree.visitEntries(state.rows, fold.wanted, (entry) => fold.add(acc, entry));
+		state.rows = this.tree.size;
+		return acc;
 	}
 	getChildren(parentId: string): SessionEntry[] {
 		return this.tree.children(parentId);

@@ -38,6 +38,22 @@ const PRELOAD_MAX_GAP = 64 * 1024;
  * cost the same CPU as 4 MB ones and hold 3 MB less resident while a context is built.
  */
 const PRELOAD_MAX_READ = 1024 * 1024;
+/** Rows `visitEntries` reads per batch (their lines are parsed and dropped before the next). */
+const VISIT_BATCH_ROWS = 512;
+
+/**
+ * The entry a line holds when it parses as one of `type` and is valid, else undefined (the caller
+ * then reads it the usual way, which makes it a stand-in and says why).
+ */
+function parsedAsIs(bytes: Buffer, at: number, length: number, type: string): SessionEntry | undefined {
+	try {
+		const value = JSON.parse(bytes.toString("utf8", at, Math.min(bytes.length, at + length))) as SessionEntry;
+		if (typeof value !== "object" || value === null || value.type !== type) return undefined;
+		return value.type === "custom" || entryProblem(value) === undefined ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 /** The timestamp a damaged line still shows (pi writes it in the envelope), else the epoch. */
 function timestampIn(text: string): string {
@@ -309,29 +325,74 @@ export class SessionTree extends TreeColumnStore {
 	}
 
 	private readRows(reader: RangeReader, pending: number[]): void {
+		pending.sort((a, b) => this.offsets[a] - this.offsets[b]);
+		this.readLines(reader, pending, (row, bytes, at) => {
+			// The same row twice in `rows`: parsed once.
+			if (!this.values.has(row)) this.parseRow(row, bytes, at);
+		});
+	}
+
+	/** Reads the lines of `rows` (in file order), neighbours with one read each, and hands each to `onLine`. */
+	private readLines(
+		reader: RangeReader,
+		rows: number[],
+		onLine: (row: number, bytes: Buffer, at: number) => void,
+	): void {
 		const offsets = this.offsets;
 		const lengths = this.lengths;
-		pending.sort((a, b) => offsets[a] - offsets[b]);
-		for (let i = 0; i < pending.length; ) {
-			const start = offsets[pending[i]];
-			let end = start + lengths[pending[i]];
+		for (let i = 0; i < rows.length; ) {
+			const start = offsets[rows[i]];
+			let end = start + lengths[rows[i]];
 			let j = i + 1;
 			while (
-				j < pending.length &&
-				offsets[pending[j]] - end <= PRELOAD_MAX_GAP &&
-				offsets[pending[j]] + lengths[pending[j]] - start <= PRELOAD_MAX_READ
+				j < rows.length &&
+				offsets[rows[j]] >= start &&
+				offsets[rows[j]] - end <= PRELOAD_MAX_GAP &&
+				offsets[rows[j]] + lengths[rows[j]] - start <= PRELOAD_MAX_READ
 			) {
-				end = Math.max(end, offsets[pending[j]] + lengths[pending[j]]);
+				end = Math.max(end, offsets[rows[j]] + lengths[rows[j]]);
 				j++;
 			}
 			const bytes = reader(start, end - start);
-			for (let k = i; k < j; k++) {
-				const row = pending[k];
-				// The same row twice in `rows`: parsed once.
-				if (!this.values.has(row)) this.parseRow(row, bytes, offsets[row] - start);
-			}
+			for (let k = i; k < j; k++) onLine(rows[k], bytes, offsets[rows[k]] - start);
 			i = j;
 		}
+	}
+
+	/**
+	 * Calls `visit` with each entry from position `from` on, in file order, whose type (and message
+	 * role) `wanted` accepts. Entries held on disk are read in batches and parsed without being kept,
+	 * as their line holds them (ids as written): for totals over a whole session, which need one field
+	 * of most of its entries. A line that no longer parses goes through `entryAt` (a stand-in, with its
+	 * warning), as any read of it would.
+	 */
+	visitEntries(
+		from: number,
+		wanted: (type: string, role: string | undefined) => boolean,
+		visit: (entry: SessionEntry) => void,
+	): void {
+		const reader = this.reader;
+		const batch: number[] = [];
+		const flush = () => {
+			if (batch.length === 0 || !reader) return;
+			this.readLines(reader, batch, (row, bytes, at) => {
+				const value = this.values.get(row) ?? parsedAsIs(bytes, at, this.lengths[row], this.typeAt(row));
+				visit(value ?? this.entryAt(row));
+			});
+			batch.length = 0;
+		};
+		for (let i = from; i < this.count; i++) {
+			if (!wanted(this.typeAt(i), this.roleAt(i))) continue;
+			const value = this.values.get(i);
+			if (value === undefined && reader && this.offsets[i] >= 0) {
+				batch.push(i);
+				if (batch.length === VISIT_BATCH_ROWS) flush();
+				continue;
+			}
+			flush();
+			visit(value ?? this.entryAt(i));
+		}
+		flush();
 	}
 
 	/** Parse row i from `bytes` (its line at `at`); a line that no longer parses becomes a stand-in, with a warning. */

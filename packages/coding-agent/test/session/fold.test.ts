@@ -1,0 +1,115 @@
+// SessionView.fold: totals over a session's entries (its billed tokens and cost) read the entries
+// held on disk once, without keeping them, and later calls fold in only what was added since.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { billedUsage } from "../../src/agent-session/session-stats.js";
+import { SessionManager } from "../../src/session/session-manager.js";
+import type { EntryFold } from "../../src/session/session-view.js";
+import type { SessionTree } from "../../src/session/tree.js";
+import type { SessionEntry } from "../../src/session/types.js";
+import { assistant, tempDir, user } from "./helpers.js";
+
+const treeOf = (sm: SessionManager) => (sm as unknown as { tree: SessionTree }).tree;
+
+/** A session of `n` turns with long messages (held on disk after a reopen), each reply billed `i + 1` input tokens. */
+function writeSession(dir: string, n: number): string {
+	const sm = SessionManager.create(dir, join(dir, "sessions"));
+	for (let i = 0; i < n; i++) {
+		sm.appendMessage(user(`question ${i} ${"q".repeat(400)}`));
+		const reply = assistant(`answer ${i} ${"a".repeat(400)}`);
+		reply.usage = {
+			...reply.usage,
+			input: i + 1,
+			output: 2,
+			totalTokens: i + 3,
+			cost: { ...reply.usage.cost, total: 0.5 },
+		};
+		sm.appendMessage(reply);
+	}
+	const file = sm.getSessionFile() as string;
+	sm.close();
+	return file;
+}
+
+/** Counts what it is given, to see which entries a fold reads. */
+function countingFold(): EntryFold<{ seen: string[] }> & { adds: number } {
+	const f = {
+		adds: 0,
+		wanted: (type: string, role: string | undefined) => type === "message" && role === "assistant",
+		initial: () => ({ seen: [] as string[] }),
+		add(acc: { seen: string[] }, e: SessionEntry) {
+			f.adds++;
+			if (e.type === "message" && e.message.role === "assistant") acc.seen.push(JSON.stringify(e.message.content));
+		},
+	};
+	return f;
+}
+
+describe("SessionView.fold", () => {
+	it("sums a reopened session's billed usage as the file records it, keeping none of the entries it read", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 300);
+		const sm = SessionManager.open(file, join(dir, "sessions"));
+		const totals = sm.fold(billedUsage);
+		// Straight from the file's lines: 300 replies, inputs 1..300, outputs 2 each, $0.5 each.
+		let input = 0;
+		let cost = 0;
+		for (const line of readFileSync(file, "utf8").trim().split("\n")) {
+			const e = JSON.parse(line);
+			if (e.type === "message" && e.message.role === "assistant") {
+				input += e.message.usage.input;
+				cost += e.message.usage.cost.total;
+			}
+		}
+		expect(input).toBe((300 * 301) / 2);
+		expect(totals.tokens.input).toBe(input);
+		expect(totals.tokens.output).toBe(600);
+		expect(totals.cost).toBeCloseTo(cost, 9);
+		// The replies were read from disk and dropped: none is held in memory now.
+		const tree = treeOf(sm);
+		let held = 0;
+		for (let i = 0; i < tree.size; i++) if (tree.valueAt(i)?.type === "message") held++;
+		expect(held).toBe(0);
+		sm.close();
+	});
+
+	it("folds in only the entries added since its last call, and starts over for another session", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 20);
+		const sm = SessionManager.open(file, join(dir, "sessions"));
+		const fold = countingFold();
+		expect(sm.fold(fold).seen).toHaveLength(20);
+		expect(fold.adds).toBe(20);
+		sm.appendMessage(user("one more"));
+		sm.appendMessage(assistant("the last reply"));
+		const acc = sm.fold(fold);
+		expect(fold.adds).toBe(21);
+		expect(acc.seen.at(-1)).toContain("the last reply");
+		expect(acc.seen[0]).toContain("answer 0");
+		// Another session in the same manager: counted from its start.
+		const other = writeSession(tempDir(), 3);
+		sm.setSessionFile(other);
+		expect(sm.fold(fold).seen).toHaveLength(3);
+		expect(fold.adds).toBe(24);
+		sm.close();
+	});
+
+	it("a line damaged on disk after the open is read as the stand-in any read makes, with its warning", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 5);
+		const warnings: string[] = [];
+		const sm = SessionManager.open(file, join(dir, "sessions"), undefined, {
+			onWarning: (w) => warnings.push(w.message),
+		});
+		// Overwrite the third reply's bytes in place (same length), as a disk fault would.
+		const text = readFileSync(file, "latin1");
+		const at = text.indexOf('"answer 2 ');
+		writeFileSync(file, `${text.slice(0, at)}${"#".repeat(12)}${text.slice(at + 12)}`, "latin1");
+		const fold = countingFold();
+		expect(sm.fold(fold).seen).toHaveLength(4);
+		expect(fold.adds).toBe(5);
+		expect(warnings.some((w) => w.includes("does not parse"))).toBe(true);
+		sm.close();
+	});
+});
