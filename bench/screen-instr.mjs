@@ -7,6 +7,8 @@
 //
 //   npm run build && node bench/screen-instr.mjs [runs=3] <cli.js | floor> [<other cli.js> …]
 //
+// SESSION=<entries>: each start resumes a generated session of that many entries (`--session <a fresh
+// copy>` instead of `--no-session`): the first screen of a resumed conversation, its history rendered.
 // AFTER_PRINT=1: each home's first run is a `-p` run (its answer from a local fake provider), then
 // the warm-up start: the code cache as a user has it whose first run after an install was `-p`.
 import { execFileSync, spawn } from "node:child_process";
@@ -14,6 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { generateSession } from "./session-gen.mjs";
 import { chunk, makeFloorHome } from "./support/floor-home.mjs";
 
 const runs = Number(process.argv[2] ?? 3);
@@ -42,8 +45,19 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const root = mkdtempSync(join(tmpdir(), "pi-screen-instr-"));
 const makeHome = (i) => makeFloorHome(root, `h${i}`, `http://127.0.0.1:${server.address().port}/v1`);
 
+const sessionEntries = Number(process.env.SESSION ?? 0);
+const sessionSource = sessionEntries > 0 ? join(root, `session-${sessionEntries}.jsonl`) : undefined;
+if (sessionSource) generateSession(sessionSource, sessionEntries, 1800);
+
 const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
-const argsOf = (cli) => (cli === floorScript ? [cli] : [cli, "--no-session", "--model", "fake/fake-model"]);
+/** The arguments of a start in `home`; with SESSION, a fresh copy of the session for it to resume. */
+const argsOf = (cli, home) => {
+	if (cli === floorScript) return [cli];
+	if (!sessionSource) return [cli, "--no-session", "--model", "fake/fake-model"];
+	const copy = join(home.home, "resume.jsonl");
+	copyFileSync(sessionSource, copy);
+	return [cli, "--session", copy, "--model", "fake/fake-model"];
+};
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One start in tmux up to the footer; under callgrind (dumped there) when `out` is given. */
@@ -54,8 +68,8 @@ async function start(cli, home, out) {
 		.map(([k, v]) => `${k}=${q(v)}`)
 		.join(" ");
 	const cmd = out
-		? ["valgrind", "--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, ...argsOf(cli)]
-		: [process.execPath, ...argsOf(cli)];
+		? ["valgrind", "--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, ...argsOf(cli, home)]
+		: [process.execPath, ...argsOf(cli, home)];
 	const shell = `env -i ${env} ${cmd.map(q).join(" ")} 2>/dev/null; echo "[exited $?]"; sleep 60`;
 	tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", home.cwd, shell);
 	try {
