@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SettingsManager } from "../../src/config/settings.js";
+import { type AppTheme, createRgbTheme } from "../../src/modes/interactive/theme-fallback.js";
 import { DARK_THEME, LIGHT_THEME } from "../../src/modes/interactive/themes/builtin-themes.js";
 import { detectColorMode, rgbTo256, sgrOpen } from "../../src/modes/interactive/themes/color.js";
 import { createTheme, type LoadedTheme } from "../../src/modes/interactive/themes/create-theme.js";
@@ -96,6 +97,53 @@ describe("colours", () => {
 		const plain = createTheme(resolveThemeJson(themeJson("t")), "none");
 		expect(plain.fg("accent", "x")).toBe("x");
 		expect(plain.bold("x")).toBe("x");
+	});
+
+	it("the built-in fallback and a theme file of the same colours draw alike (one AppTheme builder)", () => {
+		const json = themeJson("same", "#112233");
+		for (const t of ALL_TOKENS) json.colors[t] = "#112233";
+		const rgb = Object.fromEntries(ALL_TOKENS.map((t) => [t, [17, 34, 51] as const]));
+		const pairs = [
+			[createRgbTheme("same", rgb as never, rgb as never, true), createTheme(resolveThemeJson(json), "truecolor")],
+			[createRgbTheme("same", rgb as never, rgb as never, false), createTheme(resolveThemeJson(json), "none")],
+		] as const;
+		for (const [fallback, loaded] of pairs) {
+			const draw = (theme: AppTheme) => {
+				const md = theme.getMarkdownTheme();
+				const select = theme.getSelectListTheme();
+				const settings = theme.getSettingsListTheme();
+				return [
+					theme.name,
+					theme.fg("accent", "x"),
+					theme.bg("selectedBg", "x"),
+					...[theme.bold, theme.italic, theme.underline, theme.strikethrough, theme.inverse].map((f) => f("x")),
+					...(["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const).map((level) =>
+						theme.getThinkingBorderColor(level)("x"),
+					),
+					theme.getBashModeBorderColor()("x"),
+					...[md.heading, md.link, md.linkUrl, md.code, md.codeBlock, md.codeBlockBorder, md.quote, md.quoteBorder].map(
+						(f) => f("x"),
+					),
+					...[md.hr, md.listBullet, md.bold, md.italic, md.strikethrough, md.underline].map((f) => f("x")),
+					typeof md.highlightCode,
+					theme.getEditorTheme().borderColor("x"),
+					...[select.selectedPrefix, select.selectedText, select.description, select.scrollInfo, select.noMatch].map(
+						(f) => f("x"),
+					),
+					settings.label("x", true),
+					settings.label("x", false),
+					settings.value("x", true),
+					settings.value("x", false),
+					settings.description("x"),
+					settings.cursor,
+					settings.hint("x"),
+				];
+			};
+			expect(draw(fallback)).toEqual(draw(loaded));
+		}
+		expect(pairs[0][0].getMarkdownTheme().heading("x")).toBe("\x1b[1m\x1b[38;2;17;34;51mx\x1b[39m\x1b[22m");
+		expect(pairs[0][0].getMarkdownTheme().highlightCode).toBeTypeOf("function");
+		expect(pairs[1][0].getMarkdownTheme().highlightCode).toBeUndefined();
 	});
 });
 

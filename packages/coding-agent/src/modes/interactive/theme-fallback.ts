@@ -3,7 +3,7 @@
 // live reload) supplies other `AppTheme` objects through
 // `InteractiveContext.setTheme`; components never hold colours themselves,
 // they ask the current theme at render time.
-import { createCodeHighlighter, type SelectListTheme } from "@pi/tui";
+import { createCodeHighlighter, type MarkdownTheme, type SelectListTheme } from "@pi/tui";
 import type { ExtensionTheme, ThemeBg, ThemeColor, ThinkingLevelName } from "../../extensions/ui-types.js";
 
 // The theme contract lives with the extension API (extensions implement
@@ -85,30 +85,85 @@ export function createRgbTheme(
 		return color && c ? `${fgCode(c)}${text}\x1b[39m` : text;
 	};
 	const bg = (token: ThemeBg, text: string) => (color ? `${bgCode(bgTable[token])}${text}\x1b[49m` : text);
-	const sgr = (on: string, off: string) => (text: string) => (color ? `\x1b[${on}m${text}\x1b[${off}m` : text);
+	return appThemeFromColors(name, fg, bg, color);
+}
+
+const THINKING_TOKENS: Record<ThinkingLevelName, ThemeColor> = {
+	off: "thinkingOff",
+	minimal: "thinkingMinimal",
+	low: "thinkingLow",
+	medium: "thinkingMedium",
+	high: "thinkingHigh",
+	xhigh: "thinkingXhigh",
+	// Themes have no colour of their own for max; it shares xhigh's.
+	max: "thinkingXhigh",
+};
+
+/**
+ * The AppTheme every theme is (the built-in fallback here, theme files in
+ * themes/create-theme.ts): what each component theme draws with, from the
+ * theme's `fg`/`bg` painters. `styled: false` leaves out the text attributes
+ * (bold, italic…) and code highlighting.
+ */
+export function appThemeFromColors(name: string, fg: AppTheme["fg"], bg: AppTheme["bg"], styled: boolean): AppTheme {
+	const sgr = (on: string, off: string) => (text: string) => (styled ? `\x1b[${on}m${text}\x1b[${off}m` : text);
 	const bold = sgr("1", "22");
 	const italic = sgr("3", "23");
 	const underline = sgr("4", "24");
 	const strikethrough = sgr("9", "29");
 	const inverse = sgr("7", "27");
-	const thinkingToken: Record<ThinkingLevelName, ThemeColor> = {
-		off: "thinkingOff",
-		minimal: "thinkingMinimal",
-		low: "thinkingLow",
-		medium: "thinkingMedium",
-		high: "thinkingHigh",
-		xhigh: "thinkingXhigh",
-		max: "thinkingXhigh",
-	};
+	const paint = (token: ThemeColor) => (text: string) => fg(token, text);
+
 	const selectList: SelectListTheme = {
-		selectedPrefix: (t) => fg("accent", t),
-		selectedText: (t) => fg("accent", t),
-		description: (t) => fg("muted", t),
-		scrollInfo: (t) => fg("muted", t),
-		noMatch: (t) => fg("muted", t),
+		selectedPrefix: paint("accent"),
+		selectedText: paint("accent"),
+		description: paint("muted"),
+		scrollInfo: paint("muted"),
+		noMatch: paint("muted"),
 	};
-	let highlight: ((code: string, lang?: string) => string[]) | undefined;
-	const theme: AppTheme = {
+	let highlighter: ((code: string, lang?: string) => string[]) | undefined;
+	// cli-highlight itself is loaded by pi-tui on the first code block with a language.
+	const highlight = (code: string, lang?: string): string[] => {
+		highlighter ??= createCodeHighlighter(
+			{
+				comment: paint("syntaxComment"),
+				keyword: paint("syntaxKeyword"),
+				built_in: paint("syntaxType"),
+				type: paint("syntaxType"),
+				title: paint("syntaxFunction"),
+				function: paint("syntaxFunction"),
+				variable: paint("syntaxVariable"),
+				attr: paint("syntaxVariable"),
+				string: paint("syntaxString"),
+				number: paint("syntaxNumber"),
+				literal: paint("syntaxNumber"),
+				operator: paint("syntaxOperator"),
+				punctuation: paint("syntaxPunctuation"),
+				default: paint("mdCodeBlock"),
+			},
+			paint("mdCodeBlock"),
+		);
+		return highlighter(code, lang);
+	};
+	const markdown: MarkdownTheme = {
+		heading: (t) => bold(fg("mdHeading", t)),
+		link: paint("mdLink"),
+		linkUrl: paint("mdLinkUrl"),
+		code: paint("mdCode"),
+		codeBlock: paint("mdCodeBlock"),
+		codeBlockBorder: paint("mdCodeBlockBorder"),
+		quote: (t) => italic(fg("mdQuote", t)),
+		quoteBorder: paint("mdQuoteBorder"),
+		hr: paint("mdHr"),
+		listBullet: paint("mdListBullet"),
+		bold,
+		italic,
+		strikethrough,
+		underline,
+		highlightCode: styled ? highlight : undefined,
+	};
+
+	return {
 		name,
 		fg,
 		bg,
@@ -117,65 +172,19 @@ export function createRgbTheme(
 		underline,
 		strikethrough,
 		inverse,
-		getThinkingBorderColor: (level) => (t) => fg(thinkingToken[level], t),
-		getBashModeBorderColor: () => (t) => fg("bashMode", t),
-		getMarkdownTheme: () => ({
-			heading: (t) => bold(fg("mdHeading", t)),
-			link: (t) => fg("mdLink", t),
-			linkUrl: (t) => fg("mdLinkUrl", t),
-			code: (t) => fg("mdCode", t),
-			codeBlock: (t) => fg("mdCodeBlock", t),
-			codeBlockBorder: (t) => fg("mdCodeBlockBorder", t),
-			quote: (t) => italic(fg("mdQuote", t)),
-			quoteBorder: (t) => fg("mdQuoteBorder", t),
-			hr: (t) => fg("mdHr", t),
-			listBullet: (t) => fg("mdListBullet", t),
-			bold,
-			italic,
-			strikethrough,
-			underline,
-			// cli-highlight itself is loaded by pi-tui on the first code block with a language.
-			highlightCode: color
-				? (code, lang) => {
-						highlight ??= createHighlighter(fg);
-						return highlight(code, lang);
-					}
-				: undefined,
-		}),
-		getEditorTheme: () => ({ borderColor: (t) => fg("borderMuted", t), selectList }),
+		getThinkingBorderColor: (level) => paint(THINKING_TOKENS[level] ?? "thinkingOff"),
+		getBashModeBorderColor: () => paint("bashMode"),
+		getMarkdownTheme: () => markdown,
+		getEditorTheme: () => ({ borderColor: paint("borderMuted"), selectList }),
 		getSelectListTheme: () => selectList,
 		getSettingsListTheme: () => ({
 			label: (t, selected) => (selected ? fg("accent", t) : t),
 			value: (t, selected) => (selected ? fg("accent", t) : fg("muted", t)),
-			description: (t) => fg("dim", t),
+			description: paint("dim"),
 			cursor: fg("accent", "→ "),
-			hint: (t) => fg("dim", t),
+			hint: paint("dim"),
 		}),
 	};
-	return theme;
-}
-
-function createHighlighter(fg: AppTheme["fg"]): (code: string, lang?: string) => string[] {
-	const token = (color: ThemeColor) => (t: string) => fg(color, t);
-	return createCodeHighlighter(
-		{
-			comment: token("syntaxComment"),
-			keyword: token("syntaxKeyword"),
-			built_in: token("syntaxType"),
-			type: token("syntaxType"),
-			title: token("syntaxFunction"),
-			function: token("syntaxFunction"),
-			variable: token("syntaxVariable"),
-			attr: token("syntaxVariable"),
-			string: token("syntaxString"),
-			number: token("syntaxNumber"),
-			literal: token("syntaxNumber"),
-			operator: token("syntaxOperator"),
-			punctuation: token("syntaxPunctuation"),
-			default: token("mdCodeBlock"),
-		},
-		token("mdCodeBlock"),
-	);
 }
 
 /** The built-in dark theme. */
