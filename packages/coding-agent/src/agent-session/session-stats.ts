@@ -88,6 +88,9 @@ function addUsage(totals: UsageTotals, u: Usage | undefined): void {
  * (`SessionView.fold`): entries added later are added to the sums, and a large session's entries
  * held on disk are read once without being kept.
  */
+/** The key every usage is written under; a line without this string holds no usage at all. */
+const USAGE_KEY = Buffer.from('"usage"');
+
 export const billedUsage: EntryFold<UsageTotals> = {
 	wanted: (type, role) =>
 		type === "message"
@@ -99,6 +102,8 @@ export const billedUsage: EntryFold<UsageTotals> = {
 			if (e.message.role === "assistant" || e.message.role === "toolResult") addUsage(totals, e.message.usage);
 		} else if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") addUsage(totals, e.usage);
 	},
+	// Most tool results record no usage: their lines (often the largest) are searched, not parsed.
+	lineMatters: (bytes, start, end) => bytes.subarray(start, end).includes(USAGE_KEY),
 };
 
 /** Rough token count of text (4 characters per token), for messages without reported usage. */

@@ -23,6 +23,11 @@ export interface EntryFold<T> {
 	wanted(type: string, role: string | undefined): boolean;
 	initial(): T;
 	add(acc: T, entry: SessionEntry): void;
+	/**
+	 * Optional, for entries held on disk: false when the entry on `bytes[start, end)` cannot change
+	 * the result, so it is neither parsed nor given to `add` (a byte search instead of a parse).
+	 */
+	lineMatters?(bytes: Buffer, start: number, end: number): boolean;
 }
 
 export class SessionView {
@@ -103,7 +108,12 @@ export class SessionView {
 			this.folds.set(fold as EntryFold<unknown>, state);
 		}
 		const acc = state.acc as T;
-		this.tree.visitEntries(state.rows, fold.wanted, (entry) => fold.add(acc, entry));
+		this.tree.visitEntries(
+			state.rows,
+			fold.wanted,
+			(entry) => fold.add(acc, entry),
+			fold.lineMatters && ((bytes, start, end) => fold.lineMatters?.(bytes, start, end) ?? true),
+		);
 		state.rows = this.tree.size;
 		return acc;
 	}

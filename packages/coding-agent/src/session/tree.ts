@@ -370,12 +370,15 @@ export class SessionTree extends TreeColumnStore {
 		from: number,
 		wanted: (type: string, role: string | undefined) => boolean,
 		visit: (entry: SessionEntry) => void,
+		/** For entries on disk: false when the entry on `bytes[start, end)` need not be visited (not parsed). */
+		lineMatters?: (bytes: Buffer, start: number, end: number) => boolean,
 	): void {
 		const reader = this.reader;
 		const batch: number[] = [];
 		const flush = () => {
 			if (batch.length === 0 || !reader) return;
 			this.readLines(reader, batch, (row, bytes, at) => {
+				if (lineMatters && !this.values.has(row) && !lineMatters(bytes, at, at + this.lengths[row])) return;
 				const value = this.values.get(row) ?? parsedAsIs(bytes, at, this.lengths[row], this.typeAt(row));
 				visit(value ?? this.entryAt(row));
 			});

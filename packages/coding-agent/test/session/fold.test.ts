@@ -113,3 +113,44 @@ describe("SessionView.fold", () => {
 		sm.close();
 	});
 });
+
+describe("billedUsage", () => {
+	it("skips tool results whose line has no usage without parsing them, and counts the ones that have one", () => {
+		const dir = tempDir();
+		const sm = SessionManager.create(dir, join(dir, "sessions"));
+		sm.appendMessage(user(`run it ${"q".repeat(400)}`));
+		const call = assistant(`calling ${"a".repeat(400)}`);
+		sm.appendMessage(call);
+		const result = (text: string, usage?: object) =>
+			({
+				role: "toolResult",
+				toolCallId: "t1",
+				toolName: "bash",
+				content: [{ type: "text", text }],
+				isError: false,
+				timestamp: 1,
+				...(usage ? { usage } : {}),
+			}) as never;
+		sm.appendMessage(result(`plain output ${"o".repeat(600)}`));
+		const nested = {
+			input: 7,
+			output: 3,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 10,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 },
+		};
+		sm.appendMessage(result(`a sub-agent's output ${"o".repeat(600)}`, nested));
+		const file = sm.getSessionFile() as string;
+		sm.close();
+		const reopened = SessionManager.open(file, join(dir, "sessions"));
+		const totals = reopened.fold(billedUsage);
+		// The reply (1 in, 1 out) and the tool result's nested usage (7 in, 3 out, $0.25).
+		expect(totals.tokens).toMatchObject({ input: 8, output: 4, total: 12 });
+		expect(totals.cost).toBeCloseTo(0.25, 9);
+		const lines = readFileSync(file, "utf8").trim().split("\n");
+		expect(billedUsage.lineMatters?.(Buffer.from(lines[3]), 0, lines[3].length)).toBe(false);
+		expect(billedUsage.lineMatters?.(Buffer.from(lines[4]), 0, lines[4].length)).toBe(true);
+		reopened.close();
+	});
+});
