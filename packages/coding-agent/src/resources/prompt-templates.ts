@@ -7,10 +7,9 @@
 // reported as collisions. Bad files are skipped with a warning.
 import { basename } from "node:path";
 import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
-import { enterDir, listDir, readResourceText, type WalkGuard } from "./files.js";
-import { type FrontmatterError, frontmatterFieldLine, parseFrontmatter, type YamlParse } from "./frontmatter.js";
-import { FirstOfName, type FoundFile, type WalkRoot, walkRoots } from "./root-walk.js";
-import type { LoadResult } from "./skills.js";
+import { enterDir, listDir, type WalkGuard } from "./files.js";
+import { frontmatterFieldLine, type YamlParse } from "./frontmatter.js";
+import { type FoundFile, type LoadResult, loadFirstOfName, readFrontmatterFile, type WalkRoot } from "./root-walk.js";
 
 /** Longest description derived from the body (characters). */
 const DERIVED_DESCRIPTION_MAX = 60;
@@ -43,18 +42,8 @@ export function loadPromptTemplateFile(
 	const diagnostics: ResourceDiagnostic[] = [];
 	const warn = (message: string, field?: string, line?: number) =>
 		diagnostics.push({ type: "warning", kind: "prompt", message, path: filePath, field, line });
-	const read = readResourceText(filePath);
-	if (!read.ok) {
-		warn(`skipped: ${read.reason}`);
-		return { diagnostics };
-	}
-	let fm: ReturnType<typeof parseFrontmatter>;
-	try {
-		fm = parseFrontmatter(read.text, parseYaml);
-	} catch (error) {
-		warn(`skipped: ${(error as Error).message}`, undefined, (error as FrontmatterError).line);
-		return { diagnostics };
-	}
+	const fm = readFrontmatterFile(filePath, parseYaml, warn);
+	if (!fm) return { diagnostics };
 	const name = basename(filePath).replace(/\.md$/i, "");
 	if (/\s/.test(name) || name === "") {
 		warn("skipped: a template's file name must not contain spaces (it is the command name)");
@@ -98,23 +87,18 @@ export function loadPromptTemplates(
 	roots: readonly PromptRoot[],
 	options: LoadPromptTemplatesOptions,
 ): LoadResult<PromptTemplate> {
-	const diagnostics: ResourceDiagnostic[] = [];
-	const templates = new FirstOfName<PromptTemplate>("prompt", (name) => `template "/${name}"`, diagnostics);
-	walkRoots(
+	return loadFirstOfName(
 		roots,
 		{
 			kind: "prompt",
 			noun: "prompt template",
+			label: (name) => `template "/${name}"`,
 			collect: (root, guard, out) => collectMarkdown(root.path, root.recursive === true, 0, guard, out),
-			load: (file, root) => {
-				if (options.include && !options.include(file.path, root.origin)) return;
-				if (!templates.firstVisit(file.path)) return;
-				const result = loadPromptTemplateFile(file.path, root.origin, options.parseYaml);
-				diagnostics.push(...result.diagnostics);
-				if (result.template) templates.add(result.template);
+			loadFile: (file, origin) => {
+				const { template, diagnostics } = loadPromptTemplateFile(file.path, origin, options.parseYaml);
+				return { item: template, diagnostics };
 			},
 		},
-		diagnostics,
+		options.include,
 	);
-	return { items: templates.items, diagnostics };
 }

@@ -1,12 +1,19 @@
 // The part skills and prompt templates share: going over their roots in
 // precedence order (a missing conventional root is normal, a missing named
 // one a warning; a file root must be Markdown; a directory is walked once
-// under a loop/size guard) and keeping the first item of a name, reporting
-// later ones as collisions. What a directory walk collects stays with each
-// kind (skills.ts: SKILL.md directories and ignore files; prompt-templates.ts:
+// under a loop/size guard), keeping the first item of a name, reporting
+// later ones as collisions, and reading a file's frontmatter. What a
+// directory walk collects and what a file must hold stay with each kind
+// (skills.ts: SKILL.md directories and ignore files; prompt-templates.ts:
 // `.md` children).
 import { describeOrigin, type ResourceDiagnostic, type ResourceOrigin } from "./diagnostics.js";
-import { canonicalPath, newWalkGuard, pathKind, type WalkGuard } from "./files.js";
+import { canonicalPath, newWalkGuard, pathKind, readResourceText, type WalkGuard } from "./files.js";
+import { type FrontmatterError, type FrontmatterResult, parseFrontmatter, type YamlParse } from "./frontmatter.js";
+
+export interface LoadResult<T> {
+	items: T[];
+	diagnostics: ResourceDiagnostic[];
+}
 
 export interface WalkRoot {
 	path: string;
@@ -101,5 +108,68 @@ export class FirstOfName<T extends Named> {
 		}
 		this.byName.set(item.name, item);
 		this.items.push(item);
+	}
+}
+
+/** What loading one kind of named resource from its roots takes (skills.ts, prompt-templates.ts). */
+export interface NamedResourceKind<T extends Named, R extends WalkRoot> extends Omit<RootWalk<R>, "load"> {
+	/** How an item is named in the collision message, e.g. `skill "x"` or `template "/x"`. */
+	label(name: string): string;
+	/** Reads one candidate file. */
+	loadFile(file: FoundFile, origin: ResourceOrigin): { item?: T; diagnostics: ResourceDiagnostic[] };
+}
+
+/**
+ * Loads the items of every root in precedence order: a file `include`
+ * refuses (settings exclusions) is passed over silently, a file reached twice
+ * is read once, and the first item of a name wins.
+ */
+export function loadFirstOfName<T extends Named, R extends WalkRoot>(
+	roots: readonly R[],
+	resource: NamedResourceKind<T, R>,
+	include: ((filePath: string, origin: ResourceOrigin) => boolean) | undefined,
+): LoadResult<T> {
+	const diagnostics: ResourceDiagnostic[] = [];
+	const found = new FirstOfName<T>(resource.kind, resource.label, diagnostics);
+	walkRoots(
+		roots,
+		{
+			kind: resource.kind,
+			noun: resource.noun,
+			collect: resource.collect,
+			load: (file, root) => {
+				if (include && !include(file.path, root.origin)) return;
+				if (!found.firstVisit(file.path)) return;
+				const result = resource.loadFile(file, root.origin);
+				diagnostics.push(...result.diagnostics);
+				if (result.item) found.add(result.item);
+			},
+		},
+		diagnostics,
+	);
+	return { items: found.items, diagnostics };
+}
+
+/**
+ * Reads a skill or template file and parses its frontmatter. A file that
+ * cannot be read is skipped with a warning; so is one whose frontmatter does
+ * not parse, silently when `reportParseError` is false.
+ */
+export function readFrontmatterFile(
+	filePath: string,
+	parseYaml: YamlParse,
+	warn: (message: string, field?: string, line?: number) => void,
+	reportParseError = true,
+): FrontmatterResult | undefined {
+	const read = readResourceText(filePath);
+	if (!read.ok) {
+		warn(`skipped: ${read.reason}`);
+		return undefined;
+	}
+	try {
+		return parseFrontmatter(read.text, parseYaml);
+	} catch (error) {
+		if (reportParseError) warn(`skipped: ${(error as Error).message}`, undefined, (error as FrontmatterError).line);
+		return undefined;
 	}
 }

@@ -14,8 +14,8 @@ import type { Ignore } from "ignore";
 import { ignoreFactory } from "../lazy-cjs.js";
 import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
 import { enterDir, listDir, readResourceText, type WalkGuard } from "./files.js";
-import { type FrontmatterError, frontmatterFieldLine, parseFrontmatter, type YamlParse } from "./frontmatter.js";
-import { FirstOfName, type FoundFile, type WalkRoot, walkRoots } from "./root-walk.js";
+import { frontmatterFieldLine, type YamlParse } from "./frontmatter.js";
+import { type FoundFile, type LoadResult, loadFirstOfName, readFrontmatterFile, type WalkRoot } from "./root-walk.js";
 
 export const SKILL_FILE = "SKILL.md";
 export const MAX_SKILL_NAME = 64;
@@ -46,11 +46,6 @@ export interface Skill {
 	compatibility?: string;
 	metadata?: Record<string, unknown>;
 	allowedTools?: string[];
-}
-
-export interface LoadResult<T> {
-	items: T[];
-	diagnostics: ResourceDiagnostic[];
 }
 
 /** A place to look for skills: a directory (searched) or a file. */
@@ -87,18 +82,9 @@ export function loadSkillFile(
 	const diagnostics: ResourceDiagnostic[] = [];
 	const warn = (message: string, field?: string, line?: number, type: ResourceDiagnostic["type"] = "warning") =>
 		diagnostics.push({ type, kind: "skill", message, path: filePath, field, line });
-	const read = readResourceText(filePath);
-	if (!read.ok) {
-		warn(`skipped: ${read.reason}`);
-		return { diagnostics };
-	}
-	let fm: ReturnType<typeof parseFrontmatter>;
-	try {
-		fm = parseFrontmatter(read.text, parseYaml);
-	} catch (error) {
-		if (declared) warn(`skipped: ${(error as Error).message}`, undefined, (error as FrontmatterError).line);
-		return { diagnostics };
-	}
+	// A plain .md that does not parse is silently not a skill.
+	const fm = readFrontmatterFile(filePath, parseYaml, warn, declared);
+	if (!fm) return { diagnostics };
 	const data = fm.data;
 	const lineOf = (key: string) => frontmatterFieldLine(fm, key);
 	const description = data.description;
@@ -236,25 +222,20 @@ function collectSkillFiles(
 
 /** Loads skills from roots in precedence order: the first skill of a name wins. */
 export function loadSkills(roots: readonly SkillRoot[], options: LoadSkillsOptions): LoadResult<Skill> {
-	const diagnostics: ResourceDiagnostic[] = [];
-	const skills = new FirstOfName<Skill>("skill", (name) => `skill "${name}"`, diagnostics);
-	walkRoots(
+	return loadFirstOfName(
 		roots,
 		{
 			kind: "skill",
 			noun: "skill",
+			label: (name) => `skill "${name}"`,
 			collect: (root, guard, out) => collectSkillFiles(root.path, root.path, 0, ignoreFactory()(), guard, out),
-			load: (file, root) => {
-				if (options.include && !options.include(file.path, root.origin)) return;
-				if (!skills.firstVisit(file.path)) return;
-				const result = loadSkillFile(file.path, root.origin, options.parseYaml, file.declared);
-				diagnostics.push(...result.diagnostics);
-				if (result.skill) skills.add(result.skill);
+			loadFile: (file, origin) => {
+				const { skill, diagnostics } = loadSkillFile(file.path, origin, options.parseYaml, file.declared);
+				return { item: skill, diagnostics };
 			},
 		},
-		diagnostics,
+		options.include,
 	);
-	return { items: skills.items, diagnostics };
 }
 
 function escapeXml(text: string): string {

@@ -4,7 +4,7 @@
 // trust and the four sources are decided in one place (the resource loader).
 import type { ResourceDiagnostic, ResourceOrigin } from "./diagnostics.js";
 import { canonicalPath, listDir, pathKind } from "./files.js";
-import type { LoadResult } from "./skills.js";
+import type { LoadResult } from "./root-walk.js";
 
 export interface ThemeFile {
 	path: string;
