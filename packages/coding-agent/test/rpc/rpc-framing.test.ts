@@ -127,6 +127,30 @@ describe("pi --mode rpc: framing and bad input", () => {
 		expect(pi.records.map((r) => r.id)).toEqual(["a", "b"]);
 	});
 
+	it("a client that closed its end of stderr: a stray write there (EPIPE) does not end pi; it keeps serving", async () => {
+		const preload = join(sb.root, "stray.mjs");
+		writeFileSync(
+			preload,
+			// Enough stray text that a write to the closed pipe surely fails (not only lands in its buffer).
+			'process.on("SIGUSR2", () => { for (let i = 0; i < 64; i++) console.log("stray ".repeat(2000)); });\n',
+		);
+		sb.env.NODE_OPTIONS = `--import=${preload}`;
+		pi = spawnRaw(sb);
+		pi.send(line({ id: "a", type: "get_state" }));
+		await pi.waitFor(responseTo("a"));
+		pi.child.stderr.destroy();
+		pi.child.kill("SIGUSR2");
+		pi.send(line({ id: "b", type: "get_state" }));
+		await pi.waitFor(responseTo("b"));
+		// A second round, after the failure surely happened (it is reported a tick after the write).
+		pi.child.kill("SIGUSR2");
+		pi.send(line({ id: "c", type: "get_state" }));
+		await pi.waitFor(responseTo("c"));
+		pi.child.stdin.end();
+		expect(await pi.exit).toBe(0);
+		expect(pi.records.map((r) => r.id)).toEqual(["a", "b", "c"]);
+	});
+
 	it("sends the prompt response before the first event of its run", async () => {
 		sb.fake.enqueue(textReply("hello"));
 		pi = spawnRaw(sb);

@@ -31,6 +31,8 @@ export interface RpcCliOptions {
 
 const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
+function ignoreClosedStderr(): void {}
+
 /**
  * Serves RPC until stdin ends (exit 0). A first SIGINT/SIGTERM/SIGHUP aborts
  * the run and shuts down (exit 128 + n); a second one exits at once.
@@ -47,6 +49,13 @@ export async function runRpcCli(session: AgentSession, options: RpcCliOptions): 
 		process.on(name, handler);
 		return [name, handler] as const;
 	});
+	// stderr carries diagnostics only (and stray stdout writes, see stdout-guard.ts). A client that
+	// closed its end of it makes the next write fail with EPIPE, an `error` event that without a
+	// listener ended pi mid-run; the protocol on stdout goes on, and stderr has no reader left to tell.
+	// Kept for the process's life: a write just before the end fails a tick later.
+	for (const stream of new Set([options.stderr, process.stderr])) {
+		if (!stream.listeners("error").includes(ignoreClosedStderr)) stream.on("error", ignoreClosedStderr);
+	}
 	const ext = options.extensions;
 	const bridge = () => (ext?.runtime ? ext.runtime.bridge : ext?.bridge);
 	let offChange: (() => void) | undefined;
