@@ -64,6 +64,17 @@ export const BRANCH_SUMMARY_PREFIX =
 export const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
 /** The user-visible text a bash execution becomes in the model's context. */
+/** The text of a message (user, assistant…): a string content as is, else its text blocks joined; "" when it has none. */
+export function messageText(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((c: { type?: string }) => c.type === "text")
+		.map((c: { text?: string }) => c.text ?? "")
+		.join("");
+}
+
 export function bashExecutionToText(msg: BashExecutionMessage): string {
 	let text = `Ran \`${msg.command}\`\n`;
 	text += msg.output ? `\`\`\`\n${msg.output}\n\`\`\`` : "(no output)";

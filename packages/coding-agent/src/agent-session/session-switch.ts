@@ -4,9 +4,10 @@
 // so every collaborator that holds it stays valid; what has to follow is the
 // Agent (transcript cache, queues, session id) and the model runtime (the
 // model and thinking level recorded in the session we arrive in).
-import type { Agent, AgentMessage } from "@pi/agent-core";
+import type { Agent } from "@pi/agent-core";
 import { lastAnsweredBy, restoredSelection } from "../config/virtual-models.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
+import { messageText } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { ModelRuntime } from "./model-runtime.js";
 import type { QueueReport } from "./queue-report.js";
@@ -40,23 +41,12 @@ export interface ForkableMessage {
 	text: string;
 }
 
-/** Text of a user message (its text blocks joined). */
-export function userMessageText(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((c: { type?: string }) => c.type === "text")
-		.map((c: { text?: string }) => c.text ?? "")
-		.join("");
-}
-
 /** Every user message of the session (all branches, append order) that has text. */
 export function getForkMessages(sessionManager: SessionManager): ForkableMessage[] {
 	const out: ForkableMessage[] = [];
 	for (const entry of sessionManager.getEntries()) {
 		if (entry.type !== "message" || entry.message.role !== "user") continue;
-		const text = userMessageText(entry.message);
+		const text = messageText(entry.message);
 		if (text) out.push({ entryId: entry.id, text });
 	}
 	return out;
@@ -113,7 +103,7 @@ export async function forkBefore(host: SessionSwitchHost, entryId: string): Prom
 	if (entry?.type !== "message" || entry.message.role !== "user") {
 		throw new Error(`Invalid entry ID for forking: ${entryId} is not a user message`);
 	}
-	const text = userMessageText(entry.message);
+	const text = messageText(entry.message);
 	await host.abort();
 	host.sessionManager.createBranchedSession(entry.parentId);
 	followSession(host);

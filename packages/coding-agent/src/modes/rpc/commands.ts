@@ -2,8 +2,8 @@
 // returns the response's `data` (undefined for none) or throws; the server
 // turns that into the response record. `prompt` lives in rpc-mode.ts because
 // its response has to be ordered against the run's events.
-import type { AgentMessage } from "@pi/agent-core";
 import type { AgentSession } from "../../agent-session/agent-session.js";
+import { messageText } from "../../messages.js";
 import type { RpcCommand, RpcCommandType, RpcResponseData, RpcSessionState, RpcSlashCommand } from "./rpc-types.js";
 
 export interface CommandContext {
@@ -22,16 +22,6 @@ type Handler<K extends RpcCommandType> = (
 ) => RpcResponseData[K] | Promise<RpcResponseData[K]>;
 
 type HandlerTable = { [K in Exclude<RpcCommandType, "prompt">]: Handler<K> };
-
-function textOf(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((c: { type?: string }) => c.type === "text")
-		.map((c: { text?: string }) => c.text ?? "")
-		.join("");
-}
 
 export function sessionState(session: AgentSession): RpcSessionState {
 	const queued = session.agent.getQueuedMessages();
@@ -173,7 +163,7 @@ export const handlers: HandlerTable = {
 		const messages = session.messages;
 		for (let i = messages.length - 1; i >= 0; i--) {
 			if (messages[i].role !== "assistant") continue;
-			const text = textOf(messages[i]);
+			const text = messageText(messages[i]);
 			if (text) return { text };
 		}
 		return { text: null };
