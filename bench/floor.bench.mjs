@@ -26,6 +26,10 @@
 //   curve    ours' resume at 1k / 10k / 100k / 300k entries, first and repeat: ms per 1k entries.
 //   screen   interactive first screen in tmux (120×40) until the footer shows the model.
 //   version  `pi --version` vs `node -e 0`.
+//   resume-screen  interactive first screen (tmux 120×40) of `pi --session <a fresh copy of a generated
+//            session>` until the footer shows the model: its conversation rendered, its totals counted.
+//            2,000 and 100,000 entries (RESUME_SCREEN_ENTRIES=a,b to choose); ours, the base, 1.6.0.
+//            Not part of `all` (a 100k-entry start takes seconds).
 // COLD=1 (loop): also ours with its code cache emptied before each run, and ours under 1.6.0's Node 22
 // (Node's own compile cache), warm and cold.
 //
@@ -404,6 +408,32 @@ async function screenFigure() {
 	]);
 }
 
+async function resumeScreenFigure() {
+	const sizes = (process.env.RESUME_SCREEN_ENTRIES ?? "2000,100000").split(",").map(Number);
+	for (const entries of sizes) {
+		const src = sessionFile(entries);
+		/** A run of `cmd` in `home` on a fresh copy of the session (an interactive start may append a model change). */
+		const onCopy = (cmd, home, app) => () => {
+			const copy = join(home.home, `resume-screen-${entries}.jsonl`);
+			copyFileSync(src, copy);
+			return screenOnce([...cmd, "--session", copy, "--model", "fake/fake-model"], home, app);
+		};
+		const cases = [
+			["ours", onCopy([node, ...oursNodeArgs, ours], homes.ours, true)],
+			...(base ? [["ours (base)", onCopy([node, base], homes.base, true)]] : []),
+		];
+		if (withRef) cases.push(["1.6.0 (Node 22)", onCopy([refNode, refCli], homes.ref)]);
+		const s = await rounds(cases);
+		console.log(
+			`\n### interactive first screen of a resumed ${entries}-entry session, tmux 120×40 (${runs} alternating runs after a warm-up)\n`,
+		);
+		table(s, [
+			["ms to the footer", (x) => x.wall],
+			["ms to the app (its title set)", (x) => x.app ?? Number.NaN, (x) => (Number.isNaN(x) ? "—" : f0(x))],
+		]);
+	}
+}
+
 async function versionFigure() {
 	const cases = [
 		["node -e 0", () => measure([node, "-e", "0"], homes.floor, [])],
@@ -430,9 +460,12 @@ const figures = {
 	curve: curveFigure,
 	screen: screenFigure,
 };
+// Asked for by name only.
+const extraFigures = { "resume-screen": resumeScreenFigure };
 try {
 	console.log(`node ${process.version}; 1.6.0 ${withRef ? `${refNode}` : "not installed (skipped)"}`);
 	for (const [name, run] of Object.entries(figures)) if (figure === "all" || figure === name) await run();
+	if (extraFigures[figure]) await extraFigures[figure]();
 	noteLoad();
 	console.log(`\nload average (1 min) during the run: ${f1(Math.min(...loads))}–${f1(Math.max(...loads))}`);
 } finally {

@@ -15,9 +15,29 @@ interface Piece {
 interface Word {
 	/** Spaces before the word (text only, escapes moved into the word). */
 	spaces: number;
-	pieces: Piece[];
+	/** A word that is one run of plain ASCII (most words) is that text alone, with no pieces. */
+	run: string | undefined;
+	pieces: Piece[] | undefined;
 	width: number;
 }
+
+const newWord = (): Word => ({ spaces: 0, run: undefined, pieces: undefined, width: 0 });
+
+function addPiece(word: Word, text: string, width: number, run: boolean): void {
+	if (word.pieces === undefined) {
+		if (run && word.run === undefined) {
+			word.run = text;
+			return;
+		}
+		word.pieces = word.run === undefined ? [] : [{ text: word.run, width: word.run.length, run: true }];
+		word.run = undefined;
+	}
+	word.pieces.push({ text, width, run });
+}
+
+/** The word's pieces (a lone run as one piece). */
+const piecesOf = (word: Word): Piece[] =>
+	word.pieces ?? (word.run === undefined ? [] : [{ text: word.run, width: word.run.length, run: true }]);
 
 /** Code units after an ASCII character that join it into one grapheme cluster with the next. */
 function joinsPrevious(c: number): boolean {
@@ -31,12 +51,12 @@ function joinsPrevious(c: number): boolean {
  */
 function splitWords(line: string): Word[] {
 	const words: Word[] = [];
-	let cur: Word = { spaces: 0, pieces: [], width: 0 };
+	let cur = newWord();
 	let inWord = false;
 	const space = () => {
 		if (inWord) {
 			words.push(cur);
-			cur = { spaces: 0, pieces: [], width: 0 };
+			cur = newWord();
 			inWord = false;
 		}
 		cur.spaces++;
@@ -47,7 +67,7 @@ function splitWords(line: string): Word[] {
 		const c = line.charCodeAt(i);
 		if (c === 0x1b) {
 			const len = escapeLength(line, i);
-			cur.pieces.push({ text: line.slice(i, i + len), width: -1, run: false });
+			addPiece(cur, line.slice(i, i + len), -1, false);
 			i += len;
 			continue;
 		}
@@ -65,7 +85,7 @@ function splitWords(line: string): Word[] {
 			// The last character joins a combining mark after it: it goes with the cluster below.
 			if (j < n && joinsPrevious(line.charCodeAt(j))) j--;
 			if (j > i) {
-				cur.pieces.push({ text: line.slice(i, j), width: j - i, run: true });
+				addPiece(cur, line.slice(i, j), j - i, true);
 				cur.width += j - i;
 				inWord = true;
 				i = j;
@@ -81,13 +101,13 @@ function splitWords(line: string): Word[] {
 				continue;
 			}
 			const w = graphemeWidth(g);
-			cur.pieces.push({ text: g, width: w, run: false });
+			addPiece(cur, g, w, false);
 			cur.width += w;
 			inWord = true;
 		}
 		i = end;
 	}
-	if (cur.pieces.length > 0 || cur.spaces > 0) words.push(cur);
+	if (cur.pieces !== undefined || cur.run !== undefined || cur.spaces > 0) words.push(cur);
 	return words;
 }
 
@@ -122,8 +142,15 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 		lineHasWord = false;
 		firstLine = false;
 	};
-	const append = (pieces: Piece[]) => {
-		for (const p of pieces) {
+	const append = (word: Word) => {
+		if (word.pieces === undefined) {
+			if (word.run !== undefined) {
+				cur += word.run;
+				curWidth += word.run.length;
+			}
+			return;
+		}
+		for (const p of word.pieces) {
 			if (p.width < 0) state.apply(p.text);
 			else curWidth += p.width;
 			cur += p.text;
@@ -137,13 +164,13 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 				cur += " ".repeat(spaces);
 				curWidth += spaces;
 			}
-			append(word.pieces);
+			append(word);
 			if (word.width > 0) lineHasWord = true;
 			continue;
 		}
 		if (word.width <= width) {
 			if (curWidth > 0 || lineHasWord) pushLine();
-			append(word.pieces);
+			append(word);
 			if (word.width > 0) lineHasWord = true;
 			continue;
 		}
@@ -152,7 +179,7 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 			cur += " ".repeat(spaces);
 			curWidth += spaces;
 		} else if (curWidth > 0) pushLine();
-		for (const p of word.pieces) {
+		for (const p of piecesOf(word)) {
 			if (p.width < 0) {
 				state.apply(p.text);
 				cur += p.text;
