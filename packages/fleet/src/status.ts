@@ -93,22 +93,32 @@ export async function tailSession(
 		(await pool.query<{ status: string }>("SELECT status FROM pi_fleet_sessions WHERE id = $1", [sessionId])).rows[0]
 			?.status;
 	if ((await statusOf()) === undefined) throw new Error(`No fleet session ${sessionId}`);
+	// A reader that went away (`pi fleet tail <id> | head`) fails the next write with EPIPE, an `error`
+	// event that without a listener ended the process with a trace; following on would write to no
+	// one forever. The tail stops instead, exit 1 without a trace (as `pi --version` into a closed pipe).
+	// The listener stays: a write just before the end fails a tick later.
+	let readerGone = false;
+	let wake: () => void = () => {};
+	out.on("error", () => {
+		readerGone = true;
+		wake();
+	});
 	let last = -1;
 	const drain = async () => {
 		for (const line of await store.readLines(sessionId, last)) {
+			if (readerGone) return;
 			out.write(line.bytes);
 			last = line.seq;
 		}
 	};
 	if (!follow) {
 		await drain();
-		return 0;
+		return readerGone ? 1 : 0;
 	}
 	// A lost LISTEN connection is kept by checkOut; the status poll below then reports PostgreSQL's absence.
 	const held = await checkOut(pool);
 	const { client } = held;
 	try {
-		let wake: () => void = () => {};
 		client.on("notification", (n) => {
 			if (n.payload === sessionId) wake();
 		});
@@ -121,8 +131,10 @@ export async function tailSession(
 			// The status is read before the lines: once it is final, these are all the lines there will be.
 			const status = await statusOf();
 			await drain();
+			if (readerGone) return 1;
 			if (status && TERMINAL.includes(status)) return 0;
 			await woke;
+			if (readerGone) return 1;
 		}
 	} finally {
 		// A client still listening (UNLISTEN failed) is destroyed rather than pooled.

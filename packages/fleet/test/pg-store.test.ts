@@ -9,6 +9,7 @@ import { JsonlSessionStore, type SessionStore, StaleWriterError } from "@pi/codi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Pool, transaction } from "../src/db.js";
 import { PgSessionStore } from "../src/pg-store.js";
+import { tailSession } from "../src/status.js";
 import { missingServices, type Services, startServices } from "./support/services.js";
 
 const skip = missingServices();
@@ -55,6 +56,38 @@ describe.skipIf(skip)("session store contract", () => {
 		// The broken client was destroyed, not pooled: every pooled client still answers.
 		const answers = await Promise.all([1, 2, 3, 4].map((n) => p.query<{ n: number }>("SELECT $1::int AS n", [n])));
 		expect(answers.map((a) => a.rows[0].n)).toEqual([1, 2, 3, 4]);
+	});
+
+	it("tail --follow whose reader went away (EPIPE) stops with exit 1, without an unhandled error", async () => {
+		const p = pool as Pool;
+		const id = "tail-reader-gone";
+		const writer = await new PgSessionStore(p).claim(id);
+		await writer.append(Buffer.from('{"type":"session","id":"a"}\n'));
+		// The reader (as `| head -c 1`) takes the first bytes and closes its end.
+		const { createServer, connect } = await import("node:net");
+		const sock = join(dir, "tail.sock");
+		const server = createServer((peer) => peer.once("data", () => peer.destroy()));
+		await new Promise<void>((r) => server.listen(sock, r));
+		// Half-open, as a pipe: the peer's end does not end (and silently destroy) this side.
+		const out = connect({ path: sock, allowHalfOpen: true });
+		out.on("data", () => {});
+		await new Promise((r) => out.once("connect", r));
+		try {
+			let code: number | undefined;
+			const tailing = tailSession(p, id, true, out).then((c) => {
+				code = c;
+			});
+			// New lines keep coming (the session runs on); each is written to the closed reader.
+			for (let n = 0; n < 200 && code === undefined; n++) {
+				await writer.append(Buffer.from(`{"type":"custom","id":"n${n}","pad":"${"x".repeat(4096)}"}\n`));
+				await Promise.race([tailing, new Promise((r) => setTimeout(r, 50))]);
+			}
+			expect(code).toBe(1);
+		} finally {
+			await writer.close();
+			out.destroy();
+			await new Promise((r) => server.close(r));
+		}
 	});
 
 	for (const [name, make] of stores) {
