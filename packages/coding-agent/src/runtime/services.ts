@@ -89,12 +89,10 @@ export async function createSessionServices(o: SessionServicesOptions): Promise<
 		packageRoots: await packageRoots(packages),
 	});
 	await resources.reload();
-	const extensions = await finishExtensions(user.extensions, {
-		...user.options,
-		projectTrusted: trust.trusted,
-		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
-		packageExtensions: await packageExtensionsOf(packages),
-	});
+	const extensions = await finishExtensions(
+		user.extensions,
+		afterTrust(user.options, trust, settings, await packageExtensionsOf(packages)),
+	);
 	return { cwd, agentDir, trust, packages, settings, resources, extensions, warnings };
 }
 
@@ -184,12 +182,29 @@ export async function loadSessionExtensions(
 		globalSetting: settings.getScopeSettings("global").extensions,
 		packageExtensions: packageExtensions?.filter((p) => p.scope !== "project"),
 	};
-	return finishExtensions(await loadUserExtensions(extensionOptions), {
-		...extensionOptions,
+	return finishExtensions(
+		await loadUserExtensions(extensionOptions),
+		afterTrust(extensionOptions, trust, settings, packageExtensions),
+	);
+}
+
+/**
+ * Step 3's extension options: the ones before trust, with the project's
+ * `extensions` setting when the folder is trusted and every package's
+ * extensions (the project's packages included).
+ */
+function afterTrust(
+	before: ExtensionSetupOptions,
+	trust: ProjectTrust,
+	settings: SettingsManager,
+	packageExtensions: ExtensionSetupOptions["packageExtensions"],
+): ExtensionSetupOptions {
+	return {
+		...before,
 		projectTrusted: trust.trusted,
 		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
 		packageExtensions,
-	});
+	};
 }
 
 /**
@@ -216,12 +231,10 @@ export async function moveSessionServices(
 	const packages = await projectStage(o, cwd, trust, settings, user.packages, warnings);
 	resources.retarget({ cwd, loadProjectResources: trust.trusted, packageRoots: await packageRoots(packages) });
 	await resources.reload();
-	const extensions = await finishExtensions(user.extensions, {
-		...user.options,
-		projectTrusted: trust.trusted,
-		projectSetting: trust.trusted ? settings.getScopeSettings("project").extensions : undefined,
-		packageExtensions: await packageExtensionsOf(packages),
-	});
+	const extensions = await finishExtensions(
+		user.extensions,
+		afterTrust(user.options, trust, settings, await packageExtensionsOf(packages)),
+	);
 	return { cwd, agentDir, trust, packages, settings, resources, extensions, warnings };
 }
 
