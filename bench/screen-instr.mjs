@@ -43,7 +43,13 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 
 const root = mkdtempSync(join(tmpdir(), "pi-screen-instr-"));
-const makeHome = (i) => makeFloorHome(root, `h${i}`, `http://127.0.0.1:${server.address().port}/v1`);
+// PI_FRAME_CACHE=off: the app's own first frame (without it, a start after the warm-up paints the early
+// frame, and AT_FRAME counts only up to that paint).
+const makeHome = (i) => {
+	const home = makeFloorHome(root, `h${i}`, `http://127.0.0.1:${server.address().port}/v1`);
+	if (process.env.PI_FRAME_CACHE) home.env.PI_FRAME_CACHE = process.env.PI_FRAME_CACHE;
+	return home;
+};
 
 const sessionEntries = Number(process.env.SESSION ?? 0);
 const sessionSource = sessionEntries > 0 ? join(root, `session-${sessionEntries}.jsonl`) : undefined;
