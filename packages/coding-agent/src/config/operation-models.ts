@@ -187,21 +187,10 @@ export class OperationModels {
 		context: ImagesContext,
 		options: ImagesOptions = {},
 	): Promise<AssistantImages> {
-		const known = this.models.find((m) => m.type === "image" && m.provider === model?.provider && m.id === model?.id);
-		if (!known) return imagesError(model, `no image model ${model?.provider}/${model?.id}`, options.signal);
-		const ops = this.operations.get(known.provider);
-		const impl = ops?.images?.[known.api]?.generateImages.bind(ops.images[known.api]) ?? ops?.generateImages;
-		if (!impl)
-			return imagesError(
-				known as ImageModel,
-				`provider "${known.provider}" has no image implementation for api "${known.api}"`,
-			);
-		try {
-			const request = await this.requestOptions(known, options);
-			return await impl(request.model as ImageModel, context, request.options);
-		} catch (error) {
-			return imagesError(known as ImageModel, describe(error), options.signal);
-		}
+		return this.run("image", model, context, options, {
+			fail: imagesError,
+			implementation: (ops, api) => ops?.images?.[api]?.generateImages.bind(ops.images[api]) ?? ops?.generateImages,
+		});
 	}
 
 	async classify(
@@ -209,26 +198,51 @@ export class OperationModels {
 		context: ClassifierContext,
 		options: ClassifierOptions = {},
 	): Promise<ClassifierResult> {
-		const known = this.models.find(
-			(m) => m.type === "classifier" && m.provider === model?.provider && m.id === model?.id,
-		);
-		if (!known) return classifierError(model, `no classifier model ${model?.provider}/${model?.id}`, options.signal);
-		if ((context.images?.length ?? 0) > 0 && !known.input.includes("image")) {
-			return classifierError(known as ClassifierModel, `${known.provider}/${known.id} does not take images`);
-		}
-		const ops = this.operations.get(known.provider);
-		const impl = ops?.classifiers?.[known.api]?.classify.bind(ops.classifiers[known.api]) ?? ops?.classify;
-		if (!impl) {
-			return classifierError(
-				known as ClassifierModel,
-				`provider "${known.provider}" has no classifier implementation for api "${known.api}"`,
-			);
-		}
+		return this.run("classifier", model, context, options, {
+			fail: classifierError,
+			implementation: (ops, api) => ops?.classifiers?.[api]?.classify.bind(ops.classifiers[api]) ?? ops?.classify,
+			refuse: (known) =>
+				(context.images?.length ?? 0) > 0 && !known.input.includes("image")
+					? `${known.provider}/${known.id} does not take images`
+					: undefined,
+		});
+	}
+
+	/**
+	 * One operation, never rejecting: the registered model of that type, the
+	 * implementation for its api (else the provider-level one), called with
+	 * the request options. No such model, a `refuse` reason, no
+	 * implementation, or a throw is the operation's error result (aborted
+	 * when the caller's signal fired).
+	 */
+	private async run<M extends ImageModel | ClassifierModel, C, O extends Options, R>(
+		type: M["type"],
+		model: M,
+		context: C,
+		options: O,
+		how: {
+			fail(model: M, message: string, signal?: AbortSignal): R;
+			implementation(
+				ops: ProviderOperations | undefined,
+				api: string,
+			): ((model: M, context: C, options: O) => Promise<R>) | undefined;
+			refuse?(known: M): string | undefined;
+		},
+	): Promise<R> {
+		const known = this.models.find((m) => m.type === type && m.provider === model?.provider && m.id === model?.id) as
+			| M
+			| undefined;
+		if (!known) return how.fail(model, `no ${type} model ${model?.provider}/${model?.id}`, options.signal);
+		const refused = how.refuse?.(known);
+		if (refused) return how.fail(known, refused);
+		const impl = how.implementation(this.operations.get(known.provider), known.api);
+		if (!impl)
+			return how.fail(known, `provider "${known.provider}" has no ${type} implementation for api "${known.api}"`);
 		try {
 			const request = await this.requestOptions(known, options);
-			return await impl(request.model as ClassifierModel, context, request.options);
+			return await impl(request.model as M, context, request.options);
 		} catch (error) {
-			return classifierError(known as ClassifierModel, describe(error), options.signal);
+			return how.fail(known, describe(error), options.signal);
 		}
 	}
 }
