@@ -4,24 +4,14 @@
 // only when there is at least one extension to load.
 import { join } from "node:path";
 import { findReplacedBuiltins } from "../extensions/builtin-replacement.js";
-import { discoverExtensions, type ExtensionSource, type PackageExtension } from "../extensions/discovery.js";
+import { type DiscoverOptions, discoverExtensions, type ExtensionSource } from "../extensions/discovery.js";
 import type { ExtensionRuntime, LoadedExtension } from "../extensions/extension.js";
 import type { LoadError } from "../extensions/loader.js";
 import type { ExtensionRunner } from "../extensions/runner.js";
 import type { ExtensionError, ExtensionFactory, ExtensionFlag } from "../extensions/types.js";
 
-export interface ExtensionSetupOptions {
-	cwd: string;
-	agentDir: string;
-	projectTrusted: boolean;
-	globalSetting?: unknown;
-	projectSetting?: unknown;
-	cliPaths?: string[];
-	noExtensions?: boolean;
-	/** Built-ins turned off for this run (`--no-mcp` → "mcp"). */
-	disabledBuiltins?: string[];
-	/** Extension files of installed pi packages (packages/load.ts). */
-	packageExtensions?: readonly PackageExtension[];
+/** What discovery takes, with the built-ins given as factories and the inline factories to load after it. */
+export interface ExtensionSetupOptions extends Omit<DiscoverOptions, "builtins"> {
 	/**
 	 * The bundled extensions this host offers (`builtin:<name>`), by name in
 	 * load order: the CLI passes its own (cli/builtin-extensions.ts); the SDK none.
