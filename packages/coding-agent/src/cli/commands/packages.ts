@@ -212,10 +212,16 @@ function storedSpec(source: ParsedSource, location: SettingsLocation): string {
 	return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-async function ask(io: CommandIo, question: string): Promise<string> {
+/** The answer typed, or undefined when input ended first (Ctrl+D): then nothing is done. */
+async function ask(io: CommandIo, question: string): Promise<string | undefined> {
 	const rl = createInterface({ input: io.stdin, output: io.stdout });
 	try {
-		return (await new Promise<string>((resolve) => rl.question(question, resolve))).trim();
+		const answer = await new Promise<string | undefined>((resolve) => {
+			rl.once("close", () => resolve(undefined));
+			rl.question(question, resolve);
+		});
+		if (answer === undefined) io.stdout.write("\n");
+		return answer?.trim();
 	} finally {
 		rl.close();
 	}
@@ -223,7 +229,8 @@ async function ask(io: CommandIo, question: string): Promise<string> {
 
 async function confirm(io: CommandIo, question: string): Promise<boolean> {
 	if (!io.stdin.isTTY) return true;
-	return !/^n/i.test(await ask(io, question));
+	const answer = await ask(io, question);
+	return answer !== undefined && !/^n/i.test(answer);
 }
 
 /**
@@ -254,7 +261,7 @@ async function projectWriteAllowed(p: Parsed, io: CommandIo, agentDir: string, w
 		`${io.cwd} is not a trusted project: its .pi/ settings, extensions and packages do not load.\n` +
 			"With -l pi writes its .pi/settings.json and installs into its .pi/, and the project's packages load from then on.\n",
 	);
-	if (!/^y/i.test(await ask(io, "Trust this project? [y/N] "))) {
+	if (!/^y/i.test((await ask(io, "Trust this project? [y/N] ")) ?? "")) {
 		io.stdout.write(`Not trusted; ${what}.\n`);
 		return false;
 	}
