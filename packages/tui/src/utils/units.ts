@@ -12,6 +12,15 @@ export interface Unit {
 	width: number;
 }
 
+/**
+ * Whether a code unit after an ASCII character joins it into one grapheme
+ * cluster with what follows (a combining mark, ZWJ, VS16, the keycap mark):
+ * the ASCII fast paths of `walkUnits` and wrap.ts stop before such a character.
+ */
+export function joinsPrevious(c: number): boolean {
+	return (c >= 0x300 && c < 0x370) || c === 0x200d || c === 0xfe0f || c === 0x20e3;
+}
+
 /** Call `fn` for each unit of `line`, in order. Returning `false` stops the walk. */
 export function walkUnits(line: string, fn: (text: string, width: number) => boolean | undefined): void {
 	const n = line.length;
@@ -26,8 +35,7 @@ export function walkUnits(line: string, fn: (text: string, width: number) => boo
 		}
 		if (c >= 0x20 && c < 0x7f) {
 			// ASCII fast path, except before a combining mark that would join this char.
-			const next = line.charCodeAt(i + 1);
-			if (!(next >= 0x300 && next < 0x370) && next !== 0x200d && next !== 0xfe0f && next !== 0x20e3) {
+			if (!joinsPrevious(line.charCodeAt(i + 1))) {
 				if (fn(line[i], 1) === false) return;
 				i++;
 				continue;

@@ -1,5 +1,6 @@
 /** ANSI-aware word wrapping. */
 import { AnsiState, escapeLength } from "./ansi.js";
+import { joinsPrevious } from "./units.js";
 import { graphemes, graphemeWidth } from "./width.js";
 
 /**
@@ -38,11 +39,6 @@ function addPiece(word: Word, text: string, width: number, run: boolean): void {
 /** The word's pieces (a lone run as one piece). */
 const piecesOf = (word: Word): Piece[] =>
 	word.pieces ?? (word.run === undefined ? [] : [{ text: word.run, width: word.run.length, run: true }]);
-
-/** Code units after an ASCII character that join it into one grapheme cluster with the next. */
-function joinsPrevious(c: number): boolean {
-	return (c >= 0x300 && c < 0x370) || c === 0x200d || c === 0xfe0f || c === 0x20e3;
-}
 
 /**
  * The words of a line. Runs of plain ASCII become one piece each (a transcript's lines are mostly
