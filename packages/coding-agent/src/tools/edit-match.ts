@@ -133,22 +133,19 @@ export function matchEdit(
 			if (variant !== oldText) candidates.push({ text: variant, tolerance: "line-endings" });
 		}
 	}
+	// The edit found at content[start, end): its replacement takes that text's line endings.
+	const matchAt = (start: number, end: number, tolerance: MatchedEdit["tolerance"]): MatchedEdit => ({
+		index,
+		start,
+		end,
+		replacement: adaptLineEndings(newText, content.slice(start, end), eol),
+		tolerance,
+	});
 	for (const candidate of candidates) {
 		const starts = findAll(content, candidate.text);
 		if (starts.length > 1) throw duplicateError(path, content, starts, total, index);
 		if (starts.length === 1) {
-			const start = starts[0];
-			const end = start + candidate.text.length;
-			return {
-				match: {
-					index,
-					start,
-					end,
-					replacement: adaptLineEndings(newText, content.slice(start, end), eol),
-					tolerance: candidate.tolerance,
-				},
-				normalized,
-			};
+			return { match: matchAt(starts[0], starts[0] + candidate.text.length, candidate.tolerance), normalized };
 		}
 	}
 	const norm = normalized ?? normalizeWithMap(content);
@@ -167,16 +164,7 @@ export function matchEdit(
 		if (starts.length === 1) {
 			const start = norm.map[starts[0]];
 			const end = norm.map[starts[0] + needle.length - 1] + 1;
-			return {
-				match: {
-					index,
-					start,
-					end,
-					replacement: adaptLineEndings(newText, content.slice(start, end), eol),
-					tolerance: "normalized",
-				},
-				normalized: norm,
-			};
+			return { match: matchAt(start, end, "normalized"), normalized: norm };
 		}
 	}
 	const prefix =
