@@ -52,3 +52,67 @@ describe("truncation", () => {
 		expect(notices.entryLimit(500)).toBe("500 entries limit reached. Use limit=1000 for more");
 	});
 });
+
+describe("truncation results, whole", () => {
+	const totals = (content: string, maxLines: number, maxBytes: number) => ({
+		totalLines: content.split("\n").length,
+		totalBytes: Buffer.byteLength(content),
+		maxLines,
+		maxBytes,
+	});
+	const flags = { lastLinePartial: false, firstLineExceedsLimit: false };
+
+	it("every branch of truncateHead and truncateTail", () => {
+		const text = "aa\nbb\ncc\ndd";
+		expect(truncateHead(text, { maxLines: 9, maxBytes: 99 })).toEqual({
+			...totals(text, 9, 99),
+			...flags,
+			content: text,
+			truncated: false,
+			truncatedBy: null,
+			outputLines: 4,
+			outputBytes: 11,
+		});
+		expect(truncateTail(text, { maxLines: 9, maxBytes: 99 })).toEqual(
+			truncateHead(text, { maxLines: 9, maxBytes: 99 }),
+		);
+		expect(truncateHead(text, { maxLines: 2, maxBytes: 99 })).toEqual({
+			...totals(text, 2, 99),
+			...flags,
+			content: "aa\nbb",
+			truncated: true,
+			truncatedBy: "lines",
+			outputLines: 2,
+			outputBytes: 5,
+		});
+		expect(truncateTail(text, { maxLines: 9, maxBytes: 7 })).toEqual({
+			...totals(text, 9, 7),
+			...flags,
+			content: "cc\ndd",
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 2,
+			outputBytes: 5,
+		});
+		expect(truncateHead("aaaa\nb", { maxBytes: 3 })).toEqual({
+			...totals("aaaa\nb", 2000, 3),
+			...flags,
+			firstLineExceedsLimit: true,
+			content: "",
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 0,
+			outputBytes: 0,
+		});
+		expect(truncateTail("a\nbbbb", { maxBytes: 3 })).toEqual({
+			...totals("a\nbbbb", 2000, 3),
+			...flags,
+			lastLinePartial: true,
+			content: "bbb",
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 1,
+			outputBytes: 3,
+		});
+	});
+});

@@ -72,6 +72,22 @@ function measure(
 	return { lines, totals, whole };
 }
 
+type Totals = ReturnType<typeof measure>["totals"];
+
+/** The result of content cut down to `out` (`outputLines` lines of it); the caller marks a partial line. */
+function cutTo(totals: Totals, out: string, truncatedBy: "lines" | "bytes", outputLines: number): TruncationResult {
+	return {
+		...totals,
+		content: out,
+		truncated: true,
+		truncatedBy,
+		outputLines,
+		outputBytes: Buffer.byteLength(out, "utf8"),
+		lastLinePartial: false,
+		firstLineExceedsLimit: false,
+	};
+}
+
 /**
  * How many whole lines, taken from the start (or from the end), fit in both
  * caps (the newline between two kept lines counts as a byte), and which cap
@@ -99,29 +115,11 @@ function wholeLinesWithin(
 export function truncateHead(content: string, options?: TruncationOptions): TruncationResult {
 	const { lines, totals, whole } = measure(content, options);
 	if (whole) return whole;
-	const base = { ...totals, lastLinePartial: false };
 	if (Buffer.byteLength(lines[0], "utf8") > totals.maxBytes) {
-		return {
-			...base,
-			content: "",
-			truncated: true,
-			truncatedBy: "bytes",
-			outputLines: 0,
-			outputBytes: 0,
-			firstLineExceedsLimit: true,
-		};
+		return { ...cutTo(totals, "", "bytes", 0), firstLineExceedsLimit: true };
 	}
 	const { count, truncatedBy } = wholeLinesWithin(lines, totals.maxLines, totals.maxBytes, false);
-	const out = lines.slice(0, count).join("\n");
-	return {
-		...base,
-		content: out,
-		truncated: true,
-		truncatedBy,
-		outputLines: count,
-		outputBytes: Buffer.byteLength(out, "utf8"),
-		firstLineExceedsLimit: false,
-	};
+	return cutTo(totals, lines.slice(0, count).join("\n"), truncatedBy, count);
 }
 
 /** Keep the last `maxBytes` bytes of a string without splitting a UTF-8 sequence. */
@@ -138,31 +136,12 @@ export function tailBytes(text: string, maxBytes: number): string {
 export function truncateTail(content: string, options?: TruncationOptions): TruncationResult {
 	const { lines, totals, whole } = measure(content, options);
 	if (whole) return whole;
-	const base = { ...totals, firstLineExceedsLimit: false };
 	const last = lines[lines.length - 1];
 	if (Buffer.byteLength(last, "utf8") > totals.maxBytes) {
-		const out = tailBytes(last, totals.maxBytes);
-		return {
-			...base,
-			content: out,
-			truncated: true,
-			truncatedBy: "bytes",
-			outputLines: 1,
-			outputBytes: Buffer.byteLength(out, "utf8"),
-			lastLinePartial: true,
-		};
+		return { ...cutTo(totals, tailBytes(last, totals.maxBytes), "bytes", 1), lastLinePartial: true };
 	}
 	const { count, truncatedBy } = wholeLinesWithin(lines, totals.maxLines, totals.maxBytes, true);
-	const out = lines.slice(lines.length - count).join("\n");
-	return {
-		...base,
-		content: out,
-		truncated: true,
-		truncatedBy,
-		outputLines: count,
-		outputBytes: Buffer.byteLength(out, "utf8"),
-		lastLinePartial: false,
-	};
+	return cutTo(totals, lines.slice(lines.length - count).join("\n"), truncatedBy, count);
 }
 
 /** Cap one line at `maxChars` characters (grep match lines). */
