@@ -41,14 +41,21 @@ export interface ForkableMessage {
 	text: string;
 }
 
-/** Every user message of the session (all branches, append order) that has text. */
+/**
+ * Every user message of the session (all branches, append order) that has text. Only user messages
+ * are read, and those on disk are not kept: a long session's list does not load the whole file.
+ */
 export function getForkMessages(sessionManager: SessionManager): ForkableMessage[] {
 	const out: ForkableMessage[] = [];
-	for (const entry of sessionManager.getEntries()) {
-		if (entry.type !== "message" || entry.message.role !== "user") continue;
-		const text = messageText(entry.message);
-		if (text) out.push({ entryId: entry.id, text });
-	}
+	sessionManager.forEachEntry(
+		(type, role) => type === "message" && role === "user",
+		(entry, id) => {
+			// A line that no longer parses reads as a stand-in: not a user message.
+			if (entry.type !== "message" || entry.message.role !== "user") return;
+			const text = messageText(entry.message);
+			if (text) out.push({ entryId: id, text });
+		},
+	);
 	return out;
 }
 

@@ -97,6 +97,17 @@ export class SessionView {
 		return this.tree.all();
 	}
 	/**
+	 * Calls `visit` with each entry `wanted` accepts (by type and message role), in file order, and the
+	 * id the session knows it by. Entries held on disk are read without being kept, as their line holds
+	 * them: use the id given, not the entry's own (a renamed duplicate's differs).
+	 */
+	forEachEntry(
+		wanted: (type: string, role: string | undefined) => boolean,
+		visit: (entry: SessionEntry, id: string) => void,
+	): void {
+		this.tree.visitEntries(0, wanted, (entry, row) => visit(entry, this.tree.idOf(row)));
+	}
+	/**
 	 * `fold` over every entry it wants, in file order: the entries added since the last call with the
 	 * same fold are folded into its result, and it starts over when the view holds other entries
 	 * (another session, a reload) or fewer. Entries held on disk are read without being kept.

@@ -369,7 +369,8 @@ export class SessionTree extends TreeColumnStore {
 	visitEntries(
 		from: number,
 		wanted: (type: string, role: string | undefined) => boolean,
-		visit: (entry: SessionEntry) => void,
+		/** `row`: the entry's position (`idOf(row)` is the id the tree knows it by). */
+		visit: (entry: SessionEntry, row: number) => void,
 		/** For entries on disk: false when the entry on `bytes[start, end)` need not be visited (not parsed). */
 		lineMatters?: (bytes: Buffer, start: number, end: number) => boolean,
 	): void {
@@ -380,7 +381,7 @@ export class SessionTree extends TreeColumnStore {
 			this.readLines(reader, batch, (row, bytes, at) => {
 				if (lineMatters && !this.values.has(row) && !lineMatters(bytes, at, at + this.lengths[row])) return;
 				const value = this.values.get(row) ?? parsedAsIs(bytes, at, this.lengths[row], this.typeAt(row));
-				visit(value ?? this.entryAt(row));
+				visit(value ?? this.entryAt(row), row);
 			});
 			batch.length = 0;
 		};
@@ -393,7 +394,7 @@ export class SessionTree extends TreeColumnStore {
 				continue;
 			}
 			flush();
-			visit(value ?? this.entryAt(i));
+			visit(value ?? this.entryAt(i), i);
 		}
 		flush();
 	}
@@ -498,6 +499,11 @@ export class SessionTree extends TreeColumnStore {
 			path.push(cur);
 		}
 		return Int32Array.from(path.reverse());
+	}
+
+	/** The id the tree knows row `row` by (a renamed duplicate's new id, not the one its line holds). */
+	idOf(row: number): string {
+		return this.ids.idAt(row);
 	}
 
 	all(): SessionEntry[] {

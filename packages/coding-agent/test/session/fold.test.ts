@@ -154,3 +154,36 @@ describe("billedUsage", () => {
 		reopened.close();
 	});
 });
+
+describe("SessionView.forEachEntry", () => {
+	it("gives each wanted entry with the id the session knows it by, keeping none read from disk", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 30);
+		// A second line with an id already used (a copy-paste of the first user message): renamed at load.
+		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+		const firstUser = lines.find((l) => l.includes('"role":"user"')) as string;
+		writeFileSync(file, `${lines.join("\n")}\n${firstUser.replace("question 0", "question 0 again")}\n`);
+		const expected = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true })
+			.getEntries()
+			.filter((e) => e.type === "message" && e.message.role === "user")
+			.map((e) => e.id);
+		const sm = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true });
+		const tree = treeOf(sm);
+		const held = () => {
+			let n = 0;
+			for (let i = 0; i < tree.size; i++) if (tree.valueAt(i)?.type === "message") n++;
+			return n;
+		};
+		// The load keeps the renamed duplicate (it parsed it to tell a repeat from a clash); nothing else.
+		const heldAtOpen = held();
+		expect(heldAtOpen).toBeLessThanOrEqual(1);
+		const seen: string[] = [];
+		sm.forEachEntry(
+			(type, role) => type === "message" && role === "user",
+			(_entry, id) => seen.push(id),
+		);
+		expect(seen).toEqual(expected);
+		expect(new Set(seen).size).toBe(31);
+		expect(held()).toBe(heldAtOpen);
+	});
+});
