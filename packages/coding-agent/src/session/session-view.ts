@@ -119,12 +119,14 @@ export class SessionView {
 			this.folds.set(fold as EntryFold<unknown>, state);
 		}
 		const acc = state.acc as T;
-		this.tree.visitEntries(
-			state.rows,
-			fold.wanted,
-			(entry) => fold.add(acc, entry),
-			fold.lineMatters && ((bytes, start, end) => fold.lineMatters?.(bytes, start, end) ?? true),
-		);
+		const matters = fold.lineMatters?.bind(fold);
+		try {
+			this.tree.visitEntries(state.rows, fold.wanted, (entry) => fold.add(acc, entry), matters);
+		} catch (e) {
+			// Part of the entries folded in (a read failed): the next call starts over rather than adding them twice.
+			this.folds.delete(fold as EntryFold<unknown>);
+			throw e;
+		}
 		state.rows = this.tree.size;
 		return acc;
 	}

@@ -14,7 +14,8 @@ const treeOf = (sm: SessionManager) => (sm as unknown as { tree: SessionTree }).
 
 /** A session of `n` turns with long messages (held on disk after a reopen), each reply billed `i + 1` input tokens. */
 function writeSession(dir: string, n: number): string {
-	const sm = SessionManager.create(dir, join(dir, "sessions"));
+	// Test data: written without a sync per line.
+	const sm = SessionManager.create(dir, join(dir, "sessions"), {}, { durability: "write" });
 	for (let i = 0; i < n; i++) {
 		sm.appendMessage(user(`question ${i} ${"q".repeat(400)}`));
 		const reply = assistant(`answer ${i} ${"a".repeat(400)}`);
@@ -185,5 +186,26 @@ describe("SessionView.forEachEntry", () => {
 		expect(seen).toEqual(expected);
 		expect(new Set(seen).size).toBe(31);
 		expect(held()).toBe(heldAtOpen);
+	});
+});
+
+describe("SessionView.fold after a failed read", () => {
+	it("starts over on the next call instead of adding the entries read before the failure twice", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 3000);
+		const sm = SessionManager.open(file, join(dir, "sessions"));
+		const tree = treeOf(sm) as unknown as { reader: (offset: number, length: number) => Buffer };
+		const reader = tree.reader;
+		let reads = 0;
+		tree.reader = (offset, length) => {
+			if (++reads === 2) throw new Error("EIO");
+			return reader(offset, length);
+		};
+		expect(() => sm.fold(billedUsage)).toThrow("EIO");
+		tree.reader = reader;
+		const totals = sm.fold(billedUsage);
+		expect(totals.tokens.input).toBe((3000 * 3001) / 2);
+		expect(totals.tokens.output).toBe(6000);
+		sm.close();
 	});
 });
