@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from "node:events";
 import { StringDecoder } from "node:string_decoder";
-import { getSegmenter } from "./utils/width.js";
+import { getSegmenter, isSingleUnitGraphemes } from "./utils/width.js";
 
 export interface StdinBufferOptions {
 	/** How long to wait for the rest of an escape sequence (ms, default 10). */
@@ -144,6 +144,13 @@ export class StdinBuffer extends EventEmitter<StdinBufferEventMap> {
 			if (end === -1) end = this.buffer.length;
 			const run = this.buffer.slice(0, end);
 			this.buffer = this.buffer.slice(end);
+			// Text where each code unit is a grapheme of its own (Latin, punctuation, box drawing; CR too,
+			// as "\r\n" goes out as two keys either way) is split without the segmenter, whose first use
+			// builds ICU's tables (~8 ms): the first key typed in the app would wait for them.
+			if (isSingleUnitGraphemes(run.replaceAll("\r", " "))) {
+				for (let k = 0; k < run.length; k++) this.emit("data", run[k]);
+				continue;
+			}
 			for (const { segment } of getSegmenter().segment(run)) {
 				// "\r\n" is one grapheme but two keys.
 				if (segment === "\r\n") {

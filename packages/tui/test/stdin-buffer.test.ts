@@ -85,3 +85,52 @@ describe("StdinBuffer", () => {
 		buf.destroy();
 	});
 });
+
+describe("StdinBuffer text without escapes", () => {
+	// The split before text of single-unit graphemes skipped the segmenter: every run by grapheme
+	// cluster, "\r\n" as two keys.
+	const bySegmenter = (text: string) => {
+		const out: string[] = [];
+		for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+			if (segment === "\r\n") out.push("\r", "\n");
+			else out.push(segment);
+		}
+		return out;
+	};
+	const pieces = [
+		"a",
+		"Z",
+		" ",
+		"\r",
+		"\n",
+		"\r\n",
+		"\t",
+		"\x03",
+		"\x7f",
+		"é",
+		"ß",
+		"…",
+		"│",
+		"→",
+		"e\u0301",
+		"👍",
+		"👍🏽",
+		"中",
+		"\u200d",
+		"ä",
+	];
+
+	it("emits the keys the segmenter's split gives, for 2,000 generated reads", () => {
+		let seed = 3;
+		const rand = (n: number) => {
+			seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+			return seed % n;
+		};
+		for (let k = 0; k < 2000; k++) {
+			const text = Array.from({ length: 1 + rand(12) }, () => pieces[rand(pieces.length)]).join("");
+			const { buf, events } = collect();
+			buf.process(text);
+			expect(events).toEqual(bySegmenter(text));
+		}
+	});
+});
