@@ -113,6 +113,14 @@ export class SessionView {
 	 * (another session, a reload) or fewer. Entries held on disk are read without being kept.
 	 */
 	fold<T>(fold: EntryFold<T>): T {
+		return this.foldSome(fold, Number.POSITIVE_INFINITY).acc;
+	}
+	/**
+	 * `fold`, reading about `maxBytes` of entries from disk at most: `done` false when entries are
+	 * left, and the next call (of either) goes on from there. For work that may wait (a footer's
+	 * totals after a large session's first frame).
+	 */
+	foldSome<T>(fold: EntryFold<T>, maxBytes: number): { acc: T; done: boolean } {
 		let state = this.folds.get(fold as EntryFold<unknown>);
 		if (!state || state.tree !== this.tree || state.rows > this.tree.size) {
 			state = { tree: this.tree, rows: 0, acc: fold.initial() };
@@ -121,14 +129,13 @@ export class SessionView {
 		const acc = state.acc as T;
 		const matters = fold.lineMatters?.bind(fold);
 		try {
-			this.tree.visitEntries(state.rows, fold.wanted, (entry) => fold.add(acc, entry), matters);
+			state.rows = this.tree.visitEntries(state.rows, fold.wanted, (entry) => fold.add(acc, entry), matters, maxBytes);
 		} catch (e) {
 			// Part of the entries folded in (a read failed): the next call starts over rather than adding them twice.
 			this.folds.delete(fold as EntryFold<unknown>);
 			throw e;
 		}
-		state.rows = this.tree.size;
-		return acc;
+		return { acc, done: state.rows >= this.tree.size };
 	}
 	getChildren(parentId: string): SessionEntry[] {
 		return this.tree.children(parentId);

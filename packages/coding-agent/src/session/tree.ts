@@ -364,7 +364,7 @@ export class SessionTree extends TreeColumnStore {
 	 * role) `wanted` accepts. Entries held on disk are read in batches and parsed without being kept,
 	 * as their line holds them (ids as written): for totals over a whole session, which need one field
 	 * of most of its entries. A line that no longer parses goes through `entryAt` (a stand-in, with its
-	 * warning), as any read of it would.
+	 * warning), as any read of it would. Returns the position to go on from (`size` when done).
 	 */
 	visitEntries(
 		from: number,
@@ -373,11 +373,15 @@ export class SessionTree extends TreeColumnStore {
 		visit: (entry: SessionEntry, row: number) => void,
 		/** For entries on disk: false when the entry on `bytes[start, end)` need not be visited (not parsed). */
 		lineMatters?: (bytes: Buffer, start: number, end: number) => boolean,
-	): void {
+		/** Stop once about this many bytes were read from disk (at a batch's end). */
+		maxBytes = Number.POSITIVE_INFINITY,
+	): number {
 		const reader = this.reader;
 		const batch: number[] = [];
+		let read = 0;
 		const flush = () => {
 			if (batch.length === 0 || !reader) return;
+			for (const row of batch) read += this.lengths[row];
 			this.readLines(reader, batch, (row, bytes, at) => {
 				if (lineMatters && !this.values.has(row) && !lineMatters(bytes, at, at + this.lengths[row])) return;
 				const value = this.values.get(row) ?? parsedAsIs(bytes, at, this.lengths[row], this.typeAt(row));
@@ -390,13 +394,17 @@ export class SessionTree extends TreeColumnStore {
 			const value = this.values.get(i);
 			if (value === undefined && reader && this.offsets[i] >= 0) {
 				batch.push(i);
-				if (batch.length === VISIT_BATCH_ROWS) flush();
+				if (batch.length === VISIT_BATCH_ROWS) {
+					flush();
+					if (read >= maxBytes) return i + 1;
+				}
 				continue;
 			}
 			flush();
 			visit(value ?? this.entryAt(i), i);
 		}
 		flush();
+		return this.count;
 	}
 
 	/** Parse row i from `bytes` (its line at `at`); a line that no longer parses becomes a stand-in, with a warning. */

@@ -209,3 +209,24 @@ describe("SessionView.fold after a failed read", () => {
 		sm.close();
 	});
 });
+
+describe("SessionView.foldSome", () => {
+	it("reads about the bytes it is given per call and reaches the totals a whole fold gives", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 3000);
+		const whole = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true }).fold(billedUsage);
+		const sm = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true });
+		let calls = 0;
+		let step = sm.foldSome(billedUsage, 256 * 1024);
+		while (!step.done) {
+			calls++;
+			expect(step.acc.tokens.input).toBeLessThan(whole.tokens.input);
+			step = sm.foldSome(billedUsage, 256 * 1024);
+		}
+		// 3,000 replies of ~0.6 KB: a few steps of 512 rows each.
+		expect(calls).toBeGreaterThanOrEqual(3);
+		expect(step.acc).toEqual(whole);
+		// Done: a whole fold now reads nothing more and gives the same.
+		expect(sm.fold(billedUsage)).toEqual(whole);
+	});
+});

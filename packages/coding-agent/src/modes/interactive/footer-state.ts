@@ -3,17 +3,28 @@
 // when something they depend on changes (refresh()), never per frame.
 import { sendsThinkingLevel } from "@pi/ai";
 import type { AgentSession } from "../../agent-session/agent-session.js";
+import { billedUsage, type UsageTotals } from "../../agent-session/session-stats.js";
 import type { FooterData } from "./components/footer.js";
+
+/**
+ * Bytes of entries read from disk for the totals per computation: a large session's first frame
+ * shows without them (the whole file's replies took ~0.2 s of a 100k-entry session's first
+ * frame), and they follow in steps of this size between frames.
+ */
+const TOTALS_READ_BYTES = 4 * 1024 * 1024;
 
 export class FooterState {
 	/** Extension statuses (ctx.ui.setStatus), joined into one line. */
 	status: string | undefined;
 	private current: FooterData;
+	private pending: NodeJS.Immediate | undefined;
 
 	constructor(
 		private readonly session: AgentSession,
 		private readonly cwd: string,
 		readonly gitBranch: string | undefined,
+		/** Told when the data changed on its own (the totals of a large session arrived). */
+		private readonly changed: () => void = () => {},
 	) {
 		this.current = this.compute();
 	}
@@ -26,9 +37,23 @@ export class FooterState {
 		this.current = this.compute();
 	}
 
+	/** The session's totals, or undefined while a large session's are still being read (they follow). */
+	private totals(): UsageTotals | undefined {
+		const { acc, done } = this.session.sessionManager.foldSome(billedUsage, TOTALS_READ_BYTES);
+		if (done) return acc;
+		// Not unref'd: an unref'd immediate does not keep the event loop from waiting for input, so the
+		// totals would come only with the next key pressed.
+		this.pending ??= setImmediate(() => {
+			this.pending = undefined;
+			this.refresh();
+			if (this.pending === undefined) this.changed();
+		});
+		return undefined;
+	}
+
 	private compute(): FooterData {
 		const s = this.session;
-		const stats = s.getSessionStats();
+		const stats = this.totals() ?? { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0 };
 		const usage = s.getContextUsage();
 		const model = s.model;
 		return {

@@ -140,7 +140,7 @@ export class InteractiveMode implements AppHandle {
 		});
 		this.working = new WorkingRow(this.tui, themeSource);
 		this.queueView = new QueueView(themeSource);
-		this.footerState = new FooterState(o.session, o.cwd, readGitBranch(o.cwd));
+		this.footerState = new FooterState(o.session, o.cwd, readGitBranch(o.cwd), () => this.tui.requestRender());
 		this.footer = new Footer(themeSource, () => this.footerState.data);
 
 		const mode = this;
