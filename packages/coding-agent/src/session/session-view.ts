@@ -97,6 +97,17 @@ export class SessionView {
 		return this.tree.all();
 	}
 	/**
+	 * The entries after `id` in file order (what was appended since a client last looked), undefined
+	 * when no entry has that id. Reads only those: a poll of a large session does not load all of it.
+	 */
+	getEntriesAfter(id: string): SessionEntry[] | undefined {
+		const at = this.tree.indexOf(id);
+		if (at < 0) return undefined;
+		const out: SessionEntry[] = [];
+		for (let row = at + 1; row < this.tree.size; row++) out.push(this.tree.entryAt(row));
+		return out;
+	}
+	/**
 	 * Calls `visit` with each entry `wanted` accepts (by type and message role), in file order, and the
 	 * id the session knows it by. Entries held on disk are read without being kept, as their line holds
 	 * them: use the id given, not the entry's own (a renamed duplicate's differs).

@@ -230,3 +230,20 @@ describe("SessionView.foldSome", () => {
 		expect(sm.fold(billedUsage)).toEqual(whole);
 	});
 });
+
+describe("SessionView.getEntriesAfter", () => {
+	it("gives the entries after an id as getEntries would, reading only those", () => {
+		const dir = tempDir();
+		const file = writeSession(dir, 200);
+		const all = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true }).getEntries();
+		const sm = SessionManager.open(file, join(dir, "sessions"), undefined, { readOnly: true });
+		const since = all[all.length - 5].id;
+		expect(sm.getEntriesAfter(since)).toEqual(all.slice(-4));
+		expect(sm.getEntriesAfter("no-such-id")).toBeUndefined();
+		// Only the last four were read: the messages before them are still on disk.
+		const tree = treeOf(sm);
+		let held = 0;
+		for (let i = 0; i < tree.size; i++) if (tree.valueAt(i)?.type === "message") held++;
+		expect(held).toBe(4);
+	});
+});

@@ -146,12 +146,8 @@ export const handlers: HandlerTable = {
 	get_fork_messages: (_c, { session }) => ({ messages: session.getForkMessages() }),
 	get_entries: (c, { session }) => {
 		const sm = session.sessionManager;
-		let entries = sm.getEntries();
-		if (c.since !== undefined) {
-			const at = entries.findIndex((e) => e.id === c.since);
-			if (at === -1) throw new Error(`Entry not found: ${c.since}`);
-			entries = entries.slice(at + 1);
-		}
+		const entries = c.since === undefined ? sm.getEntries() : sm.getEntriesAfter(c.since);
+		if (!entries) throw new Error(`Entry not found: ${c.since}`);
 		return { entries, leafId: sm.getLeafId() };
 	},
 	get_tree: (_c, { session }) => ({
