@@ -40,8 +40,8 @@ export function computeStats(
 	messages: readonly AgentMessage[],
 	sessionId: string,
 	sessionFile: string | undefined,
-	/** What the session's entries (all branches) record as billed (`billedUsage`): then tokens and cost count everything paid for. */
-	billed?: UsageTotals,
+	/** What the session's entries (all branches) record as billed (`billedUsage`): everything paid for. */
+	billed: UsageTotals,
 ): SessionStats {
 	const stats: SessionStats = {
 		sessionId,
@@ -51,8 +51,8 @@ export function computeStats(
 		toolCalls: 0,
 		toolResults: 0,
 		totalMessages: messages.length,
-		tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		cost: 0,
+		tokens: { ...billed.tokens },
+		cost: billed.cost,
 	};
 	for (const m of messages) {
 		if (m.role === "user") stats.userMessages++;
@@ -60,14 +60,7 @@ export function computeStats(
 		else if (m.role === "assistant") {
 			stats.assistantMessages++;
 			stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
-			if (!billed) addUsage(stats, m.usage);
 		}
-		// Model calls a tool made (nested usage) are paid for too.
-		if (m.role === "toolResult" && !billed) addUsage(stats, m.usage);
-	}
-	if (billed) {
-		stats.tokens = { ...billed.tokens };
-		stats.cost = billed.cost;
 	}
 	return stats;
 }
@@ -82,15 +75,15 @@ function addUsage(totals: UsageTotals, u: Usage | undefined): void {
 	totals.cost += u.cost?.total ?? 0;
 }
 
+/** The key every usage is written under; a line without this string holds no usage at all. */
+const USAGE_KEY = Buffer.from('"usage"');
+
 /**
  * Every usage a session's file records as billed, on any branch (model responses, tool results
  * with nested usage, compaction and branch summaries, usage entries), summed as a fold
  * (`SessionView.fold`): entries added later are added to the sums, and a large session's entries
  * held on disk are read once without being kept.
  */
-/** The key every usage is written under; a line without this string holds no usage at all. */
-const USAGE_KEY = Buffer.from('"usage"');
-
 export const billedUsage: EntryFold<UsageTotals> = {
 	wanted: (type, role) =>
 		type === "message"
