@@ -16,29 +16,11 @@ interface Piece {
 interface Word {
 	/** Spaces before the word (text only, escapes moved into the word). */
 	spaces: number;
-	/** A word that is one run of plain ASCII (most words) is that text alone, with no pieces. */
-	run: string | undefined;
-	pieces: Piece[] | undefined;
+	pieces: Piece[];
 	width: number;
 }
 
-const newWord = (): Word => ({ spaces: 0, run: undefined, pieces: undefined, width: 0 });
-
-function addPiece(word: Word, text: string, width: number, run: boolean): void {
-	if (word.pieces === undefined) {
-		if (run && word.run === undefined) {
-			word.run = text;
-			return;
-		}
-		word.pieces = word.run === undefined ? [] : [{ text: word.run, width: word.run.length, run: true }];
-		word.run = undefined;
-	}
-	word.pieces.push({ text, width, run });
-}
-
-/** The word's pieces (a lone run as one piece). */
-const piecesOf = (word: Word): Piece[] =>
-	word.pieces ?? (word.run === undefined ? [] : [{ text: word.run, width: word.run.length, run: true }]);
+const newWord = (): Word => ({ spaces: 0, pieces: [], width: 0 });
 
 /**
  * The words of a line. Runs of plain ASCII become one piece each (a transcript's lines are mostly
@@ -63,7 +45,7 @@ function splitWords(line: string): Word[] {
 		const c = line.charCodeAt(i);
 		if (c === 0x1b) {
 			const len = escapeLength(line, i);
-			addPiece(cur, line.slice(i, i + len), -1, false);
+			cur.pieces.push({ text: line.slice(i, i + len), width: -1, run: false });
 			i += len;
 			continue;
 		}
@@ -81,7 +63,7 @@ function splitWords(line: string): Word[] {
 			// The last character joins a combining mark after it: it goes with the cluster below.
 			if (j < n && joinsPrevious(line.charCodeAt(j))) j--;
 			if (j > i) {
-				addPiece(cur, line.slice(i, j), j - i, true);
+				cur.pieces.push({ text: line.slice(i, j), width: j - i, run: true });
 				cur.width += j - i;
 				inWord = true;
 				i = j;
@@ -97,13 +79,13 @@ function splitWords(line: string): Word[] {
 				continue;
 			}
 			const w = graphemeWidth(g);
-			addPiece(cur, g, w, false);
+			cur.pieces.push({ text: g, width: w, run: false });
 			cur.width += w;
 			inWord = true;
 		}
 		i = end;
 	}
-	if (cur.pieces !== undefined || cur.run !== undefined || cur.spaces > 0) words.push(cur);
+	if (cur.pieces.length > 0 || cur.spaces > 0) words.push(cur);
 	return words;
 }
 
@@ -139,13 +121,6 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 		firstLine = false;
 	};
 	const append = (word: Word) => {
-		if (word.pieces === undefined) {
-			if (word.run !== undefined) {
-				cur += word.run;
-				curWidth += word.run.length;
-			}
-			return;
-		}
 		for (const p of word.pieces) {
 			if (p.width < 0) state.apply(p.text);
 			else curWidth += p.width;
@@ -175,7 +150,7 @@ function wrapLine(line: string, width: number, state: AnsiState, out: string[]):
 			cur += " ".repeat(spaces);
 			curWidth += spaces;
 		} else if (curWidth > 0) pushLine();
-		for (const p of piecesOf(word)) {
+		for (const p of word.pieces) {
 			if (p.width < 0) {
 				state.apply(p.text);
 				cur += p.text;
