@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from "node:events";
 import { StringDecoder } from "node:string_decoder";
-import { getSegmenter, isSingleUnitGraphemes } from "./utils/width.js";
+import { graphemes } from "./utils/width.js";
 
 export interface StdinBufferOptions {
 	/** How long to wait for the rest of an escape sequence (ms, default 10). */
@@ -144,19 +144,13 @@ export class StdinBuffer extends EventEmitter<StdinBufferEventMap> {
 			if (end === -1) end = this.buffer.length;
 			const run = this.buffer.slice(0, end);
 			this.buffer = this.buffer.slice(end);
-			// Text where each code unit is a grapheme of its own (Latin, punctuation, box drawing; CR too,
-			// as "\r\n" goes out as two keys either way) is split without the segmenter, whose first use
-			// builds ICU's tables (~8 ms): the first key typed in the app would wait for them.
-			if (isSingleUnitGraphemes(run.replaceAll("\r", " "))) {
-				for (let k = 0; k < run.length; k++) this.emit("data", run[k]);
-				continue;
-			}
-			for (const { segment } of getSegmenter().segment(run)) {
-				// "\r\n" is one grapheme but two keys.
-				if (segment === "\r\n") {
-					this.emit("data", "\r");
-					this.emit("data", "\n");
-				} else this.emit("data", segment);
+			// One key per grapheme cluster (graphemes() leaves the segmenter, whose first use builds ICU's
+			// tables, to text that needs it). CR is a cluster boundary on both sides except in CR LF, which is
+			// two keys: split there first, so a plain Enter does not count as text that needs the segmenter.
+			const lines = run.split("\r");
+			for (let k = 0; k < lines.length; k++) {
+				if (k > 0) this.emit("data", "\r");
+				for (const g of graphemes(lines[k])) this.emit("data", g);
 			}
 		}
 	}
