@@ -7,6 +7,7 @@ import type { AgentMessage, StreamFn } from "@pi/agent-core";
 import type { ImageContent, Model, ThinkingLevel } from "@pi/ai";
 import type { ScopedModel } from "../config/model-resolver.js";
 import type { SessionLifecycleHooks } from "../extensions/session-hooks.js";
+import { messageText } from "../messages.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BashResult } from "../tools/bash.js";
 import { AgentSessionCore } from "./agent-session-core.js";
@@ -16,7 +17,6 @@ import type { ModelCycleResult } from "./model-runtime.js";
 import type { ExecuteToolOptions, NestedToolOutcome } from "./nested-tools.js";
 import type { SystemPromptInputs } from "./prompt-recorder.js";
 import { AgentSessionBusyError, type PromptOptions } from "./prompt-runner.js";
-import { messageText } from "./queue-report.js";
 import { billedUsage, type ContextUsage, computeStats, type SessionStats } from "./session-stats.js";
 import {
 	type ForkableMessage,

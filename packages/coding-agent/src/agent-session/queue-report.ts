@@ -1,23 +1,13 @@
 // The Agent's steering and follow-up queues as texts, and the
 // `queue_update` event: emitted only when what is queued changed since the
 // last report (UIs show the queue; a repeated identical event is noise).
-import type { Agent, AgentMessage } from "@pi/agent-core";
+import type { Agent } from "@pi/agent-core";
+import { messageText } from "../messages.js";
 import type { AgentSessionEvent } from "./events.js";
 
 export interface QueueTexts {
 	steering: string[];
 	followUp: string[];
-}
-
-/** Text of a message's text blocks (or its string content). */
-export function messageText(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((c: { type: string }) => c.type === "text")
-		.map((c: { text: string }) => c.text)
-		.join("");
 }
 
 export class QueueReport {
