@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../src/session/session-manager.js";
+import { assistant, user } from "../session/helpers.js";
 import { hasTmux, READY, useTmuxApp } from "../support/tmux-app.js";
 
 const app = useTmuxApp("a large session's footer totals");
@@ -12,24 +13,16 @@ const app = useTmuxApp("a large session's footer totals");
 function largeSession(dir: string, turns: number): string {
 	const sm = SessionManager.create(dir, join(dir, "sessions"), {}, { durability: "write" });
 	for (let i = 0; i < turns; i++) {
-		sm.appendMessage({ role: "user", content: [{ type: "text", text: `question ${i}` }], timestamp: 1 });
-		sm.appendMessage({
-			role: "assistant",
-			content: [{ type: "text", text: `answer ${i} ${"word ".repeat(150)}` }],
-			api: "openai-completions",
-			provider: "fake",
-			model: "fake-model",
-			usage: {
-				input: 1000,
-				output: 10,
-				cacheRead: 0,
-				cacheWrite: 0,
-				totalTokens: 1010,
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 },
-			},
-			stopReason: "stop",
-			timestamp: 2,
-		});
+		sm.appendMessage(user(`question ${i}`));
+		const reply = assistant(`answer ${i} ${"word ".repeat(150)}`, "fake-model", "fake");
+		reply.usage = {
+			...reply.usage,
+			input: 1000,
+			output: 10,
+			totalTokens: 1010,
+			cost: { ...reply.usage.cost, total: 0.01 },
+		};
+		sm.appendMessage(reply);
 	}
 	const file = sm.getSessionFile() as string;
 	sm.close();
