@@ -4,7 +4,25 @@
 // "\n"), garbage. Every skipped span becomes a warning with line and byte
 // offset; nothing is ever written back.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { isJsonText } from "./json-check.js";
+import {
+	acquireLineScanner,
+	LAZY_TYPE_NAMES,
+	type LineScanner,
+	R_CODE,
+	R_END,
+	R_ID_END,
+	R_ID_START,
+	R_MODEL_END,
+	R_MODEL_START,
+	R_PARENT_END,
+	R_PARENT_START,
+	R_PROVIDER_END,
+	R_PROVIDER_START,
+	R_ROLE_END,
+	R_ROLE_START,
+	R_START,
+	releaseLineScanner,
+} from "./line-scan.js";
 import type { SessionLoadWarning } from "./types.js";
 
 /**
@@ -203,33 +221,26 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 const CHUNK = 1024 * 1024;
 
 /**
- * Lines at least this long may be indexed without parsing (see `envelopeOf`);
- * a damaged one is found when its entry is first used.
+ * Which lines are indexed without parsing (their entry is read from the file on first use), as
+ * decided by the line-scan module (wasm/line-scan.ts) for current-format files. A line of 512
+ * bytes or more: when it ends with "}" (a torn write almost never does, and then falls back to a
+ * full parse and a warning), starts with the envelope every pi writes first (type, id, parentId,
+ * timestamp; a message's role; an assistant message's provider and model, written after the
+ * content near the end of the line), and holds no second `,"parentId":` key after its own. It is
+ * not checked as JSON (too costly for every large line), so that key rules out a second object
+ * glued on the line by a torn write: every writer puts it in each entry's envelope, and outside
+ * an envelope it can only be a nested object's key (a JSON string cannot hold it: its quotes
+ * would be escaped); a false alarm costs one parse. A shorter line (user prompts, small tool
+ * results, custom entries) from 257 bytes: when it is one well-formed JSON value (so damage is
+ * still found and warned about at open) and its envelope reads. Below that the whole-line parse
+ * is as cheap and the entry stays in memory (load.ts keeps entries of up to 256 bytes).
+ * Parsing every line is most of the cost of opening a big session and the entries are rarely
+ * all needed, so the parse is deferred to first use.
  */
-const FAST_PATH_MIN_BYTES = 512;
-/**
- * Shorter lines (most of a session's lines: user prompts, small tool results,
- * custom entries) are indexed without parsing too, once `isJsonText` has
- * checked their bytes, so damage is still found and warned about at open.
- * Below this length the whole-line parse is as cheap and the entry stays in
- * memory (load.ts keeps entries of up to 256 bytes).
- */
-const SHORT_LAZY_MIN_BYTES = 257;
-const K_TYPE = Buffer.from('{"type":"');
-const K_ID = Buffer.from(',"id":"');
-const K_PARENT = Buffer.from(',"parentId":');
-const K_NULL = Buffer.from("null");
-const K_TIMESTAMP = Buffer.from(',"timestamp":"');
-const K_ROLE = Buffer.from(',"message":{"role":"');
-const K_PROVIDER = Buffer.from(',"provider":"');
-const K_MODEL = Buffer.from(',"model":"');
-/** Types whose lines need nothing beyond the envelope until used, most frequent first. */
-const LAZY_TYPES: readonly string[] = ["message", "custom", "compaction", "branch_summary", "custom_message", "usage"];
 
 /**
  * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
- * index of 100k entries would otherwise hold a copy of nearly every parent id (each line's parent
- * is almost always the line before it) and of each provider and model name.
+ * index of 100k entries would otherwise hold a copy of each provider and model name.
  */
 function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
 	return known !== undefined && sameAscii(buf, at, end, known) ? known : buf.toString("latin1", at, end);
@@ -252,9 +263,6 @@ function knownName(buf: Buffer, at: number, end: number, names: readonly string[
 /** The strings of the previous envelope, reused when the next one repeats them. */
 const previous: { provider?: string; model?: string } = {};
 
-/** Where `envelopeOf` found the line's own `,"parentId":` key (valid after it returned true). */
-let parentKeyAt = -1;
-
 /** The envelope `envelopeOf` fills (one object for every line). */
 const scratch: Envelope = {
 	type: "",
@@ -267,128 +275,33 @@ const scratch: Envelope = {
 	model: undefined,
 };
 
-function hasAt(buf: Buffer, at: number, key: Buffer): boolean {
-	if (at + key.length > buf.length) return false;
-	for (let i = 0; i < key.length; i++) if (buf[at + i] !== key[i]) return false;
-	return true;
-}
-
-/**
- * For a backward Horspool search of `key`: how far the window may move left
- * when its first byte is b (the nearest later position of b in the key, else
- * the key's length).
- */
-function backwardShifts(key: Buffer): Uint8Array {
-	const shift = new Uint8Array(256).fill(key.length);
-	for (let k = key.length - 1; k >= 1; k--) shift[key[k]] = k;
-	return shift;
-}
-
-const PROVIDER_SHIFTS = backwardShifts(K_PROVIDER);
-
-/**
- * Start of the last `key` lying wholly inside [from, to), or -1: searched
- * backwards (the key is near `to`), skipping by `shifts` — most bytes of an
- * assistant line's tail (usage figures) are not in the key, so a step skips
- * several bytes instead of testing each.
- */
-function lastKeyIn(buf: Buffer, key: Buffer, shifts: Uint8Array, from: number, to: number): number {
-	for (let p = to - key.length; p >= from; p -= shifts[buf[p]]) if (hasAt(buf, p, key)) return p;
-	return -1;
-}
-
-/**
- * A JSON string value of printable ASCII without escapes, starting at `at`
- * (just after its opening quote), bounded by `end`. Returns the index after
- * its closing quote, or -1.
- */
-function stringEnd(buf: Buffer, at: number, end: number): number {
-	for (let i = at; i < end; i++) {
-		const c = buf[i];
-		if (c === 34) return i > at ? i + 1 : -1;
-		if (c < 0x20 || c > 0x7e || c === 92) return -1;
+/** Fills `scratch` from the record at `r` of an indexed line (positions made buffer offsets). */
+function envelopeOf(records: Int32Array, r: number, base: number, buf: Buffer): Envelope {
+	scratch.type = LAZY_TYPE_NAMES[records[r + R_CODE] - 1];
+	scratch.idStart = records[r + R_ID_START] - base;
+	scratch.idEnd = records[r + R_ID_END] - base;
+	const parentStart = records[r + R_PARENT_START];
+	scratch.parentStart = parentStart < 0 ? -1 : parentStart - base;
+	scratch.parentEnd = parentStart < 0 ? -1 : records[r + R_PARENT_END] - base;
+	const roleStart = records[r + R_ROLE_START];
+	if (roleStart < 0) scratch.role = undefined;
+	else {
+		const at = roleStart - base;
+		const end = records[r + R_ROLE_END] - base;
+		scratch.role = knownName(buf, at, end, KNOWN_ROLES) ?? buf.toString("latin1", at, end);
 	}
-	return -1;
-}
-
-/**
- * Index a line from its bytes without parsing it, into `scratch`; false when
- * it must be parsed. Parsing every line is most of the cost of opening a big
- * session and the entries are rarely all needed, so the full parse is
- * deferred to first use. Conditions keep this safe: the line ends with "}" (a
- * torn write almost never does, and then falls back to a full parse and a
- * warning), holds no glued second object, and starts with the envelope every
- * pi writes first. An assistant message also needs its provider and model,
- * which every pi writes after the content, near the end of the line. The
- * timestamp is checked but not kept: nothing reads it from the index (the
- * entry has it once parsed). Whether a second object is glued on the line is
- * the caller's check (`parentKeyAt` tells it where this line's envelope key is).
- */
-function envelopeOf(buf: Buffer, start: number, end: number): boolean {
-	let last = end - 1;
-	while (last > start && (buf[last] === 13 || buf[last] === 32)) last--;
-	if (buf[last] !== 125 /* } */) return false;
-	const head = Math.min(end, start + 512);
-	let i = start;
-	if (!hasAt(buf, i, K_TYPE)) return false;
-	let j = stringEnd(buf, (i += K_TYPE.length), head);
-	if (j < 0) return false;
-	const type = knownName(buf, i, j - 1, LAZY_TYPES);
-	if (type === undefined || !hasAt(buf, j, K_ID)) return false;
-	i = j + K_ID.length;
-	j = stringEnd(buf, i, head);
-	if (j < 0) return false;
-	const idStart = i;
-	const idEnd = j - 1;
-	if (!hasAt(buf, j, K_PARENT)) return false;
-	parentKeyAt = j;
-	i = j + K_PARENT.length;
-	let parentStart = -1;
-	let parentEnd = -1;
-	if (hasAt(buf, i, K_NULL)) {
-		j = i + K_NULL.length;
+	const providerStart = records[r + R_PROVIDER_START];
+	if (providerStart < 0) {
+		scratch.provider = undefined;
+		scratch.model = undefined;
 	} else {
-		if (buf[i] !== 34) return false;
-		j = stringEnd(buf, i + 1, head);
-		if (j < 0) return false;
-		parentStart = i + 1;
-		parentEnd = j - 1;
+		const providerEnd = records[r + R_PROVIDER_END] - base;
+		scratch.provider = previous.provider = asciiString(buf, providerStart - base, providerEnd, previous.provider);
+		const modelStart = records[r + R_MODEL_START] - base;
+		const modelEnd = records[r + R_MODEL_END] - base;
+		scratch.model = previous.model = asciiString(buf, modelStart, modelEnd, previous.model);
 	}
-	if (!hasAt(buf, j, K_TIMESTAMP)) return false;
-	j = stringEnd(buf, j + K_TIMESTAMP.length, head);
-	if (j < 0) return false;
-	let role: string | undefined;
-	let provider: string | undefined;
-	let model: string | undefined;
-	if (type === "message") {
-		if (!hasAt(buf, j, K_ROLE)) return false;
-		i = j + K_ROLE.length;
-		j = stringEnd(buf, i, head);
-		if (j < 0) return false;
-		role = knownName(buf, i, j - 1, KNOWN_ROLES) ?? buf.toString("latin1", i, j - 1);
-		if (role === "assistant") {
-			const p = lastKeyIn(buf, K_PROVIDER, PROVIDER_SHIFTS, Math.max(j, end - 2048), last + 1);
-			if (p < 0) return false;
-			i = p + K_PROVIDER.length;
-			j = stringEnd(buf, i, end);
-			if (j < 0 || !hasAt(buf, j, K_MODEL)) return false;
-			const pEnd = j - 1;
-			const mStart = j + K_MODEL.length;
-			const k = stringEnd(buf, mStart, end);
-			if (k < 0) return false;
-			provider = previous.provider = asciiString(buf, i, pEnd, previous.provider);
-			model = previous.model = asciiString(buf, mStart, k - 1, previous.model);
-		}
-	}
-	scratch.type = type;
-	scratch.idStart = idStart;
-	scratch.idEnd = idEnd;
-	scratch.parentStart = parentStart;
-	scratch.parentEnd = parentEnd;
-	scratch.role = role;
-	scratch.provider = provider;
-	scratch.model = model;
-	return true;
+	return scratch;
 }
 
 /** Scan a file from `fromOffset` (a line start) to its current end. */
@@ -421,49 +334,41 @@ export function scanFd(
 	/** Sees every byte read, in file order (`bytes[start, end)`), e.g. to checksum them. */
 	onBytes?: (bytes: Buffer, start: number, end: number) => void,
 ): ScanSummary {
+	// Lines are indexed from their envelope by the line-scan module, which reads them in its own
+	// memory: the file is read into it. Without WebAssembly every line is parsed.
+	const lines = index ? acquireLineScanner() : undefined;
+	try {
+		return scanWith(lines, fd, file, emit, warn, fromOffset, firstLineNumber, allowFastPath, index, onBytes);
+	} finally {
+		if (lines) releaseLineScanner(lines);
+	}
+}
+
+function scanWith(
+	lines: LineScanner | undefined,
+	fd: number,
+	file: string,
+	emit: ObjectSink,
+	warn: WarningSink,
+	fromOffset: number,
+	firstLineNumber: number,
+	allowFastPath: () => boolean,
+	index: IndexSink | undefined,
+	onBytes: ((bytes: Buffer, start: number, end: number) => void) | undefined,
+): ScanSummary {
 	const size = fstatSync(fd).size;
-	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - fromOffset, 1)));
+	const first = Math.min(CHUNK, Math.max(size - fromOffset, 1));
+	let buf = lines ? lines.buffer(first) : Buffer.allocUnsafe(first);
 	let filled = 0; // bytes in buf, starting at file offset `bufStart`
 	let bufStart = fromOffset;
 	let pos = fromOffset; // next file offset to read
 	let line = firstLineNumber;
 	let lastByte = -1;
-	// Position in `view` of the next `,"parentId":` key at or after the last one looked up (-1: look again).
-	let glueAt = -1;
-	let view = buf;
-	const handle = (start: number, end: number, unterminated: boolean) => {
-		// start/end index into buf
+	/** A line parsed in full (start/end index into buf). */
+	const parse = (start: number, end: number, unterminated: boolean) => {
 		const lineOffset = bufStart + start;
 		let s = start;
 		if (lineOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s += 3; // BOM from an editor
-		if (index && !unterminated && end - s >= SHORT_LAZY_MIN_BYTES && allowFastPath()) {
-			let indexed = false;
-			if (end - s >= FAST_PATH_MIN_BYTES) {
-				// Not checked as JSON (too costly for every large line), so a second object glued
-				// on the line by a torn write must be ruled out: every writer puts the key
-				// `,"parentId":` in each entry's envelope, and outside an entry's envelope it can
-				// only be a nested object's key (a JSON string cannot hold it: its quotes would be
-				// escaped). One search per line, usually ending in the next line's envelope; any
-				// second occurrence on the line sends it to the full parse, which recovers the
-				// objects or keeps the entry (a false alarm costs one parse).
-				indexed = envelopeOf(buf, s, end);
-				if (indexed) {
-					if (glueAt <= parentKeyAt) {
-						glueAt = view.indexOf(K_PARENT, parentKeyAt + K_PARENT.length);
-						if (glueAt < 0) glueAt = Number.MAX_SAFE_INTEGER;
-					}
-					if (glueAt < end) indexed = false;
-				}
-			} else if (isJsonText(buf, s, end)) {
-				// Well-formed, so one whole object (nothing glued): index it, parse on use.
-				indexed = envelopeOf(buf, s, end);
-			}
-			if (indexed) {
-				index(scratch, buf, line, bufStart + s, end - s);
-				line++;
-				return;
-			}
-		}
 		if (!isBlank(buf, s, end)) {
 			const text = buf.toString("utf8", s, end);
 			// The line's warning first, then what was recovered from it (whose own warnings refer to it).
@@ -474,12 +379,44 @@ export function scanFd(
 		}
 		line++;
 	};
+	/** The complete lines in buf[0, filled), recorded by the line scanner; returns where the rest starts. */
+	const scanned = (lines: LineScanner): number => {
+		const records = lines.records;
+		const base = lines.base;
+		const step = lines.recordInts;
+		let start = 0;
+		for (;;) {
+			// Until the header is read (`allowFastPath` turns true), one line per call.
+			const fast = index !== undefined && allowFastPath();
+			const n = lines.scan(start, filled, fast ? 0x7fffffff : 1, fast);
+			for (let k = 0, r = 0; k < n; k++, r += step) {
+				if (records[r + R_CODE] === 0) {
+					parse(records[r + R_START] - base, records[r + R_END] - base, false);
+					continue;
+				}
+				const at = records[r + R_START] - base;
+				(index as IndexSink)(
+					envelopeOf(records, r, base, buf),
+					buf,
+					line,
+					bufStart + at,
+					records[r + R_END] - base - at,
+				);
+				line++;
+			}
+			start = lines.consumed;
+			if (n === 0) return start;
+		}
+	};
 	while (pos < size) {
 		if (filled === buf.length) {
-			// A line longer than the buffer: grow it.
-			const bigger = Buffer.allocUnsafe(buf.length * 2);
-			buf.copy(bigger, 0, 0, filled);
-			buf = bigger;
+			// A line longer than the buffer: grow it (the line scanner's keeps its bytes).
+			if (lines) buf = lines.buffer(buf.length * 2);
+			else {
+				const bigger = Buffer.allocUnsafe(buf.length * 2);
+				buf.copy(bigger, 0, 0, filled);
+				buf = bigger;
+			}
 		}
 		const n = readSync(fd, buf, filled, Math.min(buf.length - filled, size - pos), pos);
 		if (n === 0) break; // file shrank under us; treat what we have as the end
@@ -487,12 +424,13 @@ export function scanFd(
 		pos += n;
 		filled += n;
 		lastByte = buf[filled - 1];
-		view = buf.subarray(0, filled);
-		glueAt = -1;
 		let start = 0;
-		for (let nl = view.indexOf(10, start); nl >= 0; nl = view.indexOf(10, start)) {
-			handle(start, nl, false);
-			start = nl + 1;
+		if (lines) start = scanned(lines);
+		else {
+			for (let nl = buf.indexOf(10, start); nl >= 0 && nl < filled; nl = buf.indexOf(10, start)) {
+				parse(start, nl, false);
+				start = nl + 1;
+			}
 		}
 		// Keep the unfinished line at the front of the buffer.
 		if (start > 0) {
@@ -501,7 +439,7 @@ export function scanFd(
 			bufStart += start;
 		}
 	}
-	if (filled > 0) handle(0, filled, true);
+	if (filled > 0) parse(0, filled, true);
 	return { size: pos, endsWithNewline: pos === fromOffset || lastByte === 10, lines: line - firstLineNumber };
 }
 

@@ -2,7 +2,7 @@
 // parsing (scan.ts) must agree with JSON.parse: a line it accepts parses, and
 // a damaged line it rejects takes the parsing path and is warned about.
 import { describe, expect, it } from "vitest";
-import { isJsonText } from "../../src/session/json-check.js";
+import { isJsonText } from "../../src/session/line-scan.js";
 
 function parses(text: string): boolean {
 	try {

@@ -1,0 +1,190 @@
+// The per-line byte checks of a session open (scan.ts), run by a WebAssembly
+// module compiled from wasm/line-scan.ts: a line's envelope read without
+// parsing it, and the check that a line is one well-formed JSON value. The
+// bytes are read straight into the module's memory, so a check is one call
+// with two offsets and nothing is copied.
+import { LINE_SCAN_WASM } from "./line-scan.generated.js";
+
+/** The parts of the WebAssembly JS API used here (Node's types do not declare it; no DOM lib). */
+interface WasmApi {
+	Module: new (bytes: Uint8Array) => WasmModule;
+	Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => { exports: object };
+}
+type WasmModule = { readonly kind: "wasm-module" };
+
+interface LineScanExports {
+	memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+	BUFFER_BASE: { readonly value: number };
+	RECORDS: { readonly value: number };
+	RECORDS_CAP: { readonly value: number };
+	RECORD_INTS: { readonly value: number };
+	scanLines(from: number, to: number, cap: number, fast: number): number;
+	consumed(): number;
+	isJson(start: number, end: number): number;
+}
+
+/** The entry types a record's code names, by code - 1 (most frequent first, as the module tries them). */
+export const LAZY_TYPE_NAMES: readonly string[] = [
+	"message",
+	"custom",
+	"compaction",
+	"branch_summary",
+	"custom_message",
+	"usage",
+];
+
+/**
+ * A record's fields (wasm/line-scan.ts's `scanLines`), as i32 offsets from the record's start in
+ * `LineScanner.records`. Positions are absolute in the module's memory: subtract `base` for
+ * offsets into the buffer; -1 means absent.
+ */
+export const R_START = 0;
+export const R_END = 1;
+/** The type's code: 1-based in LAZY_TYPE_NAMES, 0 when the line must be parsed. */
+export const R_CODE = 2;
+export const R_ID_START = 3;
+export const R_ID_END = 4;
+export const R_PARENT_START = 5;
+export const R_PARENT_END = 6;
+export const R_ROLE_START = 8;
+export const R_ROLE_END = 9;
+export const R_PROVIDER_START = 10;
+export const R_PROVIDER_END = 11;
+export const R_MODEL_START = 12;
+export const R_MODEL_END = 13;
+
+let compiled: WasmModule | null | undefined;
+
+function compile(): WasmModule | null {
+	if (compiled === undefined) {
+		// No WebAssembly (node --jitless): sessions open by parsing every line instead.
+		compiled = null;
+		const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+		if (api) {
+			try {
+				compiled = new api.Module(Buffer.from(LINE_SCAN_WASM, "base64"));
+			} catch {}
+		}
+	}
+	return compiled;
+}
+
+const PAGE = 65536;
+
+/**
+ * One instance of the module with its memory: the bytes to split go in `buffer(size)`, `scan`
+ * records their lines. Used by one scan at a time (`acquireLineScanner`).
+ */
+export class LineScanner {
+	private readonly exports: LineScanExports;
+	/** Where `buffer` starts in the module's memory (positions in records minus this are buffer offsets). */
+	readonly base: number;
+	/** Int32s per record in `records`. */
+	readonly recordInts: number;
+	private view: Buffer;
+	private recordsView: Int32Array;
+
+	constructor(module: WasmModule) {
+		const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly as WasmApi;
+		const instance = new api.Instance(module, {
+			env: {
+				abort: () => {
+					throw new Error("line-scan.wasm aborted");
+				},
+			},
+		});
+		this.exports = instance.exports as unknown as LineScanExports;
+		this.base = this.exports.BUFFER_BASE.value;
+		this.recordInts = this.exports.RECORD_INTS.value;
+		this.view = Buffer.alloc(0);
+		this.recordsView = this.recordsOf(this.exports.memory.buffer);
+	}
+
+	private recordsOf(memory: ArrayBuffer): Int32Array {
+		return new Int32Array(memory, this.exports.RECORDS.value, this.exports.RECORDS_CAP.value * this.recordInts);
+	}
+
+	/**
+	 * A buffer of `size` bytes in the module's memory (its earlier bytes kept when it grows): the
+	 * bytes `scan` splits. A buffer returned earlier is detached when a larger one is asked for.
+	 */
+	buffer(size: number): Buffer {
+		const memory = this.exports.memory;
+		const need = this.base + size;
+		if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
+		if (this.view.buffer !== memory.buffer) {
+			this.view = Buffer.from(memory.buffer, this.base, memory.buffer.byteLength - this.base);
+			this.recordsView = this.recordsOf(memory.buffer);
+		}
+		return this.view.subarray(0, size);
+	}
+
+	/** The records the last `scan` wrote (valid until the next one). */
+	get records(): Int32Array {
+		return this.recordsView;
+	}
+
+	/**
+	 * Records the lines ending in "\n" in `[from, to)` of the buffer, at most `cap` (fewer when
+	 * the records are full: call again from `consumed`); `fast`: read the envelopes of the lines
+	 * that can be indexed without parsing. Returns the number of records.
+	 */
+	scan(from: number, to: number, cap: number, fast: boolean): number {
+		return this.exports.scanLines(this.base + from, this.base + to, cap, fast ? 1 : 0);
+	}
+
+	/** Buffer offset of the first line the last `scan` did not record. */
+	get consumed(): number {
+		return this.exports.consumed() - this.base;
+	}
+
+	/** Whether `[start, end)` of the buffer holds one JSON value (whitespace around it allowed). */
+	isJson(start: number, end: number): boolean {
+		return this.exports.isJson(this.base + start, this.base + end) !== 0;
+	}
+}
+
+let idle: LineScanner | undefined;
+
+/**
+ * A scanner for the caller's use until `releaseLineScanner`, or undefined without WebAssembly.
+ * One is kept for the next scan; a scan started while another runs gets its own.
+ */
+export function acquireLineScanner(): LineScanner | undefined {
+	const scanner = idle;
+	if (scanner) {
+		idle = undefined;
+		return scanner;
+	}
+	const module = compile();
+	return module ? new LineScanner(module) : undefined;
+}
+
+export function releaseLineScanner(scanner: LineScanner): void {
+	idle = scanner;
+}
+
+/**
+ * True when `b[start, end)` is one JSON value with optional whitespace around it: the grammar of
+ * JSON.parse (RFC 8259), bytes of 0x80 and above accepted inside strings (as JSON.parse of the
+ * decoded text accepts them, invalid UTF-8 becoming U+FFFD). Containers nested deeper than 256
+ * are reported as not checked (false). Copies the bytes; a scan checks its own buffer in place.
+ */
+export function isJsonText(b: Uint8Array, start: number, end: number): boolean {
+	const scanner = acquireLineScanner();
+	if (!scanner) {
+		try {
+			JSON.parse(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8"));
+			return true;
+		} catch {
+			return false;
+		}
+	}
+	try {
+		const buf = scanner.buffer(end - start);
+		buf.set(b.subarray(start, end));
+		return scanner.isJson(0, end - start);
+	} finally {
+		releaseLineScanner(scanner);
+	}
+}

@@ -1,0 +1,424 @@
+// The byte checks a session open runs on nearly every line (src/session/scan.ts),
+// in WebAssembly: reading a line's envelope without parsing it, and checking
+// that a line is one well-formed JSON value. In JavaScript these loops run
+// unoptimized for the first megabytes of every process (V8 tiers them up while
+// the file is read) and cost more after; compiled ahead of time they do not.
+// AssemblyScript, compiled by scripts/generate-line-scan.ts into
+// src/session/line-scan.generated.ts. The rules are the JavaScript ones they
+// replaced (test/session/line-scan-oracle.ts); line-scan.test.ts holds the two
+// to the same answers.
+
+// ---------------------------------------------------------------- memory
+// [0, 256): the fields of the last envelope read (i32 each, OUT_*).
+// [256, 512): the container stack of `isJson`.
+// [512, 1024): the keys.
+// [1024, RECORDS): the module's own data (the compiler's memoryBase is 1024).
+// [RECORDS, BUFFER_BASE): the records `scanLines` writes.
+// [BUFFER_BASE, ...): the bytes being scanned (the caller reads the file into it).
+
+const OUT_TYPE: u32 = 0;
+const OUT_ID_START: u32 = 4;
+const OUT_ID_END: u32 = 8;
+const OUT_PARENT_START: u32 = 12;
+const OUT_PARENT_END: u32 = 16;
+const OUT_PARENT_KEY: u32 = 20;
+const OUT_ROLE_START: u32 = 24;
+const OUT_ROLE_END: u32 = 28;
+const OUT_PROVIDER_START: u32 = 32;
+const OUT_PROVIDER_END: u32 = 36;
+const OUT_MODEL_START: u32 = 40;
+const OUT_MODEL_END: u32 = 44;
+
+const STACK: u32 = 256;
+const MAX_DEPTH: i32 = 256;
+
+/**
+ * A line's record: [start, end, type code (0: parse the line), then the envelope's fields from
+ * OUT_ID_START to OUT_MODEL_END: id start, id end, parent start, parent end (-1 for a root),
+ * the parentId key, role start, role end, provider start, provider end, model start, model end
+ * (-1 when absent)]. Addresses are absolute.
+ */
+export const RECORD_INTS: i32 = 14;
+/** Where `scanLines` writes its records, and how many fit. */
+export const RECORDS: u32 = 16384;
+export const RECORDS_CAP: i32 = 512;
+
+/** Where the scanned bytes start: the JavaScript side puts its read buffer here. */
+export const BUFFER_BASE: u32 = 65536;
+
+// Keys, each [length byte, bytes...].
+const K_TYPE: u32 = 512; // {"type":"
+const K_ID: u32 = 528; // ,"id":"
+const K_PARENT: u32 = 544; // ,"parentId":
+const K_NULL: u32 = 560; // null
+const K_TIMESTAMP: u32 = 576; // ,"timestamp":"
+const K_ROLE: u32 = 600; // ,"message":{"role":"
+const K_PROVIDER: u32 = 624; // ,"provider":"
+const K_MODEL: u32 = 640; // ,"model":"
+const SHIFTS: u32 = 768; // 256 bytes: backward Horspool shifts for K_PROVIDER
+
+function storeKey(at: u32, text: string): void {
+	store<u8>(at, <u8>text.length);
+	for (let k = 0; k < text.length; k++) store<u8>(at + 1 + <u32>k, <u8>text.charCodeAt(k));
+}
+
+let ready = false;
+
+function init(): void {
+	storeKey(K_TYPE, '{"type":"');
+	storeKey(K_ID, ',"id":"');
+	storeKey(K_PARENT, ',"parentId":');
+	storeKey(K_NULL, "null");
+	storeKey(K_TIMESTAMP, ',"timestamp":"');
+	storeKey(K_ROLE, ',"message":{"role":"');
+	storeKey(K_PROVIDER, ',"provider":"');
+	storeKey(K_MODEL, ',"model":"');
+	const n = <i32>load<u8>(K_PROVIDER);
+	for (let b = 0; b < 256; b++) store<u8>(SHIFTS + <u32>b, <u8>n);
+	for (let k = n - 1; k >= 1; k--) store<u8>(SHIFTS + <u32>load<u8>(K_PROVIDER + 1 + <u32>k), <u8>k);
+	ready = true;
+}
+
+function keyLength(key: u32): i32 {
+	return <i32>load<u8>(key);
+}
+
+/** Whether the key's bytes are at `at`, wholly before `end`. */
+function hasAt(at: i32, end: i32, key: u32): bool {
+	const n = keyLength(key);
+	if (at + n > end) return false;
+	for (let k = 0; k < n; k++) if (load<u8>(<u32>(at + k)) !== load<u8>(key + 1 + <u32>k)) return false;
+	return true;
+}
+
+/** Index after the closing quote of a string of printable ASCII without escapes starting at `at`, or -1. */
+function stringEnd(at: i32, end: i32): i32 {
+	for (let i = at; i < end; i++) {
+		const c = <i32>load<u8>(<u32>i);
+		if (c === 34) return i > at ? i + 1 : -1;
+		if (c < 0x20 || c > 0x7e || c === 92) return -1;
+	}
+	return -1;
+}
+
+/** Whether `[at, end)` spells `text` (ASCII). */
+function spells(at: i32, end: i32, text: string): bool {
+	if (end - at !== text.length) return false;
+	for (let k = 0; k < text.length; k++) if (<i32>load<u8>(<u32>(at + k)) !== text.charCodeAt(k)) return false;
+	return true;
+}
+
+/** The type's code (scan.ts's LAZY_TYPES, 1-based), or 0 for a type not indexed from its envelope. */
+function typeCode(at: i32, end: i32): i32 {
+	if (spells(at, end, "message")) return 1;
+	if (spells(at, end, "custom")) return 2;
+	if (spells(at, end, "compaction")) return 3;
+	if (spells(at, end, "branch_summary")) return 4;
+	if (spells(at, end, "custom_message")) return 5;
+	if (spells(at, end, "usage")) return 6;
+	return 0;
+}
+
+/** Start of the last key wholly inside [from, to), searched backwards, or -1. */
+function lastProviderKey(from: i32, to: i32): i32 {
+	const n = keyLength(K_PROVIDER);
+	for (let p = to - n; p >= from; p -= <i32>load<u8>(SHIFTS + <u32>load<u8>(<u32>p))) {
+		if (hasAt(p, to, K_PROVIDER)) return p;
+	}
+	return -1;
+}
+
+/**
+ * Reads the envelope of the line `[start, end)` (absolute addresses) into the result fields;
+ * returns its type's code, or 0 when the line must be parsed. The rules are scan.ts's: the line
+ * ends with "}", starts with `{"type":"<type>","id":"<id>","parentId":<null or "id">,"timestamp":"…"`
+ * within its first 512 bytes, a message continues with its role, and an assistant message names
+ * its provider and model within its last 2048 bytes.
+ */
+function envelope(start: i32, end: i32): i32 {
+	let last = end - 1;
+	while (last > start) {
+		const c = load<u8>(<u32>last);
+		if (c !== 13 && c !== 32) break;
+		last--;
+	}
+	if (load<u8>(<u32>last) !== 125) return 0;
+	const head = min(end, start + 512);
+	let i = start;
+	if (!hasAt(i, end, K_TYPE)) return 0;
+	i += keyLength(K_TYPE);
+	let j = stringEnd(i, head);
+	if (j < 0) return 0;
+	const type = typeCode(i, j - 1);
+	if (type === 0 || !hasAt(j, end, K_ID)) return 0;
+	i = j + keyLength(K_ID);
+	j = stringEnd(i, head);
+	if (j < 0) return 0;
+	const idStart = i;
+	const idEnd = j - 1;
+	if (!hasAt(j, end, K_PARENT)) return 0;
+	const parentKey = j;
+	i = j + keyLength(K_PARENT);
+	let parentStart = -1;
+	let parentEnd = -1;
+	if (hasAt(i, end, K_NULL)) {
+		j = i + keyLength(K_NULL);
+	} else {
+		if (i >= end || load<u8>(<u32>i) !== 34) return 0;
+		j = stringEnd(i + 1, head);
+		if (j < 0) return 0;
+		parentStart = i + 1;
+		parentEnd = j - 1;
+	}
+	if (!hasAt(j, end, K_TIMESTAMP)) return 0;
+	j = stringEnd(j + keyLength(K_TIMESTAMP), head);
+	if (j < 0) return 0;
+	let roleStart = -1;
+	let roleEnd = -1;
+	let providerStart = -1;
+	let providerEnd = -1;
+	let modelStart = -1;
+	let modelEnd = -1;
+	if (type === 1) {
+		if (!hasAt(j, end, K_ROLE)) return 0;
+		i = j + keyLength(K_ROLE);
+		j = stringEnd(i, head);
+		if (j < 0) return 0;
+		roleStart = i;
+		roleEnd = j - 1;
+		if (spells(roleStart, roleEnd, "assistant")) {
+			const p = lastProviderKey(max(j, end - 2048), last + 1);
+			if (p < 0) return 0;
+			i = p + keyLength(K_PROVIDER);
+			j = stringEnd(i, end);
+			if (j < 0 || !hasAt(j, end, K_MODEL)) return 0;
+			providerStart = i;
+			providerEnd = j - 1;
+			modelStart = j + keyLength(K_MODEL);
+			const k = stringEnd(modelStart, end);
+			if (k < 0) return 0;
+			modelEnd = k - 1;
+		}
+	}
+	store<i32>(OUT_TYPE, type);
+	store<i32>(OUT_ID_START, idStart);
+	store<i32>(OUT_ID_END, idEnd);
+	store<i32>(OUT_PARENT_START, parentStart);
+	store<i32>(OUT_PARENT_END, parentEnd);
+	store<i32>(OUT_PARENT_KEY, parentKey);
+	store<i32>(OUT_ROLE_START, roleStart);
+	store<i32>(OUT_ROLE_END, roleEnd);
+	store<i32>(OUT_PROVIDER_START, providerStart);
+	store<i32>(OUT_PROVIDER_END, providerEnd);
+	store<i32>(OUT_MODEL_START, modelStart);
+	store<i32>(OUT_MODEL_END, modelEnd);
+	return type;
+}
+
+// ---------------------------------------------------------------- JSON check (test/session/line-scan-oracle.ts holds them in JavaScript)
+
+function isDigit(c: i32): bool {
+	return c >= 48 && c <= 57;
+}
+
+function at(i: i32): i32 {
+	return <i32>load<u8>(<u32>i);
+}
+
+function skipWs(i: i32, end: i32): i32 {
+	while (i < end) {
+		const c = at(i);
+		if (c === 32 || c === 9 || c === 13 || c === 10) i++;
+		else break;
+	}
+	return i;
+}
+
+/** Index after the string whose opening quote is at `i`, or -1. */
+function skipString(i: i32, end: i32): i32 {
+	i++;
+	while (i < end) {
+		const c = at(i++);
+		if (c === 34) return i;
+		if (c === 92) {
+			if (i >= end) return -1;
+			const e = at(i++);
+			if (e === 117) {
+				if (i + 4 > end) return -1;
+				for (let k = 0; k < 4; k++) {
+					const h = at(i++) | 32;
+					if (!(isDigit(h) || (h >= 97 && h <= 102))) return -1;
+				}
+			} else if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+				return -1;
+			}
+		} else if (c < 32) return -1;
+	}
+	return -1;
+}
+
+function skipDigits(i: i32, end: i32): i32 {
+	if (i >= end || !isDigit(at(i))) return -1;
+	do i++;
+	while (i < end && isDigit(at(i)));
+	return i;
+}
+
+function skipNumber(i: i32, end: i32): i32 {
+	if (at(i) === 45) i++;
+	if (i < end && at(i) === 48) i++;
+	else if ((i = skipDigits(i, end)) < 0) return -1;
+	if (i < end && at(i) === 46 && (i = skipDigits(i + 1, end)) < 0) return -1;
+	if (i < end && (at(i) | 32) === 101) {
+		i++;
+		if (i < end && (at(i) === 43 || at(i) === 45)) i++;
+		if ((i = skipDigits(i, end)) < 0) return -1;
+	}
+	return i;
+}
+
+function skipWord(i: i32, end: i32, word: string): i32 {
+	if (i + word.length > end) return -1;
+	for (let k = 0; k < word.length; k++) if (at(i + k) !== word.charCodeAt(k)) return -1;
+	return i + word.length;
+}
+
+/** Index after `"key":` starting at `i` (whitespace allowed around), or -1. */
+function skipKey(i: i32, end: i32): i32 {
+	i = skipWs(i, end);
+	if (i >= end || at(i) !== 34 || (i = skipString(i, end)) < 0) return -1;
+	i = skipWs(i, end);
+	return i < end && at(i) === 58 ? i + 1 : -1;
+}
+
+/** 1 when `[start, end)` (absolute addresses) is one JSON value with optional whitespace around it, else 0. */
+export function isJson(start: i32, end: i32): i32 {
+	let depth = 0;
+	let i = start;
+	for (;;) {
+		// A value starts here.
+		i = skipWs(i, end);
+		if (i >= end) return 0;
+		let c = at(i);
+		if (c === 123 || c === 91) {
+			if (depth === MAX_DEPTH) return 0;
+			store<u8>(STACK + <u32>depth, <u8>c);
+			depth++;
+			i = skipWs(i + 1, end);
+			if (c === 123 && i < end && at(i) === 125) {
+				i++;
+				depth--;
+			} else if (c === 91 && i < end && at(i) === 93) {
+				i++;
+				depth--;
+			} else if (c === 123) {
+				if ((i = skipKey(i, end)) < 0) return 0;
+				continue;
+			} else continue;
+		} else if (c === 34) i = skipString(i, end);
+		else if (c === 116) i = skipWord(i, end, "true");
+		else if (c === 102) i = skipWord(i, end, "false");
+		else if (c === 110) i = skipWord(i, end, "null");
+		else i = skipNumber(i, end);
+		if (i < 0) return 0;
+		// After a value: close containers until a comma asks for the next value.
+		for (;;) {
+			i = skipWs(i, end);
+			if (depth === 0) return i === end ? 1 : 0;
+			if (i >= end) return 0;
+			c = at(i++);
+			const top = <i32>load<u8>(STACK + <u32>(depth - 1));
+			if (c === 44) {
+				if (top === 123 && (i = skipKey(i, end)) < 0) return 0;
+				break;
+			}
+			if ((top === 123 && c === 125) || (top === 91 && c === 93)) {
+				depth--;
+				continue;
+			}
+			return 0;
+		}
+	}
+	// biome-ignore lint/correctness/noUnreachable: AssemblyScript finds no return after the endless loop without it
+	return 0;
+}
+
+// ---------------------------------------------------------------- whole reads
+
+/** Index of the first "\n" in [i, end), or -1 (16 bytes at a time). */
+function newlineFrom(i: i32, end: i32): i32 {
+	const nl = i8x16.splat(10);
+	while (i + 16 <= end) {
+		const m = i8x16.bitmask(i8x16.eq(v128.load(<usize>i), nl));
+		if (m !== 0) return i + ctz<i32>(m);
+		i += 16;
+	}
+	while (i < end) {
+		if (load<u8>(<usize>i) === 10) return i;
+		i++;
+	}
+	return -1;
+}
+
+/**
+ * Whether the key `,"parentId":` lies wholly in [from, end): found by its capital I (offset 8 in
+ * the key), 16 bytes at a time, each I checked for the whole key.
+ */
+function hasParentKey(from: i32, end: i32): bool {
+	const letter = i8x16.splat(0x49);
+	let i = from + 8;
+	const stop = end - 3; // the I needs the key's last three bytes, `d":`, before `end`
+	while (i + 16 <= stop) {
+		let m = i8x16.bitmask(i8x16.eq(v128.load(<usize>i), letter));
+		while (m !== 0) {
+			if (hasAt(i + ctz<i32>(m) - 8, end, K_PARENT)) return true;
+			m &= m - 1;
+		}
+		i += 16;
+	}
+	for (; i < stop; i++) if (load<u8>(<usize>i) === 0x49 && hasAt(i - 8, end, K_PARENT)) return true;
+	return false;
+}
+
+let consumedTo: i32 = 0;
+
+/** Where the last `scanLines` stopped: the start of the first line it did not record. */
+export function consumed(): i32 {
+	return consumedTo;
+}
+
+/**
+ * Splits [from, to) into lines ending in "\n" and records each (at most `cap`, up to RECORDS_CAP)
+ * at RECORDS; returns how many. With `fast` set, a line of 257 bytes or more that can be indexed
+ * without parsing gets its type code and envelope (scan.ts's rules): one of 512 bytes or more when
+ * its envelope reads and no second `,"parentId":` key follows its own on the line (which would be
+ * a second object glued on by a torn write), a shorter one when it is one well-formed JSON value
+ * and its envelope reads. Every other line gets code 0 (the caller parses it).
+ */
+export function scanLines(from: i32, to: i32, cap: i32, fast: i32): i32 {
+	if (!ready) init();
+	const limit = min(cap, RECORDS_CAP);
+	let n = 0;
+	let start = from;
+	while (n < limit) {
+		const nl = newlineFrom(start, to);
+		if (nl < 0) break;
+		const record = RECORDS + <u32>(n * RECORD_INTS * 4);
+		store<i32>(record, start);
+		store<i32>(record + 4, nl);
+		let code = 0;
+		const length = nl - start;
+		if (fast !== 0 && length >= 257) {
+			if (length >= 512) {
+				code = envelope(start, nl);
+				if (code !== 0 && hasParentKey(load<i32>(OUT_PARENT_KEY) + keyLength(K_PARENT), nl)) code = 0;
+			} else if (isJson(start, nl) !== 0) code = envelope(start, nl);
+		}
+		store<i32>(record + 8, code);
+		if (code !== 0) memory.copy(record + 12, OUT_ID_START, OUT_MODEL_END + 4 - OUT_ID_START);
+		n++;
+		start = nl + 1;
+	}
+	consumedTo = start;
+	return n;
+}
