@@ -119,6 +119,11 @@ export class LineScanner {
 		return this.view.subarray(0, size);
 	}
 
+	/** The size of the module's memory (it grows with the longest line scanned). */
+	get memoryBytes(): number {
+		return this.exports.memory.buffer.byteLength;
+	}
+
 	/** The records the last `scan` wrote (valid until the next one). */
 	get records(): Int32Array {
 		return this.recordsView;
@@ -160,8 +165,14 @@ export function acquireLineScanner(): LineScanner | undefined {
 	return module ? new LineScanner(module) : undefined;
 }
 
+/**
+ * A WebAssembly memory never shrinks: a scanner grown past this (a line of several MB) is dropped
+ * for the garbage collector instead of being kept, so a long-running process holds at most this.
+ */
+export const IDLE_SCANNER_MAX_BYTES = 4 * 1024 * 1024;
+
 export function releaseLineScanner(scanner: LineScanner): void {
-	idle = scanner;
+	idle = scanner.memoryBytes <= IDLE_SCANNER_MAX_BYTES ? scanner : undefined;
 }
 
 /**

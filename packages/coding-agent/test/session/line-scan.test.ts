@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
 	acquireLineScanner,
+	IDLE_SCANNER_MAX_BYTES,
 	LAZY_TYPE_NAMES,
 	type LineScanner,
 	R_CODE,
@@ -268,6 +269,20 @@ describe("the WebAssembly line scanner", () => {
 			expect(found).toEqual(expected(bytes));
 			expect(found[1].end - found[1].start).toBeGreaterThan(2_900_000);
 		});
+	});
+
+	it("keeps one idle scanner for the next scan, but not one grown by a multi-MB line (its memory cannot shrink)", () => {
+		const small = acquireLineScanner() as LineScanner;
+		small.buffer(1024 * 1024);
+		releaseLineScanner(small);
+		expect(acquireLineScanner()).toBe(small);
+		small.buffer(IDLE_SCANNER_MAX_BYTES + 1);
+		expect(small.memoryBytes).toBeGreaterThan(IDLE_SCANNER_MAX_BYTES);
+		releaseLineScanner(small);
+		const next = acquireLineScanner() as LineScanner;
+		expect(next).not.toBe(small);
+		expect(next.memoryBytes).toBeLessThanOrEqual(IDLE_SCANNER_MAX_BYTES);
+		releaseLineScanner(next);
 	});
 
 	it("records no line without its newline, and `consumed` points at the unfinished one", () => {
