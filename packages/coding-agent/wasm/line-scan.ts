@@ -9,14 +9,13 @@
 // to the same answers.
 
 // ---------------------------------------------------------------- memory
-// [0, 256): the fields of the last envelope read (i32 each, OUT_*).
+// [0, 256): the fields of the last envelope read (i32 each, OUT_*; a record copies them).
 // [256, 512): the container stack of `isJson`.
 // [512, 1024): the keys.
 // [1024, RECORDS): the module's own data (the compiler's memoryBase is 1024).
 // [RECORDS, BUFFER_BASE): the records `scanLines` writes.
 // [BUFFER_BASE, ...): the bytes being scanned (the caller reads the file into it).
 
-const OUT_TYPE: u32 = 0;
 const OUT_ID_START: u32 = 4;
 const OUT_ID_END: u32 = 8;
 const OUT_PARENT_START: u32 = 12;
@@ -200,7 +199,6 @@ function envelope(start: i32, end: i32): i32 {
 			modelEnd = k - 1;
 		}
 	}
-	store<i32>(OUT_TYPE, type);
 	store<i32>(OUT_ID_START, idStart);
 	store<i32>(OUT_ID_END, idEnd);
 	store<i32>(OUT_PARENT_START, parentStart);

@@ -135,7 +135,8 @@ export class LineScanner {
 	 * that can be indexed without parsing. Returns the number of records.
 	 */
 	scan(from: number, to: number, cap: number, fast: boolean): number {
-		return this.exports.scanLines(this.base + from, this.base + to, cap, fast ? 1 : 0);
+		// The module takes an i32: a larger cap would wrap (2^53 - 1 becomes -1, no line at all).
+		return this.exports.scanLines(this.base + from, this.base + to, Math.min(cap, 0x7fffffff), fast ? 1 : 0);
 	}
 
 	/** Buffer offset of the first line the last `scan` did not record. */
@@ -173,29 +174,4 @@ export const IDLE_SCANNER_MAX_BYTES = 4 * 1024 * 1024;
 
 export function releaseLineScanner(scanner: LineScanner): void {
 	idle = scanner.memoryBytes <= IDLE_SCANNER_MAX_BYTES ? scanner : undefined;
-}
-
-/**
- * True when `b[start, end)` is one JSON value with optional whitespace around it: the grammar of
- * JSON.parse (RFC 8259), bytes of 0x80 and above accepted inside strings (as JSON.parse of the
- * decoded text accepts them, invalid UTF-8 becoming U+FFFD). Containers nested deeper than 256
- * are reported as not checked (false). Copies the bytes; a scan checks its own buffer in place.
- */
-export function isJsonText(b: Uint8Array, start: number, end: number): boolean {
-	const scanner = acquireLineScanner();
-	if (!scanner) {
-		try {
-			JSON.parse(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8"));
-			return true;
-		} catch {
-			return false;
-		}
-	}
-	try {
-		const buf = scanner.buffer(end - start);
-		buf.set(b.subarray(start, end));
-		return scanner.isJson(0, end - start);
-	} finally {
-		releaseLineScanner(scanner);
-	}
 }

@@ -220,23 +220,21 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 /** Read size: larger reads save no measurable CPU, and the buffer is resident memory while a session opens. */
 const CHUNK = 1024 * 1024;
 
-/**
- * Which lines are indexed without parsing (their entry is read from the file on first use), as
- * decided by the line-scan module (wasm/line-scan.ts) for current-format files. A line of 512
- * bytes or more: when it ends with "}" (a torn write almost never does, and then falls back to a
- * full parse and a warning), starts with the envelope every pi writes first (type, id, parentId,
- * timestamp; a message's role; an assistant message's provider and model, written after the
- * content near the end of the line), and holds no second `,"parentId":` key after its own. It is
- * not checked as JSON (too costly for every large line), so that key rules out a second object
- * glued on the line by a torn write: every writer puts it in each entry's envelope, and outside
- * an envelope it can only be a nested object's key (a JSON string cannot hold it: its quotes
- * would be escaped); a false alarm costs one parse. A shorter line (user prompts, small tool
- * results, custom entries) from 257 bytes: when it is one well-formed JSON value (so damage is
- * still found and warned about at open) and its envelope reads. Below that the whole-line parse
- * is as cheap and the entry stays in memory (load.ts keeps entries of up to 256 bytes).
- * Parsing every line is most of the cost of opening a big session and the entries are rarely
- * all needed, so the parse is deferred to first use.
- */
+// Which lines are indexed without parsing (their entry is read from the file on first use), as
+// decided by the line-scan module (wasm/line-scan.ts) for current-format files. A line of 512
+// bytes or more: when it ends with "}" (a torn write almost never does, and then falls back to a
+// full parse and a warning), starts with the envelope every pi writes first (type, id, parentId,
+// timestamp; a message's role; an assistant message's provider and model, written after the
+// content near the end of the line), and holds no second `,"parentId":` key after its own. It is
+// not checked as JSON (too costly for every large line), so that key rules out a second object
+// glued on the line by a torn write: every writer puts it in each entry's envelope, and outside
+// an envelope it can only be a nested object's key (a JSON string cannot hold it: its quotes
+// would be escaped); a false alarm costs one parse. A shorter line (user prompts, small tool
+// results, custom entries) from 257 bytes: when it is one well-formed JSON value (so damage is
+// still found and warned about at open) and its envelope reads. Below that the whole-line parse
+// is as cheap and the entry stays in memory (load.ts keeps entries of up to 256 bytes).
+// Parsing every line is most of the cost of opening a big session and the entries are rarely
+// all needed, so the parse is deferred to first use.
 
 /**
  * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
@@ -388,7 +386,7 @@ function scanWith(
 		for (;;) {
 			// Until the header is read (`allowFastPath` turns true), one line per call.
 			const fast = index !== undefined && allowFastPath();
-			const n = lines.scan(start, filled, fast ? 0x7fffffff : 1, fast);
+			const n = lines.scan(start, filled, fast ? Number.POSITIVE_INFINITY : 1, fast);
 			for (let k = 0, r = 0; k < n; k++, r += step) {
 				if (records[r + R_CODE] === 0) {
 					parse(records[r + R_START] - base, records[r + R_END] - base, false);

@@ -1,8 +1,23 @@
 // The byte-level JSON check that lets short session lines be indexed without
 // parsing (scan.ts) must agree with JSON.parse: a line it accepts parses, and
-// a damaged line it rejects takes the parsing path and is warned about.
+// a damaged line it rejects takes the parsing path and is warned about. Both
+// the WebAssembly module's check and the JavaScript oracle line-scan.test.ts
+// compares the module with.
 import { describe, expect, it } from "vitest";
-import { isJsonText } from "../../src/session/line-scan.js";
+import { acquireLineScanner, releaseLineScanner } from "../../src/session/line-scan.js";
+import { oracleIsJson } from "./line-scan-oracle.js";
+
+/** The module's check of `b[start, end)`, the bytes copied into its memory. */
+function moduleIsJson(b: Uint8Array, start: number, end: number): boolean {
+	const scanner = acquireLineScanner();
+	if (!scanner) throw new Error("no WebAssembly in this Node");
+	try {
+		scanner.buffer(b.length).set(b);
+		return scanner.isJson(start, end);
+	} finally {
+		releaseLineScanner(scanner);
+	}
+}
 
 function parses(text: string): boolean {
 	try {
@@ -11,11 +26,6 @@ function parses(text: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-function check(text: string): boolean {
-	const b = Buffer.from(text);
-	return isJsonText(b, 0, b.length);
 }
 
 const LINE = JSON.stringify({
@@ -31,7 +41,15 @@ const LINE = JSON.stringify({
 	},
 });
 
-describe("isJsonText", () => {
+describe.each([
+	["the module", moduleIsJson],
+	["the JavaScript oracle", oracleIsJson],
+])("the JSON check of %s", (_, isJson) => {
+	const check = (text: string): boolean => {
+		const b = Buffer.from(text);
+		return isJson(b, 0, b.length);
+	};
+
 	it("agrees with JSON.parse on hand-picked valid and invalid texts", () => {
 		const cases = [
 			"{}",
@@ -96,8 +114,8 @@ describe("isJsonText", () => {
 
 	it("checks only the given byte range", () => {
 		const b = Buffer.from(`xx${LINE}yy`);
-		expect(isJsonText(b, 2, b.length - 2)).toBe(true);
-		expect(isJsonText(b, 2, b.length - 3)).toBe(false);
-		expect(isJsonText(b, 1, b.length - 2)).toBe(false);
+		expect(isJson(b, 2, b.length - 2)).toBe(true);
+		expect(isJson(b, 2, b.length - 3)).toBe(false);
+		expect(isJson(b, 1, b.length - 2)).toBe(false);
 	});
 });
