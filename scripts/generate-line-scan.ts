@@ -4,10 +4,11 @@
 // no file beside them and no compiler at run time. Run:
 // `npx tsx scripts/generate-line-scan.ts` (add `--check` to fail instead of
 // writing when the generated module is stale; a test runs that check).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import asc from "assemblyscript/asc";
+import { writeOrCheckGenerated } from "./generated-file.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const LINE_SCAN_SOURCE_PATH = join(root, "packages/coding-agent/wasm/line-scan.ts");
@@ -60,20 +61,7 @@ export async function expectedLineScanModule(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-	const source = await expectedLineScanModule();
-	if (process.argv.includes("--check")) {
-		let current = "";
-		try {
-			current = readFileSync(LINE_SCAN_MODULE_PATH, "utf8");
-		} catch {}
-		if (current !== source) {
-			console.error(`${LINE_SCAN_MODULE_PATH} is out of date; run: npx tsx scripts/generate-line-scan.ts`);
-			process.exit(1);
-		}
-		return;
-	}
-	writeFileSync(LINE_SCAN_MODULE_PATH, source);
-	console.log(`wrote ${LINE_SCAN_MODULE_PATH}`);
+	writeOrCheckGenerated(LINE_SCAN_MODULE_PATH, await expectedLineScanModule(), "npx tsx scripts/generate-line-scan.ts");
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -2,10 +2,11 @@
 // catalog data (packages/ai/models/catalog.yaml). No network: the YAML file is
 // the only input. Run: `npx tsx scripts/generate-models.ts` (add `--check` to
 // fail instead of writing when the generated module is stale).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { writeOrCheckGenerated } from "./generated-file.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const CATALOG_DATA_PATH = join(root, "packages/ai/models/catalog.yaml");
@@ -276,20 +277,11 @@ export function renderCatalogModule(yamlText: string): string {
 }
 
 function main(): void {
-	const source = renderCatalogModule(readFileSync(CATALOG_DATA_PATH, "utf8"));
-	if (process.argv.includes("--check")) {
-		let current = "";
-		try {
-			current = readFileSync(CATALOG_MODULE_PATH, "utf8");
-		} catch {}
-		if (current !== source) {
-			console.error(`${CATALOG_MODULE_PATH} is out of date; run: npx tsx scripts/generate-models.ts`);
-			process.exit(1);
-		}
-		return;
-	}
-	writeFileSync(CATALOG_MODULE_PATH, source);
-	console.log(`wrote ${CATALOG_MODULE_PATH}`);
+	writeOrCheckGenerated(
+		CATALOG_MODULE_PATH,
+		renderCatalogModule(readFileSync(CATALOG_DATA_PATH, "utf8")),
+		"npx tsx scripts/generate-models.ts",
+	);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
