@@ -11,9 +11,9 @@
 // ---------------------------------------------------------------- memory
 // [0, 256): the fields of the last envelope read (i32 each, OUT_*; a record copies them).
 // [256, 512): the container stack of `isJson`.
-// [512, 1024): the keys.
 // [1024, RECORDS): the module's own data (the compiler's memoryBase is 1024).
-// [RECORDS, BUFFER_BASE): the records `scanLines` writes.
+// [RECORDS, KEYS): the records `scanLines` writes.
+// [KEYS, BUFFER_BASE): the keys the envelope reader looks for, and their Horspool shifts.
 // [BUFFER_BASE, ...): the bytes being scanned (the caller reads the file into it).
 
 const OUT_ID_START: u32 = 4;
@@ -45,20 +45,24 @@ export const RECORDS_CAP: i32 = 512;
 /** Where the scanned bytes start: the JavaScript side puts its read buffer here. */
 export const BUFFER_BASE: u32 = 65536;
 
-// Keys, each [length byte, bytes...].
-const K_TYPE: u32 = 512; // {"type":"
-const K_ID: u32 = 528; // ,"id":"
-const K_PARENT: u32 = 544; // ,"parentId":
-const K_NULL: u32 = 560; // null
-const K_TIMESTAMP: u32 = 576; // ,"timestamp":"
-const K_ROLE: u32 = 600; // ,"message":{"role":"
-const K_PROVIDER: u32 = 624; // ,"provider":"
-const K_MODEL: u32 = 640; // ,"model":"
-const SHIFTS: u32 = 768; // 256 bytes: backward Horspool shifts for K_PROVIDER
+// Keys, each in a 48-byte slot: its length at +0, its bytes from +16 (zero padded to 32 bytes), so
+// that its first 16 bytes load as one vector (and, for a longer key, its last 16 as another).
+const KEYS: u32 = 60 * 1024;
+const KEY_BYTES: u32 = 16;
+const K_TYPE: u32 = KEYS; // {"type":"
+const K_ID: u32 = KEYS + 48; // ,"id":"
+const K_PARENT: u32 = KEYS + 96; // ,"parentId":
+const K_NULL: u32 = KEYS + 144; // null
+const K_TIMESTAMP: u32 = KEYS + 192; // ,"timestamp":"
+const K_ROLE: u32 = KEYS + 240; // ,"message":{"role":"
+const K_PROVIDER: u32 = KEYS + 288; // ,"provider":"
+const K_MODEL: u32 = KEYS + 336; // ,"model":"
+const SHIFTS: u32 = KEYS + 512; // 256 bytes: backward Horspool shifts for K_PROVIDER
 
 function storeKey(at: u32, text: string): void {
+	memory.fill(at, 0, 48);
 	store<u8>(at, <u8>text.length);
-	for (let k = 0; k < text.length; k++) store<u8>(at + 1 + <u32>k, <u8>text.charCodeAt(k));
+	for (let k = 0; k < text.length; k++) store<u8>(at + KEY_BYTES + <u32>k, <u8>text.charCodeAt(k));
 }
 
 let ready = false;
@@ -74,7 +78,7 @@ function init(): void {
 	storeKey(K_MODEL, ',"model":"');
 	const n = <i32>load<u8>(K_PROVIDER);
 	for (let b = 0; b < 256; b++) store<u8>(SHIFTS + <u32>b, <u8>n);
-	for (let k = n - 1; k >= 1; k--) store<u8>(SHIFTS + <u32>load<u8>(K_PROVIDER + 1 + <u32>k), <u8>k);
+	for (let k = n - 1; k >= 1; k--) store<u8>(SHIFTS + <u32>load<u8>(K_PROVIDER + KEY_BYTES + <u32>k), <u8>k);
 	ready = true;
 }
 
@@ -82,17 +86,48 @@ function keyLength(key: u32): i32 {
 	return <i32>load<u8>(key);
 }
 
-/** Whether the key's bytes are at `at`, wholly before `end`. */
+/** Whether the key's bytes are at `at`, wholly before `end` (keys of up to 32 bytes). */
 function hasAt(at: i32, end: i32, key: u32): bool {
 	const n = keyLength(key);
 	if (at + n > end) return false;
-	for (let k = 0; k < n; k++) if (load<u8>(<u32>(at + k)) !== load<u8>(key + 1 + <u32>k)) return false;
+	if (at + 16 <= end) {
+		// One vector compare for the first 16 bytes, one more for the last 16 of a longer key.
+		const m = i8x16.bitmask(i8x16.eq(v128.load(<usize>at), v128.load(<usize>(key + KEY_BYTES))));
+		if (n <= 16) {
+			const want = (1 << n) - 1;
+			return (m & want) === want;
+		}
+		if (m !== 0xffff) return false;
+		const tail = v128.load(<usize>(key + KEY_BYTES + <u32>(n - 16)));
+		return i8x16.bitmask(i8x16.eq(v128.load(<usize>(at + n - 16)), tail)) === 0xffff;
+	}
+	for (let k = 0; k < n; k++) if (load<u8>(<u32>(at + k)) !== load<u8>(key + KEY_BYTES + <u32>k)) return false;
 	return true;
 }
 
-/** Index after the closing quote of a string of printable ASCII without escapes starting at `at`, or -1. */
+/**
+ * Index after the closing quote of a string of printable ASCII without escapes starting at `at`, or -1
+ * (also for an empty string). 16 bytes at a time while they lie before `end`.
+ */
 function stringEnd(at: i32, end: i32): i32 {
-	for (let i = at; i < end; i++) {
+	const quote = i8x16.splat(34);
+	const backslash = i8x16.splat(92);
+	const space = i8x16.splat(0x20);
+	const tilde = i8x16.splat(0x7e);
+	let i = at;
+	while (i + 16 <= end) {
+		const v = v128.load(<usize>i);
+		const q = i8x16.bitmask(i8x16.eq(v, quote));
+		const bad = i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, space), i8x16.gt_u(v, tilde)), i8x16.eq(v, backslash)));
+		if (q !== 0) {
+			const k = ctz<i32>(q);
+			if ((bad & ((1 << k) - 1)) !== 0) return -1;
+			return i + k > at ? i + k + 1 : -1;
+		}
+		if (bad !== 0) return -1;
+		i += 16;
+	}
+	for (; i < end; i++) {
 		const c = <i32>load<u8>(<u32>i);
 		if (c === 34) return i > at ? i + 1 : -1;
 		if (c < 0x20 || c > 0x7e || c === 92) return -1;

@@ -237,6 +237,33 @@ describe("the WebAssembly line scanner", () => {
 		expect(parsed).toBeGreaterThan(300);
 	});
 
+	it("reads envelope strings 16 bytes at a time as the JavaScript rules do: every length, a bad byte anywhere", () => {
+		// Ids of 0..40 bytes (empty is refused), each with a backslash, a control byte, DEL or a
+		// non-ASCII byte at every position in and just after it: the quote may fall before, inside or
+		// after the bad byte's 16-byte block.
+		const BAD = [0x5c, 0x1f, 0x7f, 0x80];
+		const lines: string[] = [];
+		for (let length = 0; length <= 40; length++) {
+			const id = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".slice(0, length);
+			const line = (idText: string) =>
+				`{"type":"message","id":"${idText}","parentId":"p1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${"x".repeat(600)}"}}`;
+			lines.push(line(id));
+			for (let at = 0; at <= length + 17; at++) {
+				for (const bad of BAD) {
+					const full = line(id);
+					const pos = full.indexOf('"id":"') + 6 + at;
+					lines.push(full.slice(0, pos) + String.fromCharCode(bad) + full.slice(pos + 1));
+				}
+			}
+		}
+		const bytes = Buffer.from(`${lines.join("\n")}\n`, "latin1");
+		const want = expected(bytes);
+		// Lines of 600+ bytes: no JSON check, the envelope reader alone refuses the bad ids.
+		expect(want.filter((f) => f.env).length).toBe(40);
+		expect(want.filter((f) => !f.env).length).toBeGreaterThan(1000);
+		withScanner((s) => expect(scanAll(s, bytes, 0x7fffffff)).toEqual(want));
+	});
+
 	it("refuses a line with a second object glued on, found by its parentId key at any alignment", () => {
 		const next = rng(7);
 		withScanner((s) => {
