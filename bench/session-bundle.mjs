@@ -26,6 +26,7 @@ export function bundleOurs() {
 				// The open's own parts, for benches that time them one by one (session-scan-warmup.bench.mjs).
 				'export { loadFromFd, newLoadState } from "./packages/coding-agent/src/session/load.ts";',
 				'export { scanFd } from "./packages/coding-agent/src/session/scan.ts";',
+				'export { ContentHash } from "./packages/coding-agent/src/session/content-hash.ts";',
 				'export { SessionTree } from "./packages/coding-agent/src/session/tree.ts";',
 			].join("\n"),
 			resolveDir: repoRoot,

@@ -3,10 +3,11 @@
 // 100k-entry (~97 MB) session is scanned twice: "cold" (the first scan of the
 // process: the scan's functions start unoptimized, as in every `pi` run) and
 // "warm" (the same scan again, its code optimized). Each 1 MB piece read is
-// timed (scan.ts's onBytes), so the table shows how much of the cold scan's
-// extra time falls on its first pieces. Two cases: the scan alone (scanFd
-// with a sink that only counts lines) and the whole open's load (loadFromFd
-// into a SessionTree, with the CRC-32 a first open computes for its index).
+// timed (when scan.ts feeds it to the content hash), so the table shows how
+// much of the cold scan's extra time falls on its first pieces. Two cases: the
+// scan alone (scanFd with a sink that only counts lines) and the whole open's
+// load (loadFromFd into a SessionTree, with the content hash a first open
+// computes for its index).
 //
 //   node bench/session-scan-warmup.bench.mjs [runs=5] [entries=100000]
 import { execFileSync } from "node:child_process";
@@ -22,20 +23,23 @@ const entries = Number(process.argv[3] ?? 100_000);
 if (process.argv[2] === "--child") {
 	const [, , , modulePath, file, kind] = process.argv;
 	const { openSync, closeSync, fstatSync } = await import("node:fs");
-	const { crc32 } = await import("node:zlib");
 	const m = await import(modulePath);
 	const once = () => {
 		const pieces = [];
 		const fd = openSync(file, "r");
 		const start = performance.now();
 		let last = start;
-		const onBytes = (b, s, e) => {
-			const now = performance.now();
-			pieces.push(now - last);
-			last = now;
-			if (kind === "load") crcState = crc32(b.subarray(s, e), crcState);
+		const content = new m.ContentHash();
+		// Stands in for the content hash scan.ts feeds each piece read: times the piece, hashes it when loading.
+		const hash = {
+			update(scanner, s, e) {
+				const now = performance.now();
+				pieces.push(now - last);
+				last = now;
+				if (kind === "load") content.update(scanner, s, e);
+			},
+			lose() {},
 		};
-		let crcState = 0;
 		if (kind === "scan") {
 			let lines = 0;
 			m.scanFd(
@@ -47,14 +51,14 @@ if (process.argv[2] === "--child") {
 				1,
 				() => true,
 				() => lines++,
-				onBytes,
+				hash,
 			);
 		} else {
 			const tree = new m.SessionTree();
 			// As loadSessionFile reserves for a file of this size.
 			const size = fstatSync(fd).size;
 			tree.reserve(Math.floor(size / 256), Math.floor(size / 1024));
-			m.loadFromFd(fd, m.newLoadState(file), tree, 0, 1, onBytes);
+			m.loadFromFd(fd, m.newLoadState(file), tree, 0, 1, hash);
 		}
 		const total = performance.now() - start;
 		closeSync(fd);
@@ -86,7 +90,7 @@ for (const kind of ["scan", "load"]) {
 	}
 	const med = (pick) => median(results.map(pick));
 	rows.push(
-		`| ${kind === "scan" ? "scan alone (scanFd, counting sink)" : "load (loadFromFd into the tree, + CRC-32)"} | ` +
+		`| ${kind === "scan" ? "scan alone (scanFd, counting sink)" : "load (loadFromFd into the tree, + content hash)"} | ` +
 			`${f1(med((r) => r.cold.total))} | ${f1(med((r) => r.warm.total))} | ` +
 			`${f1(med((r) => r.cold.first6))} | ${f1(med((r) => r.warm.first6))} | ` +
 			`${f1(med((r) => r.cold.steadyPerMB))} / ${f1(med((r) => r.warm.steadyPerMB))} |`,

@@ -472,3 +472,126 @@ export function scanLines(from: i32, to: i32, cap: i32, fast: i32): i32 {
 	consumedTo = start;
 	return n;
 }
+
+// ---------------------------------------------------------------- content hash
+// A 64-bit hash of a byte stream fed in pieces of any size (a session file as it is read), for the
+// session index (src/session/content-hash.ts). The bytes are cut into 128-byte blocks; each block's
+// eight 16-byte vectors go through XXH32's round, lane-wise, into eight accumulators of four u32
+// lanes (32 XXH32 lanes side by side, one SIMD round per vector); the lanes, the length and the
+// last partial block are merged with XXH64's 64-bit steps and avalanche. Each round is a bijection
+// of the lane's value and of the input word, so a change within one aligned 4-byte word always
+// changes the hash. The state (accumulators, the partial block, the length) lives at HASH_STATE so
+// the caller can keep it between scanners.
+
+// XXH32's and XXH64's primes (the 64-bit ones in two halves: a JavaScript number cannot hold them).
+const PRIME32_1: u32 = 0x9e3779b1;
+const PRIME32_2: u32 = 0x85ebca77;
+const PRIME64_1: u64 = ((<u64>0x9e3779b1) << 32) | 0x85ebca87;
+const PRIME64_2: u64 = ((<u64>0xc2b2ae3d) << 32) | 0x27d4eb4f;
+const PRIME64_3: u64 = ((<u64>0x165667b1) << 32) | 0x9e3779f9;
+const PRIME64_4: u64 = ((<u64>0x85ebca77) << 32) | 0xc2b2ae63;
+const PRIME64_5: u64 = ((<u64>0x27d4eb2f) << 32) | 0x165667c5;
+
+/** The hash state: 8 accumulators (128 bytes), the partial block (128), its length (i32), the bytes fed (i64). */
+export const HASH_STATE: u32 = KEYS + 1024;
+export const HASH_STATE_BYTES: i32 = 272;
+const HASH_PARTIAL: u32 = HASH_STATE + 128;
+const HASH_PARTIAL_LENGTH: u32 = HASH_STATE + 256;
+const HASH_TOTAL: u32 = HASH_STATE + 264;
+/** Where `hashDigest` writes the 64-bit hash. */
+export const HASH_OUT: u32 = HASH_STATE + HASH_STATE_BYTES;
+
+/** XXH32's round on four lanes at once. */
+function round(acc: v128, input: v128): v128 {
+	const sum = i32x4.add(acc, i32x4.mul(input, i32x4.splat(PRIME32_2)));
+	return i32x4.mul(v128.or(i32x4.shl(sum, 13), i32x4.shr_u(sum, 19)), i32x4.splat(PRIME32_1));
+}
+
+/** Starts a new hash (XXH32's lane seeds, with the accumulator's number as the seed). */
+export function hashReset(): void {
+	for (let j: u32 = 0; j < 8; j++) {
+		const seed = j;
+		const lanes = i32x4.replace_lane(
+			i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(seed + PRIME32_1 + PRIME32_2), 1, seed + PRIME32_2), 2, seed),
+			3,
+			seed - PRIME32_1,
+		);
+		v128.store(HASH_STATE + j * 16, lanes);
+	}
+	store<i32>(HASH_PARTIAL_LENGTH, 0);
+	store<u64>(HASH_TOTAL, 0);
+}
+
+/** Feeds the whole 128-byte blocks of [at, end) to the accumulators; returns where the rest starts. */
+function hashBlocks(at: u32, end: u32): u32 {
+	let a0 = v128.load(HASH_STATE);
+	let a1 = v128.load(HASH_STATE + 16);
+	let a2 = v128.load(HASH_STATE + 32);
+	let a3 = v128.load(HASH_STATE + 48);
+	let a4 = v128.load(HASH_STATE + 64);
+	let a5 = v128.load(HASH_STATE + 80);
+	let a6 = v128.load(HASH_STATE + 96);
+	let a7 = v128.load(HASH_STATE + 112);
+	while (at + 128 <= end) {
+		a0 = round(a0, v128.load(at));
+		a1 = round(a1, v128.load(at + 16));
+		a2 = round(a2, v128.load(at + 32));
+		a3 = round(a3, v128.load(at + 48));
+		a4 = round(a4, v128.load(at + 64));
+		a5 = round(a5, v128.load(at + 80));
+		a6 = round(a6, v128.load(at + 96));
+		a7 = round(a7, v128.load(at + 112));
+		at += 128;
+	}
+	v128.store(HASH_STATE, a0);
+	v128.store(HASH_STATE + 16, a1);
+	v128.store(HASH_STATE + 32, a2);
+	v128.store(HASH_STATE + 48, a3);
+	v128.store(HASH_STATE + 64, a4);
+	v128.store(HASH_STATE + 80, a5);
+	v128.store(HASH_STATE + 96, a6);
+	v128.store(HASH_STATE + 112, a7);
+	return at;
+}
+
+/** Feeds the bytes [from, to) (absolute addresses), after those fed since `hashReset`. */
+export function hashUpdate(from: i32, to: i32): void {
+	let at = <u32>from;
+	const end = <u32>to;
+	store<u64>(HASH_TOTAL, load<u64>(HASH_TOTAL) + <u64>(end - at));
+	let partial = <u32>load<i32>(HASH_PARTIAL_LENGTH);
+	if (partial > 0) {
+		const take = min(128 - partial, end - at);
+		memory.copy(HASH_PARTIAL + partial, at, take);
+		partial += take;
+		at += take;
+		if (partial < 128) {
+			store<i32>(HASH_PARTIAL_LENGTH, <i32>partial);
+			return;
+		}
+		hashBlocks(HASH_PARTIAL, HASH_PARTIAL + 128);
+		partial = 0;
+	}
+	at = hashBlocks(at, end);
+	memory.copy(HASH_PARTIAL, at, end - at);
+	store<i32>(HASH_PARTIAL_LENGTH, <i32>(end - at));
+}
+
+function merge(h: u64, value: u64): u64 {
+	return rotl<u64>(h ^ (value * PRIME64_2), 31) * PRIME64_1;
+}
+
+/** Writes the hash of the bytes fed so far at HASH_OUT (the state is left as it is: more may follow). */
+export function hashDigest(): void {
+	let h = load<u64>(HASH_TOTAL) * PRIME64_5 + PRIME64_4;
+	for (let k: u32 = 0; k < 32; k++) h = merge(h, <u64>load<u32>(HASH_STATE + k * 4));
+	const partial = <u32>load<i32>(HASH_PARTIAL_LENGTH);
+	for (let k: u32 = 0; k < partial; k++)
+		h = rotl<u64>(h ^ (<u64>load<u8>(HASH_PARTIAL + k) * PRIME64_5), 11) * PRIME64_1;
+	h ^= h >> 33;
+	h *= PRIME64_2;
+	h ^= h >> 29;
+	h *= PRIME64_3;
+	h ^= h >> 32;
+	store<u64>(HASH_OUT, h);
+}

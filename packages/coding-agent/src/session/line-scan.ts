@@ -21,6 +21,12 @@ interface LineScanExports {
 	scanLines(from: number, to: number, cap: number, fast: number): number;
 	consumed(): number;
 	isJson(start: number, end: number): number;
+	HASH_STATE: { readonly value: number };
+	HASH_STATE_BYTES: { readonly value: number };
+	HASH_OUT: { readonly value: number };
+	hashReset(): void;
+	hashUpdate(from: number, to: number): void;
+	hashDigest(): void;
 }
 
 /** The entry types a record's code names, by code - 1 (most frequent first, as the module tries them). */
@@ -147,6 +153,33 @@ export class LineScanner {
 	/** Whether `[start, end)` of the buffer holds one JSON value (whitespace around it allowed). */
 	isJson(start: number, end: number): boolean {
 		return this.exports.isJson(this.base + start, this.base + end) !== 0;
+	}
+
+	/** Puts a content hash's state (from `saveHashState`) into the module, or starts a new one (undefined). */
+	loadHashState(state: Uint8Array | undefined): void {
+		if (state === undefined) this.exports.hashReset();
+		else new Uint8Array(this.exports.memory.buffer, this.exports.HASH_STATE.value, state.length).set(state);
+	}
+
+	/** The module's content hash state, copied into `into` when given (for `loadHashState`, maybe on another scanner). */
+	saveHashState(into?: Uint8Array): Uint8Array {
+		const bytes = this.exports.HASH_STATE_BYTES.value;
+		const state = new Uint8Array(this.exports.memory.buffer, this.exports.HASH_STATE.value, bytes);
+		const out = into ?? new Uint8Array(bytes);
+		out.set(state);
+		return out;
+	}
+
+	/** Feeds `[from, to)` of the buffer to the content hash, after the bytes fed before. */
+	hashUpdate(from: number, to: number): void {
+		this.exports.hashUpdate(this.base + from, this.base + to);
+	}
+
+	/** The content hash of the bytes fed so far, as 16 hex digits (more may be fed after). */
+	hashDigest(): string {
+		this.exports.hashDigest();
+		const view = new DataView(this.exports.memory.buffer, this.exports.HASH_OUT.value, 8);
+		return view.getBigUint64(0, true).toString(16).padStart(16, "0");
 	}
 }
 

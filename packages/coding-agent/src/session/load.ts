@@ -3,10 +3,9 @@
 // never rewritten), resolves duplicated ids, and decides which entries stay
 // in memory and which are re-read on demand.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { ContentHash, hashFilePrefix } from "./content-hash.js";
 import {
 	type IndexMeta,
-	newChecksum,
-	prefixChecksum,
 	racy,
 	readIndex,
 	realSessionPath,
@@ -336,7 +335,8 @@ export function loadFromFd(
 	tree: SessionTree,
 	fromOffset = 0,
 	firstLine = 1,
-	onBytes?: (bytes: Buffer, start: number, end: number) => void,
+	/** Fed every byte read (for the session index). */
+	hash?: ContentHash,
 ): FileLoadResult {
 	let first = fromOffset === 0 && state.objectCount === 0;
 	state.readRange = (offset, length) => {
@@ -359,7 +359,7 @@ export function loadFromFd(
 			ingestIndexed(state, tree, env, buf, line, offset, length);
 			first = false;
 		},
-		onBytes,
+		hash,
 	);
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;
@@ -376,7 +376,7 @@ export type IndexUse =
 	| "scanned"
 	/** Restored from the index, the file unchanged since it was written (nothing read). */
 	| "unchanged"
-	/** Restored from the index after checking the indexed bytes' CRC; what followed them was scanned. */
+	/** Restored from the index after checking the indexed bytes' content hash; what followed them was scanned. */
 	| "verified";
 
 export interface SessionFileLoad {
@@ -425,12 +425,19 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 		let index: IndexUse = real === undefined ? "none" : "scanned";
 		let from = 0;
 		let lines = 0;
-		let crc = 0;
+		// The hash of the bytes read so far, for the index written after this open.
+		let hash = real === undefined ? undefined : new ContentHash();
 		const stored = real === undefined ? undefined : readIndex(indexDir as string, real);
 		if (stored) {
 			const m = stored.meta;
 			if (unchanged(m, stamp)) index = "unchanged";
-			else if (sameFile(m, stamp) && size >= m.size && prefixChecksum(fd, m.size) === m.crc) index = "verified";
+			else if (sameFile(m, stamp) && size >= m.size) {
+				const prefix = hashFilePrefix(fd, m.size);
+				if (prefix !== undefined && prefix.digest() === m.hash) {
+					index = "verified";
+					hash = prefix;
+				}
+			}
 			if (index !== "scanned") {
 				tree.restore(stored.columns);
 				state.header = m.header;
@@ -438,11 +445,8 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 				state.objectCount = m.objectCount;
 				from = m.size;
 				lines = m.lines;
-				crc = m.crc;
 			}
 		}
-		const sum = real === undefined ? undefined : newChecksum(crc);
-		const onBytes = sum && ((b: Buffer, s: number, e: number) => sum.add(b, s, e));
 		// No per-line object survives the indexing (tree.ts keeps columns), so V8's young generation
 		// stays at its starting size without being held there (young-generation.test.ts).
 		// Rows for lines of ~256 bytes or more, so the columns are not grown (and copied) as the file
@@ -452,15 +456,16 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 		tree.reserve(Math.min(Math.floor(rest / 256), 1 << 22), Math.min(Math.floor(rest / 1024), 1 << 20));
 		let summary: FileLoadResult = { size: from, endsWithNewline: true, lines };
 		if (from === 0 || rest > 0) {
-			const part = loadFromFd(fd, state, tree, from, lines + 1, onBytes);
+			const part = loadFromFd(fd, state, tree, from, lines + 1, hash);
 			summary = { ...part, lines: lines + part.lines };
 		}
 		while (fstatSync(fd).size > summary.size && summary.endsWithNewline) {
-			const part = loadFromFd(fd, state, tree, summary.size, summary.lines + 1, onBytes);
+			const part = loadFromFd(fd, state, tree, summary.size, summary.lines + 1, hash);
 			summary = { ...part, lines: summary.lines + part.lines };
 		}
 		const result: SessionFileLoad = { state, summary, index };
-		if (sum && real !== undefined && index !== "unchanged" && indexable(state, tree, summary)) {
+		const digest = index === "unchanged" ? undefined : hash?.digest();
+		if (digest !== undefined && real !== undefined && indexable(state, tree, summary)) {
 			// Sound only if the file did not change while it was read: the stamp stored is the one
 			// taken before reading.
 			const after = fstatSync(fd, { bigint: true });
@@ -470,7 +475,7 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 					dev: String(stamp.dev),
 					ino: String(stamp.ino),
 					size,
-					crc: sum.value,
+					hash: digest,
 					lines: summary.lines,
 					mtimeNs: String(stamp.mtimeNs),
 					ctimeNs: String(stamp.ctimeNs),

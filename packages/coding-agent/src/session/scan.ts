@@ -4,6 +4,7 @@
 // "\n"), garbage. Every skipped span becomes a warning with line and byte
 // offset; nothing is ever written back.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { ContentHash } from "./content-hash.js";
 import {
 	acquireLineScanner,
 	LAZY_TYPE_NAMES,
@@ -329,14 +330,14 @@ export function scanFd(
 	allowFastPath: () => boolean = () => false,
 	/** Where lines indexed from their envelope go (without it every line is parsed). */
 	index?: IndexSink,
-	/** Sees every byte read, in file order (`bytes[start, end)`), e.g. to checksum them. */
-	onBytes?: (bytes: Buffer, start: number, end: number) => void,
+	/** Fed every byte read, in file order (lost when lines are not read through the line scanner). */
+	hash?: ContentHash,
 ): ScanSummary {
 	// Lines are indexed from their envelope by the line-scan module, which reads them in its own
 	// memory: the file is read into it. Without WebAssembly every line is parsed.
 	const lines = index ? acquireLineScanner() : undefined;
 	try {
-		return scanWith(lines, fd, file, emit, warn, fromOffset, firstLineNumber, allowFastPath, index, onBytes);
+		return scanWith(lines, fd, file, emit, warn, fromOffset, firstLineNumber, allowFastPath, index, hash);
 	} finally {
 		if (lines) releaseLineScanner(lines);
 	}
@@ -352,7 +353,7 @@ function scanWith(
 	firstLineNumber: number,
 	allowFastPath: () => boolean,
 	index: IndexSink | undefined,
-	onBytes: ((bytes: Buffer, start: number, end: number) => void) | undefined,
+	hash: ContentHash | undefined,
 ): ScanSummary {
 	const size = fstatSync(fd).size;
 	const first = Math.min(CHUNK, Math.max(size - fromOffset, 1));
@@ -418,7 +419,10 @@ function scanWith(
 		}
 		const n = readSync(fd, buf, filled, Math.min(buf.length - filled, size - pos), pos);
 		if (n === 0) break; // file shrank under us; treat what we have as the end
-		onBytes?.(buf, filled, filled + n);
+		if (hash) {
+			if (lines) hash.update(lines, filled, filled + n);
+			else hash.lose();
+		}
 		pos += n;
 		filled += n;
 		lastByte = buf[filled - 1];
