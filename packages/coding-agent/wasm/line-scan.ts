@@ -27,17 +27,22 @@ const OUT_PROVIDER_START: u32 = 32;
 const OUT_PROVIDER_END: u32 = 36;
 const OUT_MODEL_START: u32 = 40;
 const OUT_MODEL_END: u32 = 44;
+const OUT_ID_HASH: u32 = 48;
+const OUT_PARENT_HASH: u32 = 52;
+const OUT_ROLE_CODE: u32 = 56;
 
 const STACK: u32 = 256;
 const MAX_DEPTH: i32 = 256;
 
 /**
  * A line's record: [start, end, type code (0: parse the line), then the envelope's fields from
- * OUT_ID_START to OUT_MODEL_END: id start, id end, parent start, parent end (-1 for a root),
+ * OUT_ID_START to OUT_ROLE_CODE: id start, id end, parent start, parent end (-1 for a root),
  * the parentId key, role start, role end, provider start, provider end, model start, model end
- * (-1 when absent)]. Addresses are absolute.
+ * (-1 when absent), the id's hash, the parent id's hash (0 for a root: id-index.ts's FNV-1a, so the
+ * JavaScript side hashes no id), the role's code (1 user, 2 assistant, 3 toolResult, 0 another or
+ * none)]. Addresses are absolute.
  */
-export const RECORD_INTS: i32 = 14;
+export const RECORD_INTS: i32 = 17;
 /** Where `scanLines` writes its records, and how many fit. */
 export const RECORDS: u32 = 16384;
 export const RECORDS_CAP: i32 = 512;
@@ -142,6 +147,21 @@ function spells(at: i32, end: i32, text: string): bool {
 	return true;
 }
 
+/** FNV-1a of the bytes [at, end): id-index.ts's hash of an id (its values are stored in index files). */
+function idHash(at: i32, end: i32): i32 {
+	let h: u32 = 0x811c9dc5;
+	for (let i = at; i < end; i++) h = (h ^ <u32>load<u8>(<u32>i)) * 0x01000193;
+	return <i32>h;
+}
+
+/** The role's code (line-scan.ts's ROLE_NAMES, 1-based), or 0 for another role. */
+function roleCode(at: i32, end: i32): i32 {
+	if (spells(at, end, "user")) return 1;
+	if (spells(at, end, "assistant")) return 2;
+	if (spells(at, end, "toolResult")) return 3;
+	return 0;
+}
+
 /** The type's code (scan.ts's LAZY_TYPES, 1-based), or 0 for a type not indexed from its envelope. */
 function typeCode(at: i32, end: i32): i32 {
 	if (spells(at, end, "message")) return 1;
@@ -213,6 +233,7 @@ function envelope(start: i32, end: i32): i32 {
 	let providerEnd = -1;
 	let modelStart = -1;
 	let modelEnd = -1;
+	let role = 0;
 	if (type === 1) {
 		if (!hasAt(j, end, K_ROLE)) return 0;
 		i = j + keyLength(K_ROLE);
@@ -220,7 +241,8 @@ function envelope(start: i32, end: i32): i32 {
 		if (j < 0) return 0;
 		roleStart = i;
 		roleEnd = j - 1;
-		if (spells(roleStart, roleEnd, "assistant")) {
+		role = roleCode(roleStart, roleEnd);
+		if (role === 2) {
 			const p = lastProviderKey(max(j, end - 2048), last + 1);
 			if (p < 0) return 0;
 			i = p + keyLength(K_PROVIDER);
@@ -245,6 +267,9 @@ function envelope(start: i32, end: i32): i32 {
 	store<i32>(OUT_PROVIDER_END, providerEnd);
 	store<i32>(OUT_MODEL_START, modelStart);
 	store<i32>(OUT_MODEL_END, modelEnd);
+	store<i32>(OUT_ID_HASH, idHash(idStart, idEnd));
+	store<i32>(OUT_PARENT_HASH, parentStart < 0 ? 0 : idHash(parentStart, parentEnd));
+	store<i32>(OUT_ROLE_CODE, role);
 	return type;
 }
 
@@ -465,7 +490,7 @@ export function scanLines(from: i32, to: i32, cap: i32, fast: i32): i32 {
 			} else if (isJson(start, nl) !== 0) code = envelope(start, nl);
 		}
 		store<i32>(record + 8, code);
-		if (code !== 0) memory.copy(record + 12, OUT_ID_START, OUT_MODEL_END + 4 - OUT_ID_START);
+		if (code !== 0) memory.copy(record + 12, OUT_ID_START, OUT_ROLE_CODE + 4 - OUT_ID_START);
 		n++;
 		start = nl + 1;
 	}

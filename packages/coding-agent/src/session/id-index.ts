@@ -6,10 +6,11 @@
 // made only for the ids asked for (`idAt`), and kept.
 
 /**
- * FNV-1a over bytes; `find(string)` hashes the string's UTF-8 bytes the same way. Session index
- * files store these values (index-cache.ts): changing the function means bumping INDEX_FORMAT.
+ * FNV-1a over bytes; `find(string)` hashes the string's UTF-8 bytes the same way, and the line-scan
+ * module (wasm/line-scan.ts `idHash`) the ids it reads. Session index files store these values
+ * (index-cache.ts): changing the function means bumping INDEX_FORMAT.
  */
-function hashBytes(b: Uint8Array, start: number, end: number): number {
+export function idBytesHash(b: Uint8Array, start: number, end: number): number {
 	let h = 0x811c9dc5;
 	for (let i = start; i < end; i++) h = Math.imul(h ^ b[i], 0x01000193);
 	return h | 0;
@@ -86,15 +87,20 @@ export class IdIndex {
 		if ((this.taken + likely) * 2 > this.slots) this.rehash(this.count + likely);
 	}
 
-	/** The row of the id spelled by `b[start, end)`, or -1. */
-	findBytes(b: Uint8Array, start: number, end: number): number {
-		return this.lookup(b, start, end, hashBytes(b, start, end));
+	/** The row of the id spelled by `b[start, end)` (whose `idBytesHash` is `h`, when known), or -1. */
+	findBytes(b: Uint8Array, start: number, end: number, h = idBytesHash(b, start, end)): number {
+		return this.lookup(b, start, end, h);
+	}
+
+	/** Row `row`'s id hash. */
+	hashAt(row: number): number {
+		return this.hashes[row];
 	}
 
 	/** The row of `id`, or -1. */
 	find(id: string): number {
 		const length = utf8Into(id);
-		return this.lookup(scratch, 0, length, hashBytes(scratch, 0, length));
+		return this.lookup(scratch, 0, length, idBytesHash(scratch, 0, length));
 	}
 
 	/** Whether row `row`'s id is spelled by `b[start, end)` (no lookup). */
@@ -108,11 +114,10 @@ export class IdIndex {
 	}
 
 	/**
-	 * Appends a row for the id spelled by `b[start, end)` unless a row has it already (one hash and
-	 * one probe for both). Returns false, adding nothing, when it does.
+	 * Appends a row for the id spelled by `b[start, end)` (its `idBytesHash` `h`, when known) unless a
+	 * row has it already (one probe for both). Returns false, adding nothing, when it does.
 	 */
-	pushBytesIfNew(b: Uint8Array, start: number, end: number): boolean {
-		const h = hashBytes(b, start, end);
+	pushBytesIfNew(b: Uint8Array, start: number, end: number, h = idBytesHash(b, start, end)): boolean {
 		const found = this.probe(b, start, end, h);
 		if (found >= 0) return false;
 		this.fill(-1 - found, this.append(b, start, end, h), h);
@@ -122,7 +127,7 @@ export class IdIndex {
 	/** Appends a row for `id`; the table then finds the new row for it (replacing an older row with that id). */
 	push(id: string): number {
 		const length = utf8Into(id);
-		const h = hashBytes(scratch, 0, length);
+		const h = idBytesHash(scratch, 0, length);
 		const found = this.probe(scratch, 0, length, h);
 		if (found >= 0) this.live--; // replaced, counted again by fill
 		const row = this.append(scratch, 0, length, h);

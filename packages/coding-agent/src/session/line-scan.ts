@@ -58,6 +58,14 @@ export const R_PROVIDER_START = 10;
 export const R_PROVIDER_END = 11;
 export const R_MODEL_START = 12;
 export const R_MODEL_END = 13;
+/** The id's and the parent id's hash (id-index.ts's `idBytesHash`; 0 for a root). */
+export const R_ID_HASH = 14;
+export const R_PARENT_HASH = 15;
+/** The role's code: `ROLE_NAMES[code - 1]`, 0 for another role (read from its bytes) or none. */
+export const R_ROLE_CODE = 16;
+
+/** The roles a record's role code names, by code - 1. */
+export const ROLE_NAMES: readonly string[] = ["user", "assistant", "toolResult"];
 
 let compiled: WasmModule | null | undefined;
 

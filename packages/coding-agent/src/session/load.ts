@@ -131,8 +131,8 @@ export function ingestIndexed(
 	let parentRow = -1;
 	let plain = env.parentStart < 0;
 	if (!plain && state.aliases.size === 0 && state.tornParents.size === 0) {
-		if (tree.lastIdIs(buf, env.parentStart, env.parentEnd)) parentRow = tree.size - 1;
-		else parentRow = tree.indexOfBytes(buf, env.parentStart, env.parentEnd);
+		if (tree.lastIdIs(buf, env.parentStart, env.parentEnd, env.parentHash)) parentRow = tree.size - 1;
+		else parentRow = tree.indexOfBytes(buf, env.parentStart, env.parentEnd, env.parentHash);
 		plain = parentRow >= 0;
 	}
 	if (plain) {
@@ -140,6 +140,7 @@ export function ingestIndexed(
 			buf,
 			env.idStart,
 			env.idEnd,
+			env.idHash,
 			parentRow,
 			env.type,
 			env.role,
@@ -153,7 +154,7 @@ export function ingestIndexed(
 			state.objectCount++;
 			return;
 		}
-	} else if (tree.indexOfBytes(buf, env.idStart, env.idEnd) < 0) {
+	} else if (tree.indexOfBytes(buf, env.idStart, env.idEnd, env.idHash) < 0) {
 		state.objectCount++;
 		const named = buf.toString("latin1", env.parentStart, env.parentEnd);
 		const parentId = resolveParent(state, tree, named, (message) =>

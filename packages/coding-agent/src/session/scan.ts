@@ -12,16 +12,20 @@ import {
 	R_CODE,
 	R_END,
 	R_ID_END,
+	R_ID_HASH,
 	R_ID_START,
 	R_MODEL_END,
 	R_MODEL_START,
 	R_PARENT_END,
+	R_PARENT_HASH,
 	R_PARENT_START,
 	R_PROVIDER_END,
 	R_PROVIDER_START,
+	R_ROLE_CODE,
 	R_ROLE_END,
 	R_ROLE_START,
 	R_START,
+	ROLE_NAMES,
 	releaseLineScanner,
 } from "./line-scan.js";
 import type { SessionLoadWarning } from "./types.js";
@@ -33,12 +37,14 @@ import type { SessionLoadWarning } from "./types.js";
  */
 export interface Envelope {
 	type: string;
-	/** The id's bytes: `[idStart, idEnd)` of the buffer given with the envelope. */
+	/** The id's bytes: `[idStart, idEnd)` of the buffer given with the envelope, and their `idBytesHash` (id-index.ts). */
 	idStart: number;
 	idEnd: number;
-	/** The parent id's bytes; `parentStart` -1 for a root (`"parentId":null`). */
+	idHash: number;
+	/** The parent id's bytes and hash; `parentStart` -1 for a root (`"parentId":null`). */
 	parentStart: number;
 	parentEnd: number;
+	parentHash: number;
 	/** Message role, for `message` lines. */
 	role: string | undefined;
 	/** provider/model of assistant messages. */
@@ -251,14 +257,6 @@ function sameAscii(buf: Buffer, at: number, end: number, s: string): boolean {
 	return true;
 }
 
-const KNOWN_ROLES: readonly string[] = ["assistant", "toolResult", "user"];
-
-/** The name among `names` the bytes [at, end) spell (the same string object each time), or undefined. */
-function knownName(buf: Buffer, at: number, end: number, names: readonly string[]): string | undefined {
-	for (let k = 0; k < names.length; k++) if (sameAscii(buf, at, end, names[k])) return names[k];
-	return undefined;
-}
-
 /** The strings of the previous envelope, reused when the next one repeats them. */
 const previous: { provider?: string; model?: string } = {};
 
@@ -267,8 +265,10 @@ const scratch: Envelope = {
 	type: "",
 	idStart: 0,
 	idEnd: 0,
+	idHash: 0,
 	parentStart: -1,
 	parentEnd: -1,
+	parentHash: 0,
 	role: undefined,
 	provider: undefined,
 	model: undefined,
@@ -279,16 +279,16 @@ function envelopeOf(records: Int32Array, r: number, base: number, buf: Buffer): 
 	scratch.type = LAZY_TYPE_NAMES[records[r + R_CODE] - 1];
 	scratch.idStart = records[r + R_ID_START] - base;
 	scratch.idEnd = records[r + R_ID_END] - base;
+	scratch.idHash = records[r + R_ID_HASH];
 	const parentStart = records[r + R_PARENT_START];
 	scratch.parentStart = parentStart < 0 ? -1 : parentStart - base;
 	scratch.parentEnd = parentStart < 0 ? -1 : records[r + R_PARENT_END] - base;
+	scratch.parentHash = records[r + R_PARENT_HASH];
 	const roleStart = records[r + R_ROLE_START];
-	if (roleStart < 0) scratch.role = undefined;
-	else {
-		const at = roleStart - base;
-		const end = records[r + R_ROLE_END] - base;
-		scratch.role = knownName(buf, at, end, KNOWN_ROLES) ?? buf.toString("latin1", at, end);
-	}
+	const roleCode = records[r + R_ROLE_CODE];
+	if (roleCode > 0) scratch.role = ROLE_NAMES[roleCode - 1];
+	else if (roleStart < 0) scratch.role = undefined;
+	else scratch.role = buf.toString("latin1", roleStart - base, records[r + R_ROLE_END] - base);
 	const providerStart = records[r + R_PROVIDER_START];
 	if (providerStart < 0) {
 		scratch.provider = undefined;

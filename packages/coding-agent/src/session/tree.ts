@@ -93,14 +93,15 @@ export class SessionTree extends TreeColumnStore {
 		return this.ids.find(id);
 	}
 
-	/** Position of the entry whose id is spelled by `b[start, end)`, or -1 (no string made). */
-	indexOfBytes(b: Uint8Array, start: number, end: number): number {
-		return this.ids.findBytes(b, start, end);
+	/** Position of the entry whose id is spelled by `b[start, end)` (id hash `h`), or -1 (no string made). */
+	indexOfBytes(b: Uint8Array, start: number, end: number, h: number): number {
+		return this.ids.findBytes(b, start, end, h);
 	}
 
-	/** Whether the last entry's id is spelled by `b[start, end)`. */
-	lastIdIs(b: Uint8Array, start: number, end: number): boolean {
-		return this.count > 0 && this.ids.rowIs(this.count - 1, b, start, end);
+	/** Whether the last entry's id is spelled by `b[start, end)` (id hash `h`: most others are told by it). */
+	lastIdIs(b: Uint8Array, start: number, end: number, h: number): boolean {
+		const last = this.count - 1;
+		return last >= 0 && this.ids.hashAt(last) === h && this.ids.rowIs(last, b, start, end);
 	}
 
 	// ---------------------------------------------------------------- adding
@@ -130,13 +131,14 @@ export class SessionTree extends TreeColumnStore {
 
 	/**
 	 * `addIndexed` for the path every line of a large session takes at open: the id given as the
-	 * bytes `b[idStart, idEnd)` (no string made), the parent as a row (-1: a root). Returns the new
-	 * row, or -1 (nothing added) when the tree already holds that id.
+	 * bytes `b[idStart, idEnd)` with their `idBytesHash` (no string made), the parent as a row (-1:
+	 * a root). Returns the new row, or -1 (nothing added) when the tree already holds that id.
 	 */
 	addIndexedBytes(
 		b: Uint8Array,
 		idStart: number,
 		idEnd: number,
+		idHash: number,
 		parentRow: number,
 		type: string,
 		role: string | undefined,
@@ -146,7 +148,7 @@ export class SessionTree extends TreeColumnStore {
 		length: number,
 		line: number,
 	): number {
-		if (!this.ids.pushBytesIfNew(b, idStart, idEnd)) return -1;
+		if (!this.ids.pushBytesIfNew(b, idStart, idEnd, idHash)) return -1;
 		const i = this.newRow(type, role, provider, model, offset, length, line);
 		this.parents[i] = parentRow < 0 ? NO_PARENT : parentRow;
 		return i;

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { idBytesHash } from "../../src/session/id-index.js";
 import {
 	acquireLineScanner,
 	IDLE_SCANNER_MAX_BYTES,
@@ -14,16 +15,20 @@ import {
 	R_CODE,
 	R_END,
 	R_ID_END,
+	R_ID_HASH,
 	R_ID_START,
 	R_MODEL_END,
 	R_MODEL_START,
 	R_PARENT_END,
+	R_PARENT_HASH,
 	R_PARENT_START,
 	R_PROVIDER_END,
 	R_PROVIDER_START,
+	R_ROLE_CODE,
 	R_ROLE_END,
 	R_ROLE_START,
 	R_START,
+	ROLE_NAMES,
 	releaseLineScanner,
 } from "../../src/session/line-scan.js";
 import { SessionManager } from "../../src/session/session-manager.js";
@@ -172,6 +177,17 @@ function scanAll(scanner: LineScanner, bytes: Buffer, cap: number): Found[] {
 				if (r[o + R_PROVIDER_START] >= 0) {
 					env.provider = latin1(buf, at(R_PROVIDER_START), at(R_PROVIDER_END));
 					env.model = latin1(buf, at(R_MODEL_START), at(R_MODEL_END));
+				}
+				// The hashes are id-index.ts's (the tree's table takes them as they are), the role code names the role.
+				const parentHash = env.parentId === null ? 0 : idBytesHash(buf, at(R_PARENT_START), at(R_PARENT_END));
+				const roleCode = r[o + R_ROLE_CODE];
+				const role = roleCode === 0 ? undefined : ROLE_NAMES[roleCode - 1];
+				if (
+					r[o + R_ID_HASH] !== idBytesHash(buf, at(R_ID_START), at(R_ID_END)) ||
+					r[o + R_PARENT_HASH] !== parentHash ||
+					role !== (env.role !== undefined && ROLE_NAMES.includes(env.role) ? env.role : undefined)
+				) {
+					throw new Error(`record ${k}: hashes or role code do not match the line's envelope`);
 				}
 			}
 			found.push({ env, start: at(R_START), end: at(R_END) });
