@@ -17,7 +17,12 @@ export const LINE_SCAN_MODULE_PATH = join(root, "packages/coding-agent/src/sessi
 /**
  * The compiler's options. `memoryBase` keeps the module's own data above the fixed result and
  * stack areas the source lays out below 1024; `runtime: "stub"` because nothing is allocated;
- * SIMD (every Node since 16.4) for the newline and key searches.
+ * SIMD (every Node since 16.4) for the newline and key searches. `initialMemory` (pages of 64 KB):
+ * the fixed areas below BUFFER_BASE (64 KB) and a 1 MB read, so a scan grows no memory unless a
+ * line is longer than that. Growing a WebAssembly memory detaches its old ArrayBuffer, and the first
+ * detach in a process makes V8 check every typed array access for it from then on (its
+ * ArrayBufferDetaching protector), slowing all of them, the session open's included. Pages never
+ * touched are not resident.
  */
 const OPTIONS = {
 	enable: ["simd"],
@@ -26,7 +31,7 @@ const OPTIONS = {
 	noAssert: true,
 	runtime: "stub",
 	memoryBase: 1024,
-	initialMemory: 2,
+	initialMemory: 17,
 } as const;
 
 /** The WebAssembly binary compiled from the AssemblyScript source text. */

@@ -6,10 +6,7 @@
 // ~16. The running state is kept here between pieces, so a scan can go on from
 // the state a verification of the indexed prefix left.
 import { readSync } from "node:fs";
-import { acquireLineScanner, type LineScanner, releaseLineScanner } from "./line-scan.js";
-
-/** Bytes read per call while hashing a file's prefix. */
-const READ_CHUNK = 1024 * 1024;
+import { acquireLineScanner, type LineScanner, releaseLineScanner, SCAN_READ_BYTES } from "./line-scan.js";
 
 /** A content hash over bytes fed in file order (a fresh one has been fed nothing). */
 export class ContentHash {
@@ -51,7 +48,7 @@ export function hashFilePrefix(fd: number, size: number): ContentHash | undefine
 	if (!scanner) return undefined;
 	try {
 		const hash = new ContentHash();
-		const buf = scanner.buffer(Math.min(READ_CHUNK, Math.max(size, 1)));
+		const buf = scanner.buffer(Math.min(SCAN_READ_BYTES, Math.max(size, 1)));
 		for (let pos = 0; pos < size; ) {
 			const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
 			if (n <= 0) return undefined;

@@ -86,6 +86,14 @@ function compile(): WasmModule | null {
 const PAGE = 65536;
 
 /**
+ * Bytes a scan reads at a time into a scanner's buffer (larger reads save no measurable CPU). The
+ * module's memory starts with room for them (scripts/generate-line-scan.ts `initialMemory`), so it
+ * grows only for a longer line: growing detaches the old ArrayBuffer, and after the first detach V8
+ * checks every typed array access in the process for it.
+ */
+export const SCAN_READ_BYTES = 1024 * 1024;
+
+/**
  * One instance of the module with its memory: the bytes to split go in `buffer(size)`, `scan`
  * records their lines. Used by one scan at a time (`acquireLineScanner`).
  */

@@ -27,6 +27,7 @@ import {
 	R_START,
 	ROLE_NAMES,
 	releaseLineScanner,
+	SCAN_READ_BYTES,
 } from "./line-scan.js";
 import type { SessionLoadWarning } from "./types.js";
 
@@ -224,8 +225,8 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 	return true;
 }
 
-/** Read size: larger reads save no measurable CPU, and the buffer is resident memory while a session opens. */
-const CHUNK = 1024 * 1024;
+/** Read size (the buffer is resident memory while a session opens). */
+const CHUNK = SCAN_READ_BYTES;
 
 // Which lines are indexed without parsing (their entry is read from the file on first use), as
 // decided by the line-scan module (wasm/line-scan.ts) for current-format files. A line of 512

@@ -30,6 +30,7 @@ import {
 	R_START,
 	ROLE_NAMES,
 	releaseLineScanner,
+	SCAN_READ_BYTES,
 } from "../../src/session/line-scan.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { tempDir } from "./helpers.js";
@@ -326,6 +327,24 @@ describe("the WebAssembly line scanner", () => {
 		expect(next).not.toBe(small);
 		expect(next.memoryBytes).toBeLessThanOrEqual(IDLE_SCANNER_MAX_BYTES);
 		releaseLineScanner(next);
+	});
+
+	it("holds a whole read without growing its memory (a grow detaches an ArrayBuffer, slowing every typed array after)", () => {
+		// The idle scanner (maybe grown by an earlier test) goes to `held`: `fresh` is a new one.
+		const held = acquireLineScanner() as LineScanner;
+		const fresh = acquireLineScanner() as LineScanner;
+		releaseLineScanner(held);
+		try {
+			const before = fresh.memoryBytes;
+			const buf = fresh.buffer(SCAN_READ_BYTES);
+			expect(fresh.memoryBytes).toBe(before);
+			expect(buf.byteOffset + buf.length).toBeLessThanOrEqual(before);
+			// A longer line still grows it.
+			fresh.buffer(SCAN_READ_BYTES * 2);
+			expect(fresh.memoryBytes).toBeGreaterThan(before);
+		} finally {
+			releaseLineScanner(fresh);
+		}
 	});
 
 	it("records no line without its newline, and `consumed` points at the unfinished one", () => {
