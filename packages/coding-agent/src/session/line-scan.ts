@@ -64,6 +64,31 @@ export const R_PARENT_HASH = 15;
 /** The role's code: `ROLE_NAMES[code - 1]`, 0 for another role (read from its bytes) or none. */
 export const R_ROLE_CODE = 16;
 
+/**
+ * Records `[from, to)` of a scan's batch, all of lines indexed from their envelope (type code > 0):
+ * what a tree adds rows for in one go (tree-columns.ts `appendIndexedRun`).
+ */
+export interface IndexedRun {
+	/** The scanner's records (`LineScanner.records`) and ints per record. */
+	records: Int32Array;
+	stride: number;
+	from: number;
+	to: number;
+	/** Positions in records minus `base` are offsets into `buf`, whose first byte is at `bufStart` in the file. */
+	base: number;
+	buf: Buffer;
+	bufStart: number;
+	/** 1-based line of record `from`; the others follow. */
+	line: number;
+}
+
+/** Whether the bytes `[at, end)` spell the ASCII string `s`. */
+export function bytesSpell(buf: Uint8Array, at: number, end: number, s: string): boolean {
+	if (s.length !== end - at) return false;
+	for (let k = 0; k < s.length; k++) if (buf[at + k] !== s.charCodeAt(k)) return false;
+	return true;
+}
+
 /** The roles a record's role code names, by code - 1. */
 export const ROLE_NAMES: readonly string[] = ["user", "assistant", "toolResult"];
 

@@ -361,6 +361,16 @@ export function loadFromFd(
 			first = false;
 		},
 		hash,
+		(run) => {
+			// What ingestIndexed does for the plain case (no damage seen), for a run of lines at once.
+			if (state.aliases.size !== 0 || state.tornParents.size !== 0) return 0;
+			const added = tree.appendIndexedRun(run);
+			if (added > 0) {
+				state.objectCount += added;
+				first = false;
+			}
+			return added;
+		},
 	);
 	if (fromOffset === 0 && state.objectCount === 0 && summary.size > 0) {
 		state.headerProblem = `${state.file} holds no session header`;

@@ -7,6 +7,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { ContentHash } from "./content-hash.js";
 import {
 	acquireLineScanner,
+	bytesSpell,
+	type IndexedRun,
 	LAZY_TYPE_NAMES,
 	type LineScanner,
 	R_CODE,
@@ -58,6 +60,12 @@ export interface Envelope {
  * `buf` it points into) with its place in the file.
  */
 export type IndexSink = (env: Envelope, buf: Buffer, line: number, offset: number, length: number) => void;
+
+/**
+ * Takes a run of lines indexed from their envelope in one go, from the first of them; returns how
+ * many it took (the rest go to the `IndexSink` one by one, and the next run starts after that).
+ */
+export type RunSink = (run: IndexedRun) => number;
 
 /** One JSON object found in the file (parsed; lines indexed from their envelope go to an `IndexSink`). */
 export interface ScannedObject {
@@ -249,13 +257,7 @@ const CHUNK = SCAN_READ_BYTES;
  * index of 100k entries would otherwise hold a copy of each provider and model name.
  */
 function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
-	return known !== undefined && sameAscii(buf, at, end, known) ? known : buf.toString("latin1", at, end);
-}
-
-function sameAscii(buf: Buffer, at: number, end: number, s: string): boolean {
-	if (s.length !== end - at) return false;
-	for (let k = 0; k < s.length; k++) if (buf[at + k] !== s.charCodeAt(k)) return false;
-	return true;
+	return known !== undefined && bytesSpell(buf, at, end, known) ? known : buf.toString("latin1", at, end);
 }
 
 /** The strings of the previous envelope, reused when the next one repeats them. */
@@ -333,12 +335,14 @@ export function scanFd(
 	index?: IndexSink,
 	/** Fed every byte read, in file order (lost when lines are not read through the line scanner). */
 	hash?: ContentHash,
+	/** Takes runs of indexed lines before `index` sees them one by one. */
+	indexRun?: RunSink,
 ): ScanSummary {
 	// Lines are indexed from their envelope by the line-scan module, which reads them in its own
 	// memory: the file is read into it. Without WebAssembly every line is parsed.
 	const lines = index ? acquireLineScanner() : undefined;
 	try {
-		return scanWith(lines, fd, file, emit, warn, fromOffset, firstLineNumber, allowFastPath, index, hash);
+		return scanWith(lines, fd, file, emit, warn, fromOffset, firstLineNumber, allowFastPath, index, hash, indexRun);
 	} finally {
 		if (lines) releaseLineScanner(lines);
 	}
@@ -355,6 +359,7 @@ function scanWith(
 	allowFastPath: () => boolean,
 	index: IndexSink | undefined,
 	hash: ContentHash | undefined,
+	indexRun: RunSink | undefined,
 ): ScanSummary {
 	const size = fstatSync(fd).size;
 	const first = Math.min(CHUNK, Math.max(size - fromOffset, 1));
@@ -380,6 +385,9 @@ function scanWith(
 		line++;
 	};
 	/** The complete lines in buf[0, filled), recorded by the line scanner; returns where the rest starts. */
+	/** One object for every run handed to `indexRun`. */
+	const run: IndexedRun = { records: new Int32Array(0), stride: 0, from: 0, to: 0, base: 0, buf, bufStart: 0, line: 0 };
+	/** The complete lines in buf[0, filled), recorded by the line scanner; returns where the rest starts. */
 	const scanned = (lines: LineScanner): number => {
 		const records = lines.records;
 		const base = lines.base;
@@ -393,6 +401,23 @@ function scanWith(
 				if (records[r + R_CODE] === 0) {
 					parse(records[r + R_START] - base, records[r + R_END] - base, false);
 					continue;
+				}
+				if (indexRun !== undefined) {
+					run.records = records;
+					run.stride = step;
+					run.from = k;
+					run.to = n;
+					run.base = base;
+					run.buf = buf;
+					run.bufStart = bufStart;
+					run.line = line;
+					const taken = indexRun(run);
+					if (taken > 0) {
+						line += taken;
+						k += taken - 1;
+						r += (taken - 1) * step;
+						continue;
+					}
 				}
 				const at = records[r + R_START] - base;
 				(index as IndexSink)(

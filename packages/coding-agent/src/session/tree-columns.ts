@@ -8,6 +8,21 @@
 // holding it, so its hot paths (a row added per line at open, parent walks)
 // reach the arrays as its own fields. Rows are added by SessionTree (`newRow`).
 import { type IdColumns, IdIndex } from "./id-index.js";
+import {
+	bytesSpell,
+	type IndexedRun,
+	LAZY_TYPE_NAMES,
+	R_CODE,
+	R_END,
+	R_MODEL_END,
+	R_MODEL_START,
+	R_PARENT_START,
+	R_PROVIDER_END,
+	R_PROVIDER_START,
+	R_ROLE_CODE,
+	R_START,
+	ROLE_NAMES,
+} from "./line-scan.js";
 
 /**
  * The tree of a loaded file as an index file stores it (session/index-cache.ts): its columns for
@@ -79,6 +94,14 @@ export class TreeColumnStore {
 	/** The leaf's row (-1: none, or an id not in the tree, kept in `leafElsewhere`). */
 	protected leafRow = -1;
 	protected leafElsewhere: string | null = null;
+	/** For `appendIndexedRun`: the codes of the scanner's type codes and role codes (0: not looked up yet). */
+	private readonly runTypeCodes = new Int32Array(LAZY_TYPE_NAMES.length + 1);
+	private readonly runRoleCodes = new Int32Array(ROLE_NAMES.length + 1);
+	/** For `appendIndexedRun`: the last provider and model read, with their codes. */
+	private runProvider: string | undefined;
+	private runProviderCode = 0;
+	private runModel: string | undefined;
+	private runModelCode = 0;
 
 	get size(): number {
 		return this.count;
@@ -120,6 +143,67 @@ export class TreeColumnStore {
 		this.lengths = grow(this.lengths, int);
 		this.lines = grow(this.lines, int);
 		this.offsets = grow(this.offsets, (k) => new Float64Array(k));
+	}
+
+	/**
+	 * Rows for the records of `run` while each is the plain case of an open (IdIndex
+	 * `appendNewRun`: a root or the child of the row before it, a new id): their columns straight
+	 * from the records, the leaf moved to the last. Returns how many it added (0: the first record
+	 * is not such a line; the caller adds it the usual way).
+	 */
+	appendIndexedRun(run: IndexedRun): number {
+		const first = this.count;
+		const want = run.to - run.from;
+		if (first + want > this.parents.length) this.reserve(want);
+		const added = this.ids.appendNewRun(run);
+		if (added === 0) return 0;
+		const { records, stride, base, buf } = run;
+		const { parents, types, roles, providers, models, offsets, lengths, lines } = this;
+		const typeCodes = this.runTypeCodes;
+		const roleCodes = this.runRoleCodes;
+		for (let k = 0, r = run.from * stride; k < added; k++, r += stride) {
+			const row = first + k;
+			parents[row] = records[r + R_PARENT_START] < 0 ? NO_PARENT : row - 1;
+			const type = records[r + R_CODE];
+			let typeCode = typeCodes[type];
+			if (typeCode === 0) typeCode = typeCodes[type] = this.code(LAZY_TYPE_NAMES[type - 1], TYPE);
+			types[row] = typeCode;
+			const role = records[r + R_ROLE_CODE];
+			let roleCode = 0;
+			if (role > 0) {
+				roleCode = roleCodes[role];
+				if (roleCode === 0) roleCode = roleCodes[role] = this.code(ROLE_NAMES[role - 1], ROLE);
+			}
+			roles[row] = roleCode;
+			const providerStart = records[r + R_PROVIDER_START];
+			if (providerStart < 0) {
+				providers[row] = 0;
+				models[row] = 0;
+			} else {
+				const at = providerStart - base;
+				const end = records[r + R_PROVIDER_END] - base;
+				if (this.runProvider === undefined || !bytesSpell(buf, at, end, this.runProvider)) {
+					this.runProvider = buf.toString("latin1", at, end);
+					this.runProviderCode = this.code(this.runProvider, PROVIDER);
+				}
+				const modelAt = records[r + R_MODEL_START] - base;
+				const modelEnd = records[r + R_MODEL_END] - base;
+				if (this.runModel === undefined || !bytesSpell(buf, modelAt, modelEnd, this.runModel)) {
+					this.runModel = buf.toString("latin1", modelAt, modelEnd);
+					this.runModelCode = this.code(this.runModel, MODEL);
+				}
+				providers[row] = this.runProviderCode;
+				models[row] = this.runModelCode;
+			}
+			const start = records[r + R_START] - base;
+			offsets[row] = run.bufStart + start;
+			lengths[row] = records[r + R_END] - base - start;
+			lines[row] = run.line + k;
+		}
+		this.count = first + added;
+		this.leafRow = this.count - 1;
+		this.leafElsewhere = null;
+		return added;
 	}
 
 	// ---------------------------------------------------------------- index files
