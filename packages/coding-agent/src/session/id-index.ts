@@ -81,6 +81,8 @@ export class IdIndex {
 	/** Live rows in the table, and slots taken (live + tombstones), for resizing. */
 	private live = 0;
 	private taken = 0;
+	/** Where `appendNewRun`'s first pass leaves what it read (kept, so the reads are not optimized away). */
+	private touched = 0;
 	/** Ids made into strings (asked for, or given as strings). */
 	private readonly strings = new Map<number, string>();
 
@@ -159,6 +161,13 @@ export class IdIndex {
 		const hashes = this.hashes;
 		const table = this.table;
 		const mask = this.slots - 1;
+		// Each new id lands in a random slot of a table of megabytes, a cache miss: reading all of
+		// the run's slots first, in a loop whose loads do not wait on each other, has the memory
+		// fetch them at once instead of one after another in the loop below (~5 ms of 100k lines).
+		let touched = 0;
+		for (let k = run.from, r = k * stride; k < run.to; k++, r += stride)
+			touched |= table[(records[r + R_ID_HASH] & mask) << 1];
+		this.touched = touched;
 		let row = this.count;
 		let used = this.used;
 		let k = run.from;
