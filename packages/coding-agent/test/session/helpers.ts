@@ -17,6 +17,18 @@ afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A small deterministic PRNG (mulberry32), so a failure names a seed that reproduces it. */
+export function rng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
 export function user(text: string, timestamp = 1_700_000_000_000): UserMessage {
 	return { role: "user", content: [{ type: "text", text }], timestamp };
 }

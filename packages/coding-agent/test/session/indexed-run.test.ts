@@ -18,18 +18,7 @@ import {
 import { scanFd } from "../../src/session/scan.js";
 import { SessionTree } from "../../src/session/tree.js";
 import { CURRENT_SESSION_VERSION } from "../../src/session/types.js";
-import { tempDir } from "./helpers.js";
-
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { assistant, rng, tempDir } from "./helpers.js";
 
 const TS = "2026-01-01T00:00:00.000Z";
 
@@ -53,75 +42,31 @@ function sessionText(seed: number, count: number, shortShare = 0.2, plain = fals
 		if (!plain && next() < 0.02 && ids.length > 0) id = ids[Math.floor(next() * ids.length)]; // a reused id
 		const size = next() < shortShare ? 40 : 300 + Math.floor(next() * 1500);
 		const kind = plain ? next() * 0.75 : next();
-		let entry: Record<string, unknown>;
-		if (kind < 0.3)
-			entry = {
-				type: "message",
-				id,
-				parentId,
-				timestamp: TS,
-				message: { role: "user", content: filler(size), timestamp: 1 },
-			};
+		const text = filler(size);
+		let body: Record<string, unknown>;
+		if (kind < 0.3) body = { message: { role: "user", content: text, timestamp: 1 } };
 		else if (kind < 0.6)
-			entry = {
-				type: "message",
-				id,
-				parentId,
-				timestamp: TS,
-				message: {
-					role: "assistant",
-					content: [{ type: "text", text: filler(size) }],
-					api: "openai-completions",
-					provider: next() < 0.7 ? "anthropic" : "openai",
-					model: next() < 0.6 ? "claude-sonnet-4-5" : "gpt-5",
-					usage: {
-						input: 1,
-						output: 1,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 2,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "stop",
-					timestamp: 2,
-				},
+			body = {
+				message: assistant(text, next() < 0.6 ? "claude-sonnet-4-5" : "gpt-5", next() < 0.7 ? "anthropic" : "openai"),
 			};
 		else if (kind < 0.75)
-			entry = {
-				type: "message",
-				id,
-				parentId,
-				timestamp: TS,
+			body = {
 				message: {
 					role: "toolResult",
 					toolCallId: "c1",
 					toolName: "read",
-					content: [{ type: "text", text: filler(size) }],
+					content: [{ type: "text", text }],
 					isError: false,
 					timestamp: 3,
 				},
 			};
 		else if (kind < 0.8)
-			entry = {
-				type: "message",
-				id,
-				parentId,
-				timestamp: TS,
-				message: { role: "bashExecution", command: "ls", output: filler(size), exitCode: 0, timestamp: 4 },
-			};
-		else if (kind < 0.9)
-			entry = { type: "custom", id, parentId, timestamp: TS, customType: "x", data: { text: filler(size) } };
-		else if (kind < 0.95)
-			entry = {
-				type: "compaction",
-				id,
-				parentId,
-				timestamp: TS,
-				summary: filler(size),
-				firstKeptEntryId: ids[0] ?? id,
-				tokensBefore: 10,
-			};
-		else entry = { type: "label", id, parentId, timestamp: TS, targetId: ids[0] ?? id, label: "l" };
+			body = { message: { role: "bashExecution", command: "ls", output: text, exitCode: 0, timestamp: 4 } };
+		else if (kind < 0.9) body = { customType: "x", data: { text } };
+		else if (kind < 0.95) body = { summary: text, firstKeptEntryId: ids[0] ?? id, tokensBefore: 10 };
+		else body = { targetId: ids[0] ?? id, label: "l" };
+		const type = kind < 0.8 ? "message" : kind < 0.9 ? "custom" : kind < 0.95 ? "compaction" : "label";
+		const entry = { type, id, parentId, timestamp: TS, ...body };
 		const line = JSON.stringify(entry);
 		lines.push(line);
 		if (!ids.includes(id)) ids.push(id);

@@ -33,22 +33,10 @@ import {
 	SCAN_READ_BYTES,
 } from "../../src/session/line-scan.js";
 import { SessionManager } from "../../src/session/session-manager.js";
-import { tempDir } from "./helpers.js";
+import { rng, tempDir } from "./helpers.js";
 import { type OracleEnvelope, oracleLine } from "./line-scan-oracle.js";
 
 const repoRoot = join(import.meta.dirname, "../../../..");
-
-/** A small deterministic PRNG (mulberry32), so a failure names a seed that reproduces it. */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const WORDS = [
 	"the",
