@@ -65,8 +65,8 @@ export const R_PARENT_HASH = 15;
 export const R_ROLE_CODE = 16;
 
 /**
- * Records `[from, to)` of a scan's batch, all of lines indexed from their envelope (type code > 0):
- * what a tree adds rows for in one go (tree-columns.ts `appendIndexedRun`).
+ * Records `[from, to)` of a scan's batch, the first of a line indexed from its envelope: a tree
+ * adds rows for them in one go while they are plain lines (tree-columns.ts `appendIndexedRun`).
  */
 export interface IndexedRun {
 	/** The scanner's records (`LineScanner.records`) and ints per record. */
@@ -87,6 +87,15 @@ export function bytesSpell(buf: Uint8Array, at: number, end: number, s: string):
 	if (s.length !== end - at) return false;
 	for (let k = 0; k < s.length; k++) if (buf[at + k] !== s.charCodeAt(k)) return false;
 	return true;
+}
+
+/**
+ * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
+ * index of 100k entries would otherwise hold a copy of each provider and model name (and the tree's
+ * name codes find a repeated string object without a lookup).
+ */
+export function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
+	return known !== undefined && bytesSpell(buf, at, end, known) ? known : buf.toString("latin1", at, end);
 }
 
 /** The roles a record's role code names, by code - 1. */

@@ -110,6 +110,11 @@ export function formatLoadWarning(w: SessionLoadWarning): string {
 	return `Warning: session ${w.file}, line ${w.line} (byte ${w.byteOffset}): ${w.message}`;
 }
 
+/** No damage seen so far (no renamed duplicate, no torn entry): a line's parent is what it names. */
+function noDamageSeen(state: LoadState): boolean {
+	return state.aliases.size === 0 && state.tornParents.size === 0;
+}
+
 /**
  * Feed one line indexed from its envelope into the tree: a row without the
  * entry (read from the file on first use). No string, closure or copy per
@@ -130,7 +135,7 @@ export function ingestIndexed(
 	// both rules out a reused id and adds this one.
 	let parentRow = -1;
 	let plain = env.parentStart < 0;
-	if (!plain && state.aliases.size === 0 && state.tornParents.size === 0) {
+	if (!plain && noDamageSeen(state)) {
 		if (tree.lastIdIs(buf, env.parentStart, env.parentEnd, env.parentHash)) parentRow = tree.size - 1;
 		else parentRow = tree.indexOfBytes(buf, env.parentStart, env.parentEnd, env.parentHash);
 		plain = parentRow >= 0;
@@ -362,8 +367,8 @@ export function loadFromFd(
 		},
 		hash,
 		(run) => {
-			// What ingestIndexed does for the plain case (no damage seen), for a run of lines at once.
-			if (state.aliases.size !== 0 || state.tornParents.size !== 0) return 0;
+			// What ingestIndexed does for the plain case, for a run of lines at once.
+			if (!noDamageSeen(state)) return 0;
 			const added = tree.appendIndexedRun(run);
 			if (added > 0) {
 				state.objectCount += added;
@@ -441,8 +446,10 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 		const stored = real === undefined ? undefined : readIndex(indexDir as string, real);
 		if (stored) {
 			const m = stored.meta;
-			if (unchanged(m, stamp)) index = "unchanged";
-			else if (sameFile(m, stamp) && size >= m.size) {
+			if (unchanged(m, stamp)) {
+				index = "unchanged";
+				hash = undefined; // no index is written: nothing to hash
+			} else if (sameFile(m, stamp) && size >= m.size) {
 				const prefix = hashFilePrefix(fd, m.size);
 				if (prefix !== undefined && prefix.digest() === m.hash) {
 					index = "verified";
@@ -475,8 +482,8 @@ export function loadSessionFile(file: string, tree: SessionTree, indexDir = sess
 			summary = { ...part, lines: summary.lines + part.lines };
 		}
 		const result: SessionFileLoad = { state, summary, index };
-		const digest = index === "unchanged" ? undefined : hash?.digest();
-		if (digest !== undefined && real !== undefined && indexable(state, tree, summary)) {
+		const digest = real !== undefined && indexable(state, tree, summary) ? hash?.digest() : undefined;
+		if (digest !== undefined && real !== undefined) {
 			// Sound only if the file did not change while it was read: the stamp stored is the one
 			// taken before reading.
 			const after = fstatSync(fd, { bigint: true });

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { ContentHash } from "./content-hash.js";
 import {
 	acquireLineScanner,
-	bytesSpell,
+	asciiString,
 	type IndexedRun,
 	LAZY_TYPE_NAMES,
 	type LineScanner,
@@ -252,14 +252,6 @@ const CHUNK = SCAN_READ_BYTES;
 // Parsing every line is most of the cost of opening a big session and the entries are rarely
 // all needed, so the parse is deferred to first use.
 
-/**
- * The ASCII bytes [at, end) as a string, or `known` itself when it holds the same characters: an
- * index of 100k entries would otherwise hold a copy of each provider and model name.
- */
-function asciiString(buf: Buffer, at: number, end: number, known: string | undefined): string {
-	return known !== undefined && bytesSpell(buf, at, end, known) ? known : buf.toString("latin1", at, end);
-}
-
 /** The strings of the previous envelope, reused when the next one repeats them. */
 const previous: { provider?: string; model?: string } = {};
 
@@ -278,7 +270,7 @@ const scratch: Envelope = {
 };
 
 /** Fills `scratch` from the record at `r` of an indexed line (positions made buffer offsets). */
-function envelopeOf(records: Int32Array, r: number, base: number, buf: Buffer): Envelope {
+export function envelopeOf(records: Int32Array, r: number, base: number, buf: Buffer): Envelope {
 	scratch.type = LAZY_TYPE_NAMES[records[r + R_CODE] - 1];
 	scratch.idStart = records[r + R_ID_START] - base;
 	scratch.idEnd = records[r + R_ID_END] - base;

@@ -9,7 +9,7 @@
 // reach the arrays as its own fields. Rows are added by SessionTree (`newRow`).
 import { type IdColumns, IdIndex } from "./id-index.js";
 import {
-	bytesSpell,
+	asciiString,
 	type IndexedRun,
 	LAZY_TYPE_NAMES,
 	R_CODE,
@@ -97,11 +97,9 @@ export class TreeColumnStore {
 	/** For `appendIndexedRun`: the codes of the scanner's type codes and role codes (0: not looked up yet). */
 	private readonly runTypeCodes = new Int32Array(LAZY_TYPE_NAMES.length + 1);
 	private readonly runRoleCodes = new Int32Array(ROLE_NAMES.length + 1);
-	/** For `appendIndexedRun`: the last provider and model read, with their codes. */
+	/** For `appendIndexedRun`: the last provider and model read (`code` finds a repeat without a lookup). */
 	private runProvider: string | undefined;
-	private runProviderCode = 0;
 	private runModel: string | undefined;
-	private runModelCode = 0;
 
 	get size(): number {
 		return this.count;
@@ -180,20 +178,15 @@ export class TreeColumnStore {
 				providers[row] = 0;
 				models[row] = 0;
 			} else {
-				const at = providerStart - base;
-				const end = records[r + R_PROVIDER_END] - base;
-				if (this.runProvider === undefined || !bytesSpell(buf, at, end, this.runProvider)) {
-					this.runProvider = buf.toString("latin1", at, end);
-					this.runProviderCode = this.code(this.runProvider, PROVIDER);
-				}
-				const modelAt = records[r + R_MODEL_START] - base;
-				const modelEnd = records[r + R_MODEL_END] - base;
-				if (this.runModel === undefined || !bytesSpell(buf, modelAt, modelEnd, this.runModel)) {
-					this.runModel = buf.toString("latin1", modelAt, modelEnd);
-					this.runModelCode = this.code(this.runModel, MODEL);
-				}
-				providers[row] = this.runProviderCode;
-				models[row] = this.runModelCode;
+				this.runProvider = asciiString(buf, providerStart - base, records[r + R_PROVIDER_END] - base, this.runProvider);
+				this.runModel = asciiString(
+					buf,
+					records[r + R_MODEL_START] - base,
+					records[r + R_MODEL_END] - base,
+					this.runModel,
+				);
+				providers[row] = this.code(this.runProvider, PROVIDER);
+				models[row] = this.code(this.runModel, MODEL);
 			}
 			const start = records[r + R_START] - base;
 			offsets[row] = run.bufStart + start;

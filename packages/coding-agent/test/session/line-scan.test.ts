@@ -10,28 +10,16 @@ import { idBytesHash } from "../../src/session/id-index.js";
 import {
 	acquireLineScanner,
 	IDLE_SCANNER_MAX_BYTES,
-	LAZY_TYPE_NAMES,
 	type LineScanner,
 	R_CODE,
 	R_END,
-	R_ID_END,
-	R_ID_HASH,
-	R_ID_START,
-	R_MODEL_END,
-	R_MODEL_START,
-	R_PARENT_END,
-	R_PARENT_HASH,
-	R_PARENT_START,
-	R_PROVIDER_END,
-	R_PROVIDER_START,
 	R_ROLE_CODE,
-	R_ROLE_END,
-	R_ROLE_START,
 	R_START,
 	ROLE_NAMES,
 	releaseLineScanner,
 	SCAN_READ_BYTES,
 } from "../../src/session/line-scan.js";
+import { envelopeOf } from "../../src/session/scan.js";
 import { SessionManager } from "../../src/session/session-manager.js";
 import { rng, tempDir } from "./helpers.js";
 import { type OracleEnvelope, oracleLine } from "./line-scan-oracle.js";
@@ -157,24 +145,23 @@ function scanAll(scanner: LineScanner, bytes: Buffer, cap: number): Found[] {
 			const code = r[o + R_CODE];
 			let env: OracleEnvelope | undefined;
 			if (code !== 0) {
+				// Decoded as the open decodes it (scan.ts), its positions made strings.
+				const e = envelopeOf(r, o, scanner.base, buf);
 				env = {
-					type: LAZY_TYPE_NAMES[code - 1],
-					id: latin1(buf, at(R_ID_START), at(R_ID_END)),
-					parentId: r[o + R_PARENT_START] < 0 ? null : latin1(buf, at(R_PARENT_START), at(R_PARENT_END)),
+					type: e.type,
+					id: latin1(buf, e.idStart, e.idEnd),
+					parentId: e.parentStart < 0 ? null : latin1(buf, e.parentStart, e.parentEnd),
 				};
-				if (r[o + R_ROLE_START] >= 0) env.role = latin1(buf, at(R_ROLE_START), at(R_ROLE_END));
-				if (r[o + R_PROVIDER_START] >= 0) {
-					env.provider = latin1(buf, at(R_PROVIDER_START), at(R_PROVIDER_END));
-					env.model = latin1(buf, at(R_MODEL_START), at(R_MODEL_END));
-				}
-				// The hashes are id-index.ts's (the tree's table takes them as they are), the role code names the role.
-				const parentHash = env.parentId === null ? 0 : idBytesHash(buf, at(R_PARENT_START), at(R_PARENT_END));
-				const roleCode = r[o + R_ROLE_CODE];
-				const role = roleCode === 0 ? undefined : ROLE_NAMES[roleCode - 1];
+				if (e.role !== undefined) env.role = e.role;
+				if (e.provider !== undefined) env.provider = e.provider;
+				if (e.model !== undefined) env.model = e.model;
+				// The hashes are id-index.ts's (the tree's table takes them as they are); a known role has its code.
+				const parentHash = e.parentStart < 0 ? 0 : idBytesHash(buf, e.parentStart, e.parentEnd);
+				const coded = r[o + R_ROLE_CODE] !== 0;
 				if (
-					r[o + R_ID_HASH] !== idBytesHash(buf, at(R_ID_START), at(R_ID_END)) ||
-					r[o + R_PARENT_HASH] !== parentHash ||
-					role !== (env.role !== undefined && ROLE_NAMES.includes(env.role) ? env.role : undefined)
+					e.idHash !== idBytesHash(buf, e.idStart, e.idEnd) ||
+					e.parentHash !== parentHash ||
+					coded !== (e.role !== undefined && ROLE_NAMES.includes(e.role))
 				) {
 					throw new Error(`record ${k}: hashes or role code do not match the line's envelope`);
 				}
